@@ -1,0 +1,46 @@
+"""Shared fixtures: the real data in ../shared/data (skipped when absent, failed on CI)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from validator.cards import CardDB
+from validator.importers import cdb, ygojson
+from validator.store import demo_cards
+
+SHARED = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
+
+
+def shared_path(*parts: str) -> Path:
+    """A file under ../shared/data; skips the test when absent, fails it when CI=true."""
+    path = SHARED.joinpath(*parts)
+    if not path.exists():
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{path} is missing on CI: the real data must be beside the checkout")
+        pytest.skip(f"{path} is absent (real data beside the checkout)")
+    return path
+
+
+@pytest.fixture(scope="session")
+def ygojson_db() -> CardDB:
+    return ygojson.read(shared_path("ygojson", "cards.json"))
+
+
+@pytest.fixture(scope="session")
+def rush_db() -> CardDB:
+    return cdb.read(shared_path("cdb", "cards-rush.cdb"))
+
+
+@pytest.fixture(scope="session")
+def demo_db() -> CardDB:
+    return demo_cards()
+
+
+@pytest.fixture(autouse=True)
+def _isolated_store(tmp_path_factory: pytest.TempPathFactory,
+                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """No test reads or writes the user's real card store."""
+    monkeypatch.setenv("DECKCHECK_DATA", str(tmp_path_factory.mktemp("store")))

@@ -1,0 +1,262 @@
+"""Forbidden/Limited lists: EDOPro ``lflist.conf``, CSV/XLSX lists, and YGOJSON legality.
+
+``lflist.conf`` is read as EDOPro reads it: lines starting with ``#`` are comments, ``!name``
+starts a list (a file may hold several), ``$whitelist`` makes the current list a whitelist
+(every card it does not name is illegal), ``$genesys`` makes its numbers Genesys points
+rather than copy limits; an entry is ``PASSCODE COUNT [--comment]``, with a signed count
+(a negative count forbids the card, as 0 does). CRLF and a UTF-8 BOM are accepted. Unlike
+EDOPro, which skips a malformed line silently, every malformed line is reported.
+
+A limit on any printing applies to the whole card name: entries are bound to ``card_id``
+and the strictest limit of a name wins. Entries naming passcodes the card data does not know
+are kept and reported as warnings.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import polars as pl
+
+from .cards import CardDB
+from .errors import InputError, Problem, ProblemCollector
+from .normalize import name_key_expr
+from .tabular import decode_text, read_sheets
+
+__all__ = [
+    "ENTRY_SCHEMA",
+    "STATUS_WORDS",
+    "Banlist",
+    "from_ygojson",
+    "parse_lflist",
+    "read_banlist",
+    "read_table_list",
+]
+
+ENTRY_SCHEMA: dict[str, pl.DataType] = {
+    "passcode": pl.Int64(),
+    "name": pl.Utf8(),
+    "limit": pl.Int64(),
+    "points": pl.Float64(),
+    "line": pl.Int64(),
+}
+
+#: Status words in en/ja/ko/th and YGOJSON's own, mapped to copy limits.
+STATUS_WORDS: dict[str, int] = {
+    "forbidden": 0, "banned": 0, "禁止": 0, "금지": 0, "ต้องห้าม": 0, "ห้ามใช้": 0,
+    "limited": 1, "limit1": 1, "制限": 1, "제한": 1, "จำกัด": 1, "ลิมิต": 1,
+    "semilimited": 2, "semi-limited": 2, "semi limited": 2, "limit2": 2, "準制限": 2,
+    "준제한": 2, "กึ่งจำกัด": 2, "เซมิลิมิต": 2,
+    "unlimited": 3, "limit3": 3, "無制限": 3, "무제한": 3, "ไม่จำกัด": 3,
+}
+_ENTRY = re.compile(r"^([+-]?\d+)\s+([+-]?\d+(?:\.\d+)?)(?:\s|$)")
+
+
+@dataclass
+class Banlist:
+    """One list: entries by passcode (or by name, for lists typed by hand)."""
+
+    name: str
+    source: str
+    entries: pl.DataFrame
+    whitelist: bool = False
+    genesys: bool = False
+    warnings: list[Problem] = field(default_factory=list)
+
+    def bind(self, cards: CardDB) -> pl.DataFrame:
+        """Limits per card name: ``card_id, limit, points, listed``.
+
+        Unknown passcodes and names are appended to :attr:`warnings` (never dropped silently).
+        """
+        by_code = self.entries.filter(pl.col("passcode").is_not_null()).join(
+            cards.cards.select("passcode", "card_id"), on="passcode", how="left"
+        )
+        keys = cards.names.select("card_id", "key").unique()
+        by_name = (
+            self.entries.filter(pl.col("passcode").is_null())
+            .with_columns(name_key_expr(pl.col("name")).alias("key"))
+            .join(keys, on="key", how="left")
+        )
+        ambiguous = by_name.group_by("line").agg(pl.col("card_id").n_unique().alias("n"))
+        for row in by_name.join(ambiguous, on="line").filter(pl.col("n") > 1).unique(
+            "line"
+        ).iter_rows(named=True):
+            self.warnings.append(Problem(self.source, row["line"], None,
+                                         f"{row['name']!r} names more than one card; ignored"))
+        by_name = by_name.join(ambiguous.filter(pl.col("n") == 1), on="line", how="semi")
+        bound = pl.concat([by_code, by_name.drop("key")], how="diagonal")
+        for row in bound.filter(pl.col("card_id").is_null()).iter_rows(named=True):
+            what = f"passcode {row['passcode']}" if row["passcode"] is not None else repr(
+                row["name"])
+            self.warnings.append(Problem(self.source, row["line"], None,
+                                         f"{what} is not in the card data; entry kept unused"))
+        return (
+            bound.drop_nulls("card_id")
+            .group_by("card_id")
+            .agg(pl.col("limit").min(), pl.col("points").max())
+            .with_columns(pl.lit(True).alias("listed"))
+        )
+
+
+def _entries(rows: list[tuple[int | None, str | None, int | None, float | None, int]]) -> (
+        pl.DataFrame):
+    return pl.DataFrame(rows, schema=ENTRY_SCHEMA, orient="row")
+
+
+def parse_lflist(text: str, source: str) -> list[Banlist]:
+    """Every ``!name`` list of one lflist.conf text."""
+    problems = ProblemCollector(source)
+    lists: list[tuple[str, bool, bool, list[tuple[int | None, str | None, int | None,
+                                                   float | None, int]]]] = []
+    for number, raw in enumerate(text.removeprefix("\ufeff").splitlines(), start=1):
+        line = raw.rstrip("\r")
+        if not line.strip() or line.startswith("#") or line.lstrip().startswith("--"):
+            continue
+        if line.startswith("!"):
+            lists.append((line[1:].strip(), False, False, []))
+            continue
+        if line.startswith("$"):
+            word = line[1:].strip().lower()
+            if not lists:
+                problems.add(f"{line.strip()!r} before any '!name' list line", number)
+            elif word in ("whitelist", "genesys"):
+                name, white, genesys, rows = lists[-1]
+                lists[-1] = (name, white or word == "whitelist", genesys or word == "genesys",
+                             rows)
+            else:
+                problems.add(f"unknown directive {line.strip()!r} "
+                             "(expected $whitelist or $genesys)", number)
+            continue
+        match = _ENTRY.match(line.strip())
+        if not match:
+            problems.add(f"expected 'PASSCODE COUNT --comment', got {line.strip()[:60]!r}",
+                         number)
+            continue
+        if not lists:
+            problems.add("an entry before any '!name' list line", number)
+            continue
+        passcode, count = int(match.group(1)), float(match.group(2))
+        _, _, genesys, rows = lists[-1]
+        comment = line.split("--", 1)[1].split("\t")[0].strip() if "--" in line else None
+        if genesys:
+            rows.append((passcode, comment, None, count, number))
+        elif not count.is_integer():
+            problems.add(f"count {match.group(2)} is not a whole number", number)
+        else:
+            rows.append((passcode, comment, max(int(count), 0), None, number))
+    if not lists and not problems.problems:
+        problems.add("no '!name' list line: not an lflist.conf")
+    problems.raise_if_any()
+    return [Banlist(name, source, _entries(rows), white, genesys)
+            for name, white, genesys, rows in lists]
+
+
+_LIST_COLUMNS = {
+    "passcode": ("passcode", "password", "id", "code", "カードid", "パスコード", "코드"),
+    "name": ("name", "card", "card name", "カード名", "카드명", "카드 이름", "ชื่อการ์ด"),
+    "status": ("status", "limit", "count", "規制", "区分", "상태", "제한", "สถานะ"),
+    "points": ("points", "point", "ポイント", "포인트", "แต้ม"),
+}
+
+
+def read_table_list(path: Path) -> Banlist:
+    """A list as CSV/XLSX: passcode or name (any language), status word or number, points."""
+    problems = ProblemCollector(str(path))
+    sheets = [s for s in read_sheets(path) if s.rows]
+    if not sheets:
+        problems.add("the file is empty", 1)
+        problems.raise_if_any()
+    sheet = sheets[0]
+    header = [h.strip().lower() for h in sheet.rows[0]]
+    index: dict[str, int] = {}
+    for column, words in _LIST_COLUMNS.items():
+        for i, h in enumerate(header):
+            if h in words and column not in index:
+                index[column] = i
+    if "passcode" not in index and "name" not in index:
+        problems.add("header needs a passcode or a name column", 1)
+    if "status" not in index and "points" not in index:
+        problems.add("header needs a status (Forbidden/Limited/...) or points column", 1)
+    problems.raise_if_any()
+    rows: list[tuple[int | None, str | None, int | None, float | None, int]] = []
+
+    def cell(row: list[str], column: str) -> str:
+        i = index.get(column)
+        return row[i].strip() if i is not None and i < len(row) else ""
+
+    for number, row in enumerate(sheet.rows[1:], start=2):
+        if not any(c.strip() for c in row):
+            continue
+        code, name = cell(row, "passcode"), cell(row, "name")
+        status, points_text = cell(row, "status"), cell(row, "points")
+        if code and not code.isdigit():
+            problems.add(f"passcode {code!r} is not a number", number, "passcode")
+            continue
+        if not code and not name:
+            problems.add("neither a passcode nor a card name", number)
+            continue
+        limit: int | None = None
+        if status:
+            word = status.lower()
+            if word.lstrip("+-").isdigit():
+                limit = max(int(word), 0)
+            elif word in STATUS_WORDS:
+                limit = STATUS_WORDS[word]
+            else:
+                problems.add(f"status {status!r} is not Forbidden/Limited/Semi-Limited/"
+                             "Unlimited (or 禁止/制限/準制限/無制限, 금지/제한/준제한/무제한)",
+                             number, "status")
+                continue
+        points: float | None = None
+        if points_text:
+            try:
+                points = float(points_text)
+            except ValueError:
+                problems.add(f"points {points_text!r} is not a number", number, "points")
+                continue
+        rows.append((int(code) if code else None, name or None, limit, points, number))
+    problems.raise_if_any()
+    return Banlist(path.stem, str(path), _entries(rows), genesys="status" not in index)
+
+
+def from_ygojson(cards: CardDB, region: str) -> Banlist:
+    """The list a YGOJSON source states for a region (tcg, ocg, ocg-kr, genesys...)."""
+    legal = cards.legality.filter(pl.col("region") == region)
+    if legal.is_empty():
+        raise InputError.at(f"ygojson:{region}",
+                            "the card data holds no legality for this region")
+    genesys = region == "genesys"
+    first = cards.cards.group_by("card_id").agg(pl.col("passcode").min())
+    entries = (
+        legal.join(first, on="card_id", how="left")
+        .with_columns(
+            pl.col("status").replace_strict(STATUS_WORDS, default=None, return_dtype=pl.Int64)
+            .alias("limit"),
+            pl.lit(None, pl.Utf8).alias("name"),
+            pl.lit(None, pl.Int64).alias("line"),
+        )
+        .filter(pl.col("passcode").is_not_null())
+        .filter(pl.col("limit").is_not_null() | pl.lit(genesys))
+        .select(list(ENTRY_SCHEMA))
+    )
+    if genesys:
+        entries = entries.with_columns(pl.lit(None, pl.Int64).alias("limit"))
+    return Banlist(f"ygojson:{region}", f"ygojson:{region}", entries, genesys=genesys)
+
+
+def read_banlist(path: Path, list_name: str | None = None) -> Banlist:
+    """One list from a file: lflist.conf (picking ``list_name`` or the first), CSV or XLSX."""
+    if not path.exists():
+        raise InputError.at(str(path), "no such list file")
+    if path.suffix.lower() in (".csv", ".xlsx", ".tsv"):
+        return read_table_list(path)
+    lists = parse_lflist(decode_text(path.read_bytes(), str(path)), str(path))
+    if list_name is None:
+        return lists[0]
+    for candidate in lists:
+        if candidate.name == list_name:
+            return candidate
+    names = ", ".join(repr(b.name) for b in lists)
+    raise InputError.at(str(path), f"no list named {list_name!r} (the file has {names})")

@@ -1,0 +1,101 @@
+"""A plain card list as CSV or XLSX, one row per printing, columns named in a header.
+
+Columns (case-insensitive; only ``passcode`` and ``name`` are required):
+
+| column | meaning |
+|---|---|
+| passcode | the printing's passcode (digits) |
+| name / name_en | English name; `name_ja`, `name_ko`, `name_zh`, `name_fr`, ... other languages |
+| alias | passcode of the printing this one is an alternate artwork/reprint of |
+| kind | monster, spell, trap, token or skill (default monster) |
+| extra | yes/no: an Extra Deck monster |
+| legend | yes/no: a Rush Duel Legend card |
+| rush | yes/no: a Rush Duel card |
+| subtypes | fusion, synchro, xyz, link, pendulum, ritual, ... separated by `|` |
+| pools | regions the card is released in (tcg, ocg, ocg-kr, speed, rush), separated by `|` |
+| points | Genesys points |
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from ..cards import CARD_SCHEMA, KINDS, LANGS, CardDB, fold_aliases, unique_printings
+from ..errors import ProblemCollector
+from ..tabular import read_sheets
+
+__all__ = ["COLUMNS", "read"]
+
+COLUMNS = ("passcode", "alias", "kind", "extra", "legend", "rush", "subtypes", "pools",
+           "points", *(f"name_{lang}" for lang in LANGS))
+_TRUE = {"1", "yes", "y", "true", "x", "✓", "はい", "예"}
+_FALSE = {"", "0", "no", "n", "false", "いいえ", "아니오"}
+
+
+def read(path: Path) -> CardDB:
+    problems = ProblemCollector(str(path))
+    sheets = [s for s in read_sheets(path) if any(any(c for c in r) for r in s.rows)]
+    if not sheets:
+        problems.add("no rows; expected a header with passcode and name columns", line=1)
+        problems.raise_if_any()
+    sheet = sheets[0]
+    header = [h.strip().lower().replace(" ", "_") for h in sheet.rows[0]]
+    header = ["name_en" if h == "name" else h for h in header]
+    for needed in ("passcode", "name_en"):
+        if needed not in header:
+            problems.add(f"header lacks a {needed.removeprefix('name_') or needed} column "
+                         f"(found: {', '.join(h for h in header if h)})", line=1)
+    problems.raise_if_any()
+    cols: dict[str, list[Any]] = {c: [] for c in (*CARD_SCHEMA, "alias")}
+    for number, row in enumerate(sheet.rows[1:], start=2):
+        cells = dict(zip(header, row, strict=False))
+        if not any(cells.values()):
+            continue
+        passcode = cells.get("passcode", "")
+        if not passcode.isdigit():
+            problems.add(f"passcode {passcode!r} is not a number", number, "passcode")
+            continue
+        alias = cells.get("alias", "") or "0"
+        if not alias.isdigit():
+            problems.add(f"alias {alias!r} is not a passcode", number, "alias")
+            continue
+        kind = (cells.get("kind") or "monster").lower()
+        if kind not in KINDS:
+            problems.add(f"kind {kind!r} is not one of {', '.join(KINDS)}", number, "kind")
+            continue
+        flags: dict[str, bool] = {}
+        for flag in ("extra", "legend", "rush"):
+            word = (cells.get(flag) or "").strip().lower()
+            if word not in _TRUE | _FALSE:
+                problems.add(f"{flag} {word!r} is not yes/no", number, flag)
+            flags[flag] = word in _TRUE
+        points_text = cells.get("points") or ""
+        try:
+            points = float(points_text) if points_text else None
+        except ValueError:
+            problems.add(f"points {points_text!r} is not a number", number, "points")
+            continue
+        if not cells.get("name_en"):
+            problems.add("the name is empty", number, "name")
+            continue
+        cols["passcode"].append(int(passcode))
+        cols["alias"].append(int(alias))
+        cols["card_id"].append(0)
+        for lang in LANGS:
+            cols[f"name_{lang}"].append(cells.get(f"name_{lang}") or None)
+        cols["kind"].append(kind)
+        for flag, value in flags.items():
+            cols[flag].append(value)
+        for listed in ("subtypes", "pools"):
+            text = cells.get(listed) or ""
+            cols[listed].append([p.strip().lower() for p in text.split("|") if p.strip()])
+        cols["points"].append(points)
+        cols["source"].append(str(path))
+    problems.raise_if_any()
+    frame = pl.DataFrame(cols, schema={**CARD_SCHEMA, "alias": pl.Int64()})
+    frame = frame.with_columns(fold_aliases(frame["passcode"], frame["alias"]).alias("card_id"))
+    frame = unique_printings(frame.drop("alias"))
+    return CardDB(frame, sources=[{"source": str(path), "kind": "csv", "cards": frame.height}])
