@@ -1,0 +1,94 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tests.conftest import shared_path
+from validator.entries import SECTIONS, entries_frame
+from validator.errors import InputError
+from validator.readers.ydk import parse_ydk, parse_ydke, read_deck_file, to_ydk, to_ydke
+
+
+def _windbot() -> list[Path]:
+    return sorted(shared_path("decks", "windbot").glob("*.ydk"))
+
+
+def test_all_69_windbot_decks_read_and_round_trip() -> None:
+    decks = _windbot()
+    assert len(decks) == 69
+    for path in decks:
+        deck = read_deck_file(path)
+        assert deck.height >= 40, path.name
+        link = to_ydke(deck)
+        again = parse_ydke(link, "link", path.stem)
+        assert again.select("section", "passcode").rows() == deck.select(
+            "section", "passcode").rows(), path.name
+        assert to_ydke(again) == link
+        ydk_again = parse_ydk(to_ydk(deck), "x.ydk", path.stem)
+        assert ydk_again.select("section", "passcode").rows() == deck.select(
+            "section", "passcode").rows()
+
+
+def test_ydk_sections_comments_crlf_bom() -> None:
+    text = "\ufeff#created by someone\r\n#main\r\n123\r\n\r\n123\r\n#extra\r\n456\r\n!side\r\n789\r\n"
+    deck = parse_ydk(text.encode(), "d.ydk", "d")
+    assert deck.select("section", "passcode", "line").rows() == [
+        ("main", 123, 3), ("main", 123, 5), ("extra", 456, 7), ("side", 789, 9)]
+
+
+def test_ydk_bad_lines_are_reported_with_line_numbers() -> None:
+    with pytest.raises(InputError) as info:
+        parse_ydk("#main\n123\nDark Magician\n12a\n", "d.ydk", "d")
+    assert [p.line for p in info.value.problems] == [3, 4]
+
+
+def test_ydke_known_link() -> None:
+    # 14558127 little-endian is af 24 de 00 -> base64 "rx7eAA==" ... built, not pasted
+    deck = entries_frame([{"deck_id": "d", "section": "main", "passcode": 14558127, "qty": 3},
+                          {"deck_id": "d", "section": "side", "passcode": 1, "qty": 1}])
+    link = to_ydke(deck)
+    assert link.startswith("ydke://") and link.endswith("!")
+    parsed = parse_ydke(link, "f", "d")
+    assert parsed["passcode"].to_list() == [14558127] * 3 + [1]
+    assert parsed["section"].to_list() == ["main"] * 3 + ["side"]
+
+
+@pytest.mark.parametrize("link", ["ydke://", "ydke://AAAA!", "ydke://@@@@!!!", "ydke://AAA!!!",
+                                  "http://x", "ydke://!!!extra"])
+def test_bad_ydke_links(link: str) -> None:
+    with pytest.raises(InputError):
+        parse_ydke(link, "f", "d")
+
+
+@given(st.binary(max_size=300))
+def test_arbitrary_bytes_never_crash_ydk(data: bytes) -> None:
+    try:
+        parse_ydk(data, "f.ydk", "d")
+    except InputError:
+        pass
+
+
+@given(st.text(max_size=200))
+def test_arbitrary_text_never_crash_ydke(text: str) -> None:
+    try:
+        parse_ydke("ydke://" + text, "f", "d")
+    except InputError:
+        pass
+
+
+_sections = st.sampled_from(SECTIONS)
+_cards = st.lists(st.tuples(_sections, st.integers(min_value=0, max_value=2**32 - 1)),
+                  max_size=80)
+
+
+@given(_cards)
+def test_write_then_read_is_identity(cards: list[tuple[str, int]]) -> None:
+    rows = [{"deck_id": "d", "section": s, "passcode": c, "qty": 1} for s, c in cards]
+    deck = entries_frame(rows).sort(pl.col("section").to_physical(), maintain_order=True)
+    expected = deck.select("section", "passcode").rows()
+    assert parse_ydke(to_ydke(deck), "f", "d").select("section", "passcode").rows() == expected
+    assert parse_ydk(to_ydk(deck), "f", "d").select("section", "passcode").rows() == expected

@@ -1,0 +1,1 @@
+"""Readers: deck files, ydke links, text lists and registration spreadsheets."""
