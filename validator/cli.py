@@ -6,6 +6,7 @@ Exit codes: 0 all legal (or the command succeeded), 1 violations found, 2 bad in
 from __future__ import annotations
 
 import functools
+import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -13,10 +14,12 @@ from typing import Any, TypeVar
 
 import click
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from . import store
 from .cards import CardDB
+from .engine import check
 from .errors import InputError
 
 __all__ = ["main"]
@@ -35,7 +38,7 @@ def user_errors(func: F) -> F:
             return func(*args, **kwargs)
         except InputError as exc:
             for problem in exc.problems[:50]:
-                err.print(f"[red]error:[/red] {problem}", markup=True, highlight=False)
+                err.print(f"[red]error:[/red] {escape(str(problem))}", highlight=False)
             if len(exc.problems) > 50:
                 err.print(f"... and {len(exc.problems) - 50} more problems")
             sys.exit(2)
@@ -108,4 +111,78 @@ def _print_info(db: CardDB, folder: Path) -> None:
               f"{int(db.cards['rush'].sum()):,} Rush printings, "
               f"{int(db.cards['legend'].sum()):,} Legend printings")
     for warning in db.warnings[:20]:
-        err.print(f"warning: {warning}", highlight=False)
+        err.print(f"warning: {escape(str(warning))}", highlight=False)
+
+
+def _write_json(payload: dict[str, object], target: str) -> None:
+    text = json.dumps(payload, ensure_ascii=False, indent=2) + "\n"
+    if target == "-":
+        click.echo(text, nl=False)
+    else:
+        Path(target).parent.mkdir(parents=True, exist_ok=True)
+        Path(target).write_text(text, encoding="utf-8")
+
+
+@main.command("check")
+@click.argument("decks", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--cards", "cards_spec", default=None,
+              help="Card data: a source file/folder, 'store' or 'demo' (default: the store, "
+                   "else the embedded demo pool).")
+@click.option("--banlist", "banlist_spec", default=None,
+              help="Forbidden/Limited list: lflist.conf, CSV/XLSX, or ygojson:REGION "
+                   "(default: the format's list).")
+@click.option("--list", "list_name", default=None, help="Which !name list of an lflist.conf.")
+@click.option("--format", "format_spec", default="advanced-tcg", show_default=True,
+              help="A format name (see banlists/formats) or a TOML file.")
+@click.option("--registrations", type=click.Path(path_type=Path), default=None,
+              help="Registered deck lists to compare the decks with (deck file name = player id).")
+@click.option("--regulation", type=click.Choice(["th", "ja", "ko"]), default="th",
+              show_default=True)
+@click.option("--lang", type=click.Choice(["en", "ja", "ko", "th"]), default="en",
+              show_default=True)
+@click.option("--stage", type=click.Choice(["pre-event", "between-duels", "in-duel"]),
+              default="pre-event", show_default=True)
+@click.option("--json", "json_target", default=None, help="Write JSON to FILE ('-': stdout).")
+@data_dir_option
+@user_errors
+def check_command(decks: tuple[Path, ...], cards_spec: str | None, banlist_spec: str | None,
+                  list_name: str | None, format_spec: str, registrations: Path | None,
+                  regulation: str, lang: str, stage: str, json_target: str | None,
+                  data_dir: Path | None) -> None:
+    """Check decks (YDK, ydke, text lists; files or folders) and print every violation.
+
+    Exit status: 0 all legal, 1 violations found, 2 bad input or usage.
+
+    Example: deckcheck check decks/ --format advanced-tcg --json report.json
+    """
+    from .checking import load_banlist, read_decks
+    from .formats import load_format
+    from .penalties import load_policy
+    from .report import print_text, to_json_dict
+
+    fmt = load_format(format_spec)
+    cards = store.load_cards(cards_spec, data_dir)
+    banlist = load_banlist(banlist_spec, list_name, fmt, cards)
+    entries, problems = read_decks(list(decks))
+    registered = None
+    if registrations is not None:
+        from .readers.registrations import read_registrations
+
+        reg = read_registrations(registrations)
+        registered = reg.entries
+        problems.extend(reg.problems)
+    for problem in problems:
+        err.print(f"[red]error:[/red] {escape(str(problem))}", highlight=False)
+    if entries.is_empty() and not problems:
+        raise InputError.at(" ".join(map(str, decks)), "no deck files found (.ydk, .ydke, .txt)")
+    result = check(entries, cards=cards, fmt=fmt, banlist=banlist, registered=registered)
+    policy = load_policy(regulation)
+    for warning in result.warnings[:20]:
+        err.print(f"warning: {escape(str(warning))}", highlight=False)
+    if json_target is not None:
+        _write_json(to_json_dict(result, policy, stage, lang), json_target)
+    if json_target != "-":
+        print_text(result, policy, stage, lang, out)
+    if problems:
+        sys.exit(2)
+    sys.exit(0 if bool(result.decks["legal"].all()) else 1)

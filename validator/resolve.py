@@ -45,7 +45,7 @@ def _fuzzy(missing: list[str], keys: pl.DataFrame) -> pl.DataFrame:
             card = ids[index]
             loose[card] = max(loose.get(card, 0.0), float(score))
             strict[card] = max(strict.get(card, 0.0), float(fuzz.ratio(key, choices[index])))
-        by_strict = sorted(strict.values(), reverse=True) + [0.0, 0.0]
+        by_strict = [*sorted(strict.values(), reverse=True), 0.0, 0.0]
         best = max(strict, key=lambda c: strict[c]) if strict else None
         accepted = best if (
             best is not None and len(key) >= MIN_FUZZY_LENGTH

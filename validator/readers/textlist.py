@@ -19,7 +19,7 @@ from ..entries import entries_frame
 from ..errors import ProblemCollector
 from ..tabular import decode_text
 
-__all__ = ["SECTION_WORDS", "parse_text_list", "parse_quantity_line", "section_of"]
+__all__ = ["SECTION_WORDS", "parse_quantity_line", "parse_text_list", "section_of"]
 
 SECTION_WORDS: dict[str, str] = {
     "main": "main", "main deck": "main", "monster": "main", "monsters": "main",
@@ -40,10 +40,11 @@ SECTION_WORDS: dict[str, str] = {
 _TOTAL = re.compile(r"^(total|sum|合計|総数|합계|총|รวม)\b", re.IGNORECASE)
 _UNITS = r"(?:枚|장|ใบ|x|×|copies|copy|cards?)?"
 _LEADING = re.compile(rf"^(\d{{1,3}})\s*(?:x|×|\*)?\s*{_UNITS}\s+(.+)$", re.IGNORECASE)
-_TRAILING = re.compile(rf"^(.+?)\s*(?:[x×\*]\s*(\d{{1,3}})|\(\s*(\d{{1,3}})\s*\)|(\d{{1,3}})\s*"
-                       rf"(?:枚|장|ใบ))\s*$", re.IGNORECASE)
+_TRAILING = re.compile(r"^(.+?)\s*(?:[x×\*]\s*(\d{1,3})|\(\s*(\d{1,3})\s*\)|(\d{1,3})\s*"
+                       r"(?:枚|장|ใบ))\s*$", re.IGNORECASE)
 _TAB_QTY = re.compile(r"^(.+?)[\t,;]\s*(\d{1,3})\s*$")
-_HEADER_NOISE = re.compile(r"[\s\-=:：\[\]【】()（）<>#*_~]+|\d+\s*(枚|장|ใบ|cards?)?", re.IGNORECASE)
+_HEADER_NOISE = re.compile(r"[\s\-=:：\[\]【】()（）<>#*_~]+|\d+\s*(枚|장|ใบ|cards?)?",
+                           re.IGNORECASE)
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 

@@ -20,7 +20,7 @@ import polars as pl
 from ..entries import SECTIONS, entries_frame
 from ..errors import ProblemCollector
 
-__all__ = ["parse_ydk", "parse_ydke", "read_deck_file", "to_ydk", "to_ydke", "is_ydke"]
+__all__ = ["is_ydke", "parse_ydk", "parse_ydke", "read_deck_file", "to_ydk", "to_ydke"]
 
 _HEADERS = {"#main": "main", "#extra": "extra", "!side": "side"}
 

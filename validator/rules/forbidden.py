@@ -1,0 +1,24 @@
+"""FORBIDDEN_CARD: a card the Forbidden/Limited list sets to 0, in any section (side too).
+
+A limit on any printing applies to the card name. In a format where Forbidden cards count as
+Limited (Traditional) the card is Limited instead. Regulation: th §3 (a Forbidden card in the
+main or side deck → Duel Forfeiture), ko §3 (a card that cannot be used → Duel Forfeiture).
+
+PASS: no Forbidden card.  FAIL: 1 Pot of Greed in the side deck under the TCG list.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from ._context import Context, violations
+
+CODES = ("FORBIDDEN_CARD",)
+
+
+def check(ctx: Context) -> list[pl.LazyFrame]:
+    failing = ctx.per_section.filter(pl.col("limit") == 0)
+    return [violations(failing, "FORBIDDEN_CARD",
+                       pl.format("{} is Forbidden ({} in the {} deck)", pl.col("card"),
+                                 pl.col("qty"), pl.col("section").cast(pl.Utf8)),
+                       count=pl.col("qty"), limit=pl.lit(0))]

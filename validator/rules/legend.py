@@ -1,0 +1,34 @@
+"""LEGEND_LIMIT_EXCEEDED: Rush Duel, more than one Legend card of one card type.
+
+At most one Legend Monster, one Legend Spell and one Legend Trap in the main and extra deck
+together; the side deck is not counted. Regulation: ko §3 (more Legend cards than allowed →
+Duel Forfeiture; remove the inappropriate cards to make the deck legal).
+
+PASS: one Legend Monster and one Legend Spell.  FAIL: two different Legend Monsters.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from ._context import Context, violations
+
+CODES = ("LEGEND_LIMIT_EXCEEDED",)
+
+
+def check(ctx: Context) -> list[pl.LazyFrame]:
+    limit = ctx.fmt.legend_limit
+    if limit is None:
+        return []
+    per_type = (
+        ctx.per_section.filter(pl.col("legend") & (pl.col("section") != "side"))
+        .group_by("deck", "kind")
+        .agg(pl.col("qty").sum().alias("count"),
+             pl.col("card").unique().sort().str.join(", ").alias("cards"))
+        .filter(pl.col("count") > limit)
+    )
+    return [violations(per_type, "LEGEND_LIMIT_EXCEEDED",
+                       pl.format("{} Legend {} cards in main+extra ({}); at most {}",
+                                 pl.col("count"), pl.col("kind").cast(pl.Utf8),
+                                 pl.col("cards"), pl.lit(limit)),
+                       count=pl.col("count"), limit=pl.lit(limit))]

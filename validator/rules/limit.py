@@ -1,0 +1,30 @@
+"""LIMIT_EXCEEDED: more copies (all sections together) than the list's Limited (1) or
+Semi-Limited (2).
+
+Regulation: th §3 and ko §3 (more Forbidden/Limited/Semi-Limited cards than allowed → Duel
+Forfeiture; remove the cards to make the deck legal).
+
+PASS: 1 copy of a Limited card.  FAIL: a Limited card once in main and once (an alternate
+artwork) in side → count 2, limit 1.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from ._context import Context, violations
+
+CODES = ("LIMIT_EXCEEDED",)
+
+
+def check(ctx: Context) -> list[pl.LazyFrame]:
+    failing = ctx.per_card.filter(
+        (pl.col("limit") > 0) & (pl.col("limit") < ctx.fmt.copy_limit)
+        & (pl.col("total") > pl.col("limit"))
+    )
+    status = pl.when(pl.col("limit") == 1).then(pl.lit("Limited")).otherwise(
+        pl.lit("Semi-Limited"))
+    return [violations(failing, "LIMIT_EXCEEDED",
+                       pl.format("{} copies of {}, which is {} (at most {})", pl.col("total"),
+                                 pl.col("card"), status, pl.col("limit")),
+                       count=pl.col("total"))]

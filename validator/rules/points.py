@@ -1,0 +1,31 @@
+"""POINTS_EXCEEDED: Genesys, the points of main+extra+side together above the cap (100).
+
+Every copy costs the card's points on the format's points list; unlisted cards cost 0.
+Regulation: the Genesys format's points cap (a deck that breaks the format → Duel
+Forfeiture under th §3 / ko §3).
+
+PASS: 100 points.  FAIL: 3 Pot of Greed (30 each) + 1 card of 20 → 110.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from ._context import Context, violations
+
+CODES = ("POINTS_EXCEEDED",)
+
+
+def check(ctx: Context) -> list[pl.LazyFrame]:
+    cap = ctx.fmt.points_cap
+    if cap is None:
+        return []
+    per_deck = (
+        ctx.per_card.group_by("deck")
+        .agg((pl.col("total") * pl.col("points").fill_null(0)).sum().alias("points"))
+        .filter(pl.col("points") > cap)
+    )
+    return [violations(per_deck, "POINTS_EXCEEDED",
+                       pl.format("Deck totals {} points; the cap is {}", pl.col("points"),
+                                 pl.lit(cap)),
+                       count=pl.col("points").ceil(), limit=pl.lit(cap).floor())]

@@ -1,0 +1,28 @@
+"""SKILL_COUNT: Speed Duel, more than one Skill card.
+
+Regulation: Speed Duel deck construction (one Skill card; a deck that breaks the format →
+Duel Forfeiture under th §3).
+
+PASS: one Skill card.  FAIL: two Skill cards.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from ._context import Context, violations
+
+CODES = ("SKILL_COUNT",)
+
+
+def check(ctx: Context) -> list[pl.LazyFrame]:
+    most = ctx.fmt.skill_max
+    if most is None:
+        return []
+    per_deck = (
+        ctx.per_card.filter(pl.col("kind") == "skill").group_by("deck")
+        .agg(pl.col("total").sum().alias("count")).filter(pl.col("count") > most)
+    )
+    return [violations(per_deck, "SKILL_COUNT",
+                       pl.format("{} Skill cards; at most {}", pl.col("count"), pl.lit(most)),
+                       count=pl.col("count"), limit=pl.lit(most))]

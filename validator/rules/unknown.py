@@ -1,0 +1,30 @@
+"""UNKNOWN_CARD: a passcode the card data does not know.
+
+An unknown passcode cannot be checked and may be a card that does not exist; the deck is
+illegal until it is fixed. Regulation: th §3 and ko §3 (a card that cannot be used → Duel
+Forfeiture).
+
+PASS: every passcode known.  FAIL: passcode 12 in the main deck.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from ._context import Context, violations
+
+CODES = ("UNKNOWN_CARD",)
+
+
+def check(ctx: Context) -> list[pl.LazyFrame]:
+    failing = (
+        ctx.rows.filter(pl.col("status") == "unknown")
+        .group_by("deck", "section", "passcode")
+        .agg(pl.col("qty").sum(), pl.col("file").first(), pl.col("line").min(),
+             pl.col("cell").first())
+    )
+    return [violations(failing, "UNKNOWN_CARD",
+                       pl.format("Passcode {} is not a known card ({} in the {} deck)",
+                                 pl.col("passcode"), pl.col("qty"),
+                                 pl.col("section").cast(pl.Utf8)),
+                       count=pl.col("qty"))]

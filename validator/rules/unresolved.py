@@ -1,0 +1,30 @@
+"""UNRESOLVED_NAME: a list entry whose text names no single card.
+
+A registered list must identify every card; an entry that matches no card, or several, is
+reported with the closest card names as suggestions, never replaced silently. Regulation:
+th §3, ja §3, ko §3 (the deck list must match the deck; an unclear list is a deck-list
+problem → Duel Forfeiture; fix the list).
+
+PASS: "Ash Blossom & Joyous Spring".  FAIL: "Ash Blosom" (suggests Ash Blossom & Joyous Spring).
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from ._context import Context, violations
+
+CODES = ("UNRESOLVED_NAME",)
+
+
+def check(ctx: Context) -> list[pl.LazyFrame]:
+    sources = [ctx.rows] + ([ctx.registered] if ctx.registered is not None else [])
+    failing = pl.concat(sources).filter(pl.col("status") == "unresolved")
+    hint = pl.when(pl.col("suggestions").list.len() > 0).then(
+        pl.format("; did you mean {}?", pl.col("suggestions").list.join(" / "))
+    ).otherwise(pl.lit(""))
+    return [violations(failing, "UNRESOLVED_NAME",
+                       pl.format("{} {}x \"{}\" names no single card{}",
+                                 pl.col("section").cast(pl.Utf8), pl.col("qty"),
+                                 pl.col("name"), hint),
+                       count=pl.col("qty"))]
