@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
+import polars as pl
 import pytest
 
+from validator.banlist import Banlist
 from validator.cards import CardDB
+from validator.checking import load_banlist
+from validator.engine import CheckResult, check
+from validator.formats import load_format
 from validator.importers import cdb, ygojson
 from validator.store import demo_cards
 
@@ -44,3 +50,15 @@ def _isolated_store(tmp_path_factory: pytest.TempPathFactory,
                     monkeypatch: pytest.MonkeyPatch) -> None:
     """No test reads or writes the user's real card store."""
     monkeypatch.setenv("DECKCHECK_DATA", str(tmp_path_factory.mktemp("store")))
+
+
+@pytest.fixture
+def run(demo_db: CardDB) -> Callable[..., CheckResult]:
+    def _run(*decks: pl.DataFrame, fmt: str = "advanced-tcg", banlist: Banlist | None = None,
+             registered: pl.DataFrame | None = None, cards: CardDB | None = None) -> CheckResult:
+        db = cards or demo_db
+        format_ = load_format(fmt)
+        lst = banlist or load_banlist(None, None, format_, db)
+        return check(pl.concat(decks), cards=db, fmt=format_, banlist=lst,
+                     registered=registered)
+    return _run

@@ -121,7 +121,8 @@ class CardDB:
     @cached_property
     def by_card(self) -> pl.DataFrame:
         """One row per card name: the first printing's attributes."""
-        return self.cards.sort("passcode", nulls_last=True).unique("card_id", keep="first")
+        return self.cards.sort("passcode", nulls_last=True).unique(
+            "card_id", keep="first", maintain_order=True)
 
     def card_count(self) -> int:
         return self.cards["card_id"].n_unique()

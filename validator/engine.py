@@ -90,10 +90,16 @@ def check(
     fmt: Format,
     banlist: Banlist,
     registered: pl.DataFrame | None = None,
+    deck_ids: list[str] | None = None,
 ) -> CheckResult:
-    """Check every deck in ``entries`` (and compare with ``registered`` lists when given)."""
+    """Check every deck in ``entries`` (and compare with ``registered`` lists when given).
+
+    ``deck_ids`` names decks that must get a verdict even with no rows at all (a player
+    whose registered sheet is empty is a deck of 0 cards, not a missing one).
+    """
     entries = entries.select(list(ENTRY_SCHEMA))
-    ids = [entries["deck_id"]] + ([registered["deck_id"]] if registered is not None else [])
+    ids = [pl.Series(deck_ids or [], dtype=pl.Utf8), entries["deck_id"]] + (
+        [registered["deck_id"]] if registered is not None else [])
     index = (
         pl.concat(ids).unique(maintain_order=True).to_frame("deck_id")
         .with_row_index("deck")

@@ -1,0 +1,167 @@
+"""Registration layouts and encodings all read to the same long table."""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+
+import polars as pl
+import pytest
+from openpyxl import Workbook, load_workbook
+
+from validator.entries import entries_frame
+from validator.readers.registrations import read_registrations
+from validator.readers.ydk import to_ydke
+from validator.template import KonamiSheet, write_konami_workbook
+
+LISTS = {
+    "1001": {"main": [(3, "Ash Blossom & Joyous Spring"), (2, "灰流うらら"), (1, "Pot of Greed")],
+             "extra": [(1, "Accesscode Talker")], "side": [(2, "Effect Veiler")]},
+    "1002": {"main": [(3, "하루 우라라"), (3, "Dark Magician")],
+             "extra": [], "side": [(1, "Raigeki")]},
+}
+
+
+def _expected() -> list[tuple[str, str, str, int]]:
+    return sorted((player, section, name, qty) for player, sections in LISTS.items()
+                  for section, cards in sections.items() for qty, name in cards)
+
+
+def _table(path: Path) -> list[tuple[str, str, str, int]]:
+    reg = read_registrations(path)
+    assert reg.problems == []
+    return sorted(reg.entries.select("deck_id", pl.col("section").cast(pl.Utf8), "name", "qty")
+                  .rows())
+
+
+def _long_rows(header: list[str]) -> list[list[str]]:
+    rows = [header]
+    for player, sections in LISTS.items():
+        for section, cards in sections.items():
+            rows.extend([player, section.title(), str(qty), name] for qty, name in cards)
+    return rows
+
+
+def _csv_text(rows: list[list[str]]) -> str:
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator="\r\n").writerows(rows)
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize(("encoding", "header"), [
+    ("utf-8", ["Player ID", "Section", "Qty", "Card Name"]),
+    ("utf-8-sig", ["player", "deck", "quantity", "card"]),
+    ("utf-16", ["Player ID", "Section", "Qty", "Card Name"]),
+    ("cp932", ["プレイヤーID", "区分", "枚数", "カード名"]),
+])
+def test_long_csv_in_every_encoding(tmp_path: Path, encoding: str, header: list[str]) -> None:
+    rows = _long_rows(header)
+    if encoding == "cp932":
+        # cp932 cannot hold Korean: that player's Korean name is typed in English there
+        rows = [[c.replace("하루 우라라", "灰流うらら") for c in r] for r in rows]
+    path = tmp_path / "list.csv"
+    path.write_bytes(_csv_text(rows).encode(encoding))
+    expected = _expected()
+    if encoding == "cp932":
+        expected = sorted((p, s, n.replace("하루 우라라", "灰流うらら"), q)
+                          for p, s, n, q in expected)
+    assert _table(path) == expected
+
+
+def test_long_xlsx_with_title_empty_rows_and_total(tmp_path: Path) -> None:
+    wb = Workbook()
+    ws = wb.active
+    assert ws is not None
+    ws.append(["Regional 2026 — registered lists"])
+    ws.merge_cells("A1:D1")
+    for i, row in enumerate(_long_rows(["Player ID", "Section", "Qty", "Card Name"])):
+        ws.append([int(c) if c.isdigit() and i and len(c) < 3 else c for c in row])
+        if i == 3:
+            ws.append([])
+    ws.append(["Total", "", "20", ""])
+    path = tmp_path / "list.xlsx"
+    wb.save(path)
+    assert _table(path) == _expected()
+
+
+def test_konami_sheets_one_per_player(tmp_path: Path) -> None:
+    sheets = [KonamiSheet(f"Player {p}", p, "Regional", "2026-11-29",
+                          {"monster": s["main"], "extra": s["extra"], "side": s["side"]})
+              for p, s in LISTS.items()]
+    path = tmp_path / "konami.xlsx"
+    write_konami_workbook(path, sheets)
+    assert _table(path) == _expected()
+    players = read_registrations(path).players
+    assert players.select("player_id", "player_name", "event").rows() == [
+        ("1001", "Player 1001", "Regional"), ("1002", "Player 1002", "Regional")]
+
+
+def test_forms_export_multiline_cells(tmp_path: Path) -> None:
+    rows = [["Timestamp", "Player ID", "Main Deck", "Extra Deck", "Side Deck"]]
+    for player, s in LISTS.items():
+        rows.append(["2026-11-29", player] + ["\n".join(f"{q} {n}" for q, n in s[sec])
+                                              for sec in ("main", "extra", "side")])
+    path = tmp_path / "forms.csv"
+    path.write_text(_csv_text(rows), encoding="utf-8")
+    assert _table(path) == _expected()
+
+
+def test_forms_export_ydke_links(tmp_path: Path) -> None:
+    deck = entries_frame([{"deck_id": "x", "section": "main", "passcode": 14558127, "qty": 3},
+                          {"deck_id": "x", "section": "extra", "passcode": 86066372, "qty": 1}])
+    path = tmp_path / "forms.csv"
+    path.write_text(_csv_text([["Player", "ydke"], ["1001", to_ydke(deck)]]), encoding="utf-8")
+    reg = read_registrations(path)
+    assert reg.entries.select("deck_id", "passcode").rows() == [
+        ("1001", 14558127)] * 3 + [("1001", 86066372)]
+
+
+def test_hidden_sheet_is_reported_not_read(tmp_path: Path) -> None:
+    path = tmp_path / "konami.xlsx"
+    write_konami_workbook(path, [KonamiSheet("A", "1", blocks={"monster": [(3, "Raigeki")]}),
+                                 KonamiSheet("B", "2", blocks={"monster": [(3, "Raigeki")]})])
+    wb = load_workbook(path)
+    wb["2"].sheet_state = "hidden"
+    wb.save(path)
+    reg = read_registrations(path)
+    assert reg.entries["deck_id"].unique().to_list() == ["1"]
+    assert [p.column for p in reg.problems] == ["2"]
+    assert "hidden sheet" in reg.problems[0].message
+
+
+def test_written_total_that_disagrees_is_reported(tmp_path: Path) -> None:
+    path = tmp_path / "konami.xlsx"
+    write_konami_workbook(path, [KonamiSheet("A", "1", blocks={"monster": [(3, "Raigeki")]})])
+    wb = load_workbook(path)
+    wb["1"]["B28"] = 4
+    wb.save(path)
+    reg = read_registrations(path)
+    assert len(reg.problems) == 1
+    assert reg.problems[0].line == 28
+    assert "total 4" in reg.problems[0].message
+
+
+def test_no_row_is_lost(tmp_path: Path) -> None:
+    rows = [["Player", "Section", "Qty", "Card"],
+            ["1", "Main", "3", "Raigeki"],
+            ["1", "Main", "three", "Pot of Greed"],
+            ["", "Main", "1", "Dark Hole"],
+            ["1", "Sideboard??", "1", "Dark Hole"],
+            ["1", "Side", "2", ""],
+            ["2", "Main", "１", "ブラック・マジシャン"]]
+    path = tmp_path / "l.csv"
+    path.write_text(_csv_text(rows), encoding="utf-8")
+    reg = read_registrations(path)
+    assert reg.rows_read == 6
+    assert reg.entries.height + len(reg.problems) == reg.rows_read
+    assert sorted(p.line for p in reg.problems if p.line) == [3, 4, 5, 6]
+    assert {p.column for p in reg.problems} == {"C3", "A4", "B5", "D6"}
+
+
+def test_unrecognised_sheet_is_reported(tmp_path: Path) -> None:
+    path = tmp_path / "x.csv"
+    path.write_text("hello,world\n1,2\n", encoding="utf-8")
+    reg = read_registrations(path)
+    assert reg.entries.is_empty()
+    assert "no deck list found" in reg.problems[0].message

@@ -1,0 +1,90 @@
+"""The engine as a whole: many problems in one deck, many decks at once, real decks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from tests.conftest import shared_path
+from tests.deckbuild import build, codes, legal_filler
+from validator.banlist import read_banlist
+from validator.cards import CardDB
+from validator.checking import read_decks
+from validator.engine import check
+from validator.formats import load_format
+
+
+def test_five_problems_are_all_reported(run, demo_db) -> None:  # type: ignore[no-untyped-def]
+    deck = build(
+        demo_db, "five",
+        [("Pot of Greed", 1), ("Called by the Grave", 2), ("Accesscode Talker", 1),
+         (12, 1), *legal_filler(demo_db, 30)],
+    )
+    result = run(deck)
+    assert sorted(codes(result)) == ["FORBIDDEN_CARD", "LIMIT_EXCEEDED", "MAIN_TOO_SMALL",
+                                     "UNKNOWN_CARD", "WRONG_SECTION"]
+    assert result.decks["legal"].to_list() == [False]
+
+
+def test_violations_sort_by_deck_then_code_order(run, demo_db) -> None:  # type: ignore[no-untyped-def]
+    a = build(demo_db, "a", [("Pot of Greed", 1), *legal_filler(demo_db, 30)])
+    b = build(demo_db, "b", legal_filler(demo_db, 40))
+    result = run(a, b)
+    assert result.violations["deck_id"].to_list() == ["a", "a"]
+    assert codes(result) == ["MAIN_TOO_SMALL", "FORBIDDEN_CARD"]
+    assert result.decks.select("deck_id", "legal").rows() == [("a", False), ("b", True)]
+
+
+@pytest.fixture(scope="module")
+def windbot(ygojson_db: CardDB) -> dict[str, list[str]]:
+    entries, problems = read_decks([shared_path("decks", "windbot")])
+    assert problems == []
+    result = check(entries, cards=ygojson_db, fmt=load_format("advanced-tcg"),
+                   banlist=read_banlist(Path(shared_path("lflist", "0TCG.lflist.conf"))))
+    assert result.decks.height == 69
+    verdicts = {row[0]: [] for row in result.decks.select("deck_id").rows()}
+    for deck_id, code, card in result.violations.select("deck_id", "code", "card").rows():
+        verdicts[deck_id].append(f"{code}:{card}")
+    return verdicts
+
+
+# Each verdict is justified by the deck's cards and the 2026.05 TCG list (0TCG.lflist.conf):
+WINDBOT_FACTS = [
+    # Maxx "C" (23434538) is listed 0 on 0TCG; AI_Albaz runs 3 of it
+    ("AI_Albaz", "FORBIDDEN_CARD:Maxx \"C\""),
+    # Called by the Grave (24224830) is listed 1; AI_Albaz runs 2
+    ("AI_Albaz", "LIMIT_EXCEEDED:Called by the Grave"),
+    # Baronne de Fleur (84815190) is listed 0; AI_Apophis has 2 in the extra deck
+    ("AI_Apophis", "FORBIDDEN_CARD:Baronne de Fleur"),
+    # Crystron Halqifibrax (50588353) is listed 0; AI_Altergeist has it in the extra deck
+    ("AI_Altergeist", "FORBIDDEN_CARD:Crystron Halqifibrax"),
+    # Linkuriboh (41999284) is listed 1; AI_Altergeist runs 3
+    ("AI_Altergeist", "LIMIT_EXCEEDED:Linkuriboh"),
+]
+
+
+@pytest.mark.parametrize(("deck", "fact"), WINDBOT_FACTS)
+def test_windbot_violations(windbot: dict[str, list[str]], deck: str, fact: str) -> None:
+    assert fact in windbot[deck]
+
+
+# Decks whose every card is in the snapshot, released in the TCG and within the 0TCG limits
+LEGAL_WINDBOT = ["AI_Blackwing", "AI_Burn"]
+
+
+@pytest.mark.parametrize("deck", LEGAL_WINDBOT)
+def test_windbot_legal_decks(windbot: dict[str, list[str]], deck: str) -> None:
+    assert windbot[deck] == []
+
+
+def test_windbot_unknown_passcodes_are_caught(windbot: dict[str, list[str]]) -> None:
+    # 55273561 is in AI_Albaz's side deck and is not a password of any YGOJSON card
+    assert "UNKNOWN_CARD:None" in windbot["AI_Albaz"]
+
+
+def test_every_deck_gets_a_verdict(windbot: dict[str, list[str]]) -> None:
+    assert len(windbot) == 69
+    assert sum(1 for v in windbot.values() if v) >= 10
+    assert pl.Series([len(v) for v in windbot.values()]).min() == 0

@@ -1,0 +1,62 @@
+"""Meta-tests: every rule code is documented, tested, in the README and has penalty texts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from validator.errors import ImplementationError
+from validator.penalties import LANGS, REGULATIONS, load_policy
+from validator.rules import CODES, MODULES, RULES, rule_for
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_codes_are_unique_and_match_the_issue_table() -> None:
+    assert len(CODES) == len(set(CODES)) == 16
+    assert set(CODES) == {
+        "MAIN_TOO_SMALL", "MAIN_TOO_LARGE", "EXTRA_TOO_LARGE", "SIDE_TOO_LARGE",
+        "TOO_MANY_COPIES", "FORBIDDEN_CARD", "LIMIT_EXCEEDED", "LEGEND_LIMIT_EXCEEDED",
+        "NOT_IN_CARD_POOL", "FORBIDDEN_CARD_TYPE", "WRONG_SECTION", "UNKNOWN_CARD",
+        "POINTS_EXCEEDED", "SKILL_COUNT", "LIST_MISMATCH", "UNRESOLVED_NAME"}
+
+
+@pytest.mark.parametrize("module", MODULES, ids=lambda m: m.__name__.rsplit(".", 1)[1])
+def test_rule_module_is_documented_and_tested(module: object) -> None:
+    doc = module.__doc__ or ""
+    for code in module.CODES:  # type: ignore[attr-defined]
+        assert code in doc
+    assert "PASS" in doc
+    assert "FAIL" in doc
+    assert "§" in doc or "Regulation" in doc
+    name = module.__name__.rsplit(".", 1)[1]  # type: ignore[attr-defined]
+    test_file = ROOT / "tests" / "rules" / f"test_{name}.py"
+    assert test_file.exists()
+    text = test_file.read_text()
+    assert "def test_pass" in text
+    assert "def test_fail" in text or "illegal" in text
+
+
+@pytest.mark.parametrize("code", CODES)
+def test_code_is_in_the_readme(code: str) -> None:
+    assert f"`{code}`" in (ROOT / "README.md").read_text()
+
+
+@pytest.mark.parametrize("regulation", REGULATIONS)
+def test_every_code_has_penalty_texts_in_four_languages(regulation: str) -> None:
+    policy = load_policy(regulation)
+    for code in CODES:
+        for lang in LANGS:
+            assert policy.remedy(code, lang).strip()
+            assert policy.penalty_name(policy.codes[code].penalty, lang).strip()
+        assert policy.codes[code].penalty == "DUEL_FORFEITURE"
+    for stage in ("pre-event", "between-duels", "in-duel"):
+        for lang in LANGS:
+            assert policy.timing[stage].get(lang).strip()
+
+
+def test_unknown_code_is_an_implementation_error() -> None:
+    assert rule_for("TOO_MANY_COPIES") is RULES["TOO_MANY_COPIES"]
+    with pytest.raises(ImplementationError):
+        rule_for("NOPE")
