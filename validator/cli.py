@@ -186,3 +186,52 @@ def check_command(decks: tuple[Path, ...], cards_spec: str | None, banlist_spec:
     if problems:
         sys.exit(2)
     sys.exit(0 if bool(result.decks["legal"].all()) else 1)
+
+
+@data.command("update")
+@click.option("--mirror", default=None,
+              help="Fetch every file as MIRROR/<file> instead of from its public source.")
+@click.option("--only", multiple=True, help="Only these sources (repeatable): "
+              "ygojson, rush, tcg, ocg, traditional, rush-list, speed, goat, genesys.")
+@data_dir_option
+@user_errors
+def data_update(mirror: str | None, only: tuple[str, ...], data_dir: Path | None) -> None:
+    """Download the current public card data and Forbidden/Limited lists, then import them.
+
+    Example: deckcheck data update --only ygojson --only tcg
+    """
+    from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn
+
+    from .update import update
+
+    with Progress(TextColumn("{task.description}"), BarColumn(), DownloadColumn(),
+                  console=err) as bar:
+        tasks: dict[str, int] = {}
+
+        def progress(name: str, done: int, total: int | None) -> None:
+            if name not in tasks:
+                tasks[name] = int(bar.add_task(name, total=total))
+            bar.update(tasks[name], completed=done, total=total)
+
+        db = update(data_dir, mirror, list(only) or None, progress)
+    _print_info(db, store.data_dir(data_dir))
+    out.print(f"Lists saved in {store.data_dir(data_dir) / 'lists'}")
+
+
+@main.command("template")
+@click.argument("target", type=click.Path(path_type=Path), default=Path("decklist.xlsx"))
+@click.option("--players", type=int, default=1, show_default=True,
+              help="How many blank player sheets.")
+@user_errors
+def template_command(target: Path, players: int) -> None:
+    """Write a blank deck-list workbook in the Konami sheet layout.
+
+    Example: deckcheck template decklists.xlsx --players 8
+    """
+    from .template import KonamiSheet, write_konami_workbook
+
+    if players < 1 or players > 1000:
+        raise InputError.at("--players", "expected 1 to 1000 sheets")
+    write_konami_workbook(target, [KonamiSheet(sheet_name=f"Player {i + 1}")
+                                   for i in range(players)])
+    out.print(f"Wrote {target}")

@@ -1,0 +1,121 @@
+"""The command line: help everywhere, exit codes, JSON on stdout, errors without tracebacks."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from tests.conftest import shared_path
+from validator.cli import main
+
+
+def _commands(group: click.Group, prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    found = []
+    for name, command in group.commands.items():
+        found.append((*prefix, name))
+        if isinstance(command, click.Group):
+            found.extend(_commands(command, (*prefix, name)))
+    return found
+
+
+@pytest.mark.parametrize("words", _commands(main), ids=" ".join)
+def test_every_command_has_help_with_an_example(words: tuple[str, ...]) -> None:
+    result = CliRunner().invoke(main, [*words, "--help"])
+    assert result.exit_code == 0
+    assert "Example:" in result.output
+
+
+def _ydk(path: Path, main_cards: list[int], extra: list[int] = (), side: list[int] = ()) -> Path:  # type: ignore[assignment]
+    path.write_text("#main\n" + "".join(f"{c}\n" for c in main_cards) + "#extra\n"
+                    + "".join(f"{c}\n" for c in extra) + "!side\n"
+                    + "".join(f"{c}\n" for c in side))
+    return path
+
+
+def _legal_main() -> list[int]:
+    # 40 cards of the demo pool that the demo TCG list does not limit
+    codes = [14558127, 97268402, 10045474, 12580477, 5318639, 40605147, 38033121, 46986414,
+             89631139, 70781052, 44095762, 53129443, 14087893, 40044918]
+    return [c for c in codes for _ in range(3)][:40]
+
+
+def test_check_exit_codes_and_json(tmp_path: Path) -> None:
+    decks = tmp_path / "decks"
+    decks.mkdir()
+    _ydk(decks / "good.ydk", _legal_main())
+    runner = CliRunner()
+    ok = runner.invoke(main, ["check", str(decks), "--json", "-"])
+    assert ok.exit_code == 0, ok.output
+    payload = json.loads(ok.output)
+    assert payload["summary"] == {"decks": 1, "legal": 1, "illegal": 0, "violations_by_code": {}}
+    assert payload["decks"][0]["penalty"] is None
+    _ydk(decks / "bad.ydk", _legal_main()[:39], side=[55144522])
+    bad = runner.invoke(main, ["check", str(decks), "--json", str(tmp_path / "r.json")])
+    assert bad.exit_code == 1
+    report = json.loads((tmp_path / "r.json").read_text())
+    verdicts = {d["deck_id"]: d for d in report["decks"]}
+    assert [v["code"] for v in verdicts["bad"]["violations"]] == ["MAIN_TOO_SMALL",
+                                                                   "FORBIDDEN_CARD"]
+    penalty = verdicts["bad"]["penalty"]
+    assert penalty["type"] == "DUEL_FORFEITURE"
+    assert penalty["recorded"] is True
+    assert len(penalty["remedies"]) == 2
+    assert "ILLEGAL" in bad.output
+
+
+def test_check_stage_and_language(tmp_path: Path) -> None:
+    deck = _ydk(tmp_path / "d.ydk", _legal_main()[:39])
+    result = CliRunner().invoke(main, ["check", str(deck), "--json", "-", "--stage", "in-duel",
+                                       "--lang", "ja", "--regulation", "ja"])
+    penalty = json.loads(result.output)["decks"][0]["penalty"]
+    assert penalty["applies_to"] == "進行中のデュエル"
+    assert penalty["label"] == "デュエルの敗北"
+    assert penalty["remedies"] == ["デッキに適切なカードを加え、40枚にする。"]
+
+
+def test_bad_deck_file_is_reported_and_others_checked(tmp_path: Path) -> None:
+    _ydk(tmp_path / "good.ydk", _legal_main())
+    (tmp_path / "broken.ydk").write_text("#main\nnot a passcode\n")
+    result = CliRunner().invoke(main, ["check", str(tmp_path), "--json", "-"])
+    assert result.exit_code == 2
+    assert "broken.ydk:2" in result.stderr
+    assert json.loads(result.stdout)["summary"]["decks"] == 1
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("args", [
+    ["check", "/nonexistent"],
+    ["check", ".", "--format", "no-such"],
+    ["check", ".", "--banlist", "/nonexistent.conf"],
+    ["data", "import", "/nonexistent.json"],
+])
+def test_bad_input_exits_2_with_a_message(args: list[str]) -> None:
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 2
+    assert "error" in result.output.lower()
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+def test_data_import_and_info(tmp_path: Path) -> None:
+    runner = CliRunner()
+    imported = runner.invoke(main, ["data", "import", str(shared_path("cdb", "cards-rush.cdb")),
+                                    "--data-dir", str(tmp_path)])
+    assert imported.exit_code == 0, imported.output
+    info = runner.invoke(main, ["data", "info", "--data-dir", str(tmp_path)])
+    assert "3,478" in info.output
+
+
+def test_template_reads_back_empty(tmp_path: Path) -> None:
+    target = tmp_path / "t.xlsx"
+    result = CliRunner().invoke(main, ["template", str(target), "--players", "3"])
+    assert result.exit_code == 0
+    from validator.readers.registrations import read_registrations
+
+    reg = read_registrations(target)
+    assert reg.players.height == 3
+    assert reg.entries.is_empty()
+    assert reg.problems == []
