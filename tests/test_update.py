@@ -59,7 +59,7 @@ def test_missing_file_on_server_is_a_clear_error(mirror: str, tmp_path: Path) ->
 
 
 def test_offline_is_a_clear_error(tmp_path: Path) -> None:
-    with pytest.raises(InputError, match="cannot download from 127.0.0.1:9"):
+    with pytest.raises(InputError, match=r"cannot download from 127\.0\.0\.1:9"):
         update(tmp_path / "data", "http://127.0.0.1:9", only=["tcg"], timeout=2)
     assert not list((tmp_path / "data").rglob("*.part"))
 

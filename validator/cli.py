@@ -200,17 +200,17 @@ def data_update(mirror: str | None, only: tuple[str, ...], data_dir: Path | None
 
     Example: deckcheck data update --only ygojson --only tcg
     """
-    from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn
+    from rich.progress import BarColumn, DownloadColumn, Progress, TaskID, TextColumn
 
     from .update import update
 
     with Progress(TextColumn("{task.description}"), BarColumn(), DownloadColumn(),
                   console=err) as bar:
-        tasks: dict[str, int] = {}
+        tasks: dict[str, TaskID] = {}
 
         def progress(name: str, done: int, total: int | None) -> None:
             if name not in tasks:
-                tasks[name] = int(bar.add_task(name, total=total))
+                tasks[name] = bar.add_task(name, total=total)
             bar.update(tasks[name], completed=done, total=total)
 
         db = update(data_dir, mirror, list(only) or None, progress)
