@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import zipfile
 from collections.abc import Iterable
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 import polars as pl
 
@@ -13,7 +14,7 @@ from .engine import CheckResult, check
 from .entries import entries_frame
 from .errors import InputError, Problem
 from .formats import Format, banlists_dir
-from .readers.ydk import read_deck_file
+from .readers.ydk import read_deck_bytes, read_deck_file
 
 __all__ = ["DECK_SUFFIXES", "deck_files", "load_banlist", "read_decks", "run_check"]
 
@@ -47,24 +48,75 @@ def deck_files(paths: Iterable[Path]) -> list[Path]:
     return found
 
 
+MAX_DECK_BYTES = 1 << 20
+MAX_ARCHIVE_BYTES = 256 << 20
+MAX_ARCHIVE_MEMBERS = 50_000
+
+
+def _zip_decks(path: Path, problems: list[Problem]) -> list[tuple[str, bytes]]:
+    """Deck files inside a zip, with guards against zip bombs and path tricks."""
+    found: list[tuple[str, bytes]] = []
+    try:
+        with zipfile.ZipFile(path) as archive:
+            members = [m for m in archive.infolist() if not m.is_dir()]
+            if len(members) > MAX_ARCHIVE_MEMBERS:
+                raise InputError.at(str(path), f"more than {MAX_ARCHIVE_MEMBERS} files in the zip")
+            total = 0
+            for member in members:
+                name = PurePosixPath(member.filename)
+                if name.suffix.lower() not in DECK_SUFFIXES:
+                    continue
+                if member.file_size > MAX_DECK_BYTES:
+                    problems.append(Problem(f"{path}!{member.filename}", None, None,
+                                            "larger than any deck file (1 MiB); skipped"))
+                    continue
+                total += member.file_size
+                if total > MAX_ARCHIVE_BYTES:
+                    raise InputError.at(str(path), "the zip unpacks to more than 256 MiB")
+                data = archive.read(member)
+                if len(data) > MAX_DECK_BYTES:
+                    raise InputError.at(str(path), f"{member.filename} unpacks larger than "
+                                                   "its stated size")
+                found.append((name.name, data))
+    except zipfile.BadZipFile as exc:
+        raise InputError.at(str(path), f"not a readable zip file ({exc})") from exc
+    return found
+
+
 def read_decks(paths: Iterable[Path]) -> tuple[pl.DataFrame, list[Problem]]:
-    """All decks as one entry table; files that cannot be read are reported, not dropped."""
+    """All decks as one entry table; files that cannot be read are reported, not dropped.
+
+    A path may be a deck file, a folder (searched recursively) or a zip of deck files.
+    """
     frames: list[pl.DataFrame] = []
     problems: list[Problem] = []
-    seen: dict[str, Path] = {}
-    for path in deck_files(paths):
-        if path.stem in seen:
-            problems.append(Problem(str(path), None, None,
-                                    f"deck id {path.stem!r} is also {seen[path.stem]}; "
-                                    "rename one of the files"))
+    seen: dict[str, str] = {}
+    named: list[tuple[str, str, bytes | None, Path | None]] = []
+    for path in paths:
+        if path.is_file() and path.suffix.lower() == ".zip":
+            named.extend((f"{path}!{n}", Path(n).stem, data, None)
+                         for n, data in _zip_decks(path, problems))
+        else:
+            named.extend((str(p), p.stem, None, p) for p in deck_files([path]))
+    for label, stem, data, file in named:
+        if stem in seen:
+            problems.append(Problem(label, None, None, f"deck id {stem!r} is also {seen[stem]}; "
+                                                       "rename one of the files"))
             continue
-        seen[path.stem] = path
+        seen[stem] = label
         try:
-            frames.append(read_deck_file(path))
+            if file is not None:
+                if file.stat().st_size > MAX_DECK_BYTES:
+                    problems.append(Problem(label, None, None,
+                                            "larger than any deck file (1 MiB); skipped"))
+                    continue
+                frames.append(read_deck_file(file))
+            else:
+                frames.append(read_deck_bytes(data or b"", label, stem))
         except InputError as exc:
             problems.extend(exc.problems)
         except OSError as exc:
-            problems.append(Problem(str(path), None, None, f"cannot read: {exc.strerror}"))
+            problems.append(Problem(label, None, None, f"cannot read: {exc.strerror}"))
     return (pl.concat(frames) if frames else entries_frame()), problems
 
 

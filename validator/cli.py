@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
 import click
+import polars as pl
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
@@ -235,3 +237,87 @@ def template_command(target: Path, players: int) -> None:
     write_konami_workbook(target, [KonamiSheet(sheet_name=f"Player {i + 1}")
                                    for i in range(players)])
     out.print(f"Wrote {target}")
+
+
+@main.command("event")
+@click.argument("registrations", type=click.Path(path_type=Path))
+@click.option("--decks", type=click.Path(path_type=Path), default=None,
+              help="Submitted decks: a folder or a zip of YDK/ydke/text files named by "
+                   "player id.")
+@click.option("--cards", "cards_spec", default=None,
+              help="Card data: a source file/folder, 'store' or 'demo'.")
+@click.option("--banlist", "banlist_spec", default=None,
+              help="Forbidden/Limited list (default: the format's list).")
+@click.option("--list", "list_name", default=None, help="Which !name list of an lflist.conf.")
+@click.option("--format", "format_spec", default="advanced-tcg", show_default=True)
+@click.option("--regulation", type=click.Choice(["th", "ja", "ko"]), default="th",
+              show_default=True)
+@click.option("--lang", type=click.Choice(["en", "ja", "ko", "th"]), default="en",
+              show_default=True)
+@click.option("--report", type=click.Path(path_type=Path), required=True,
+              help="The XLSX report to write.")
+@click.option("--json", "json_target", default=None, help="Also write the JSON report here.")
+@data_dir_option
+@user_errors
+def event_command(registrations: Path, decks: Path | None, cards_spec: str | None,
+                  banlist_spec: str | None, list_name: str | None, format_spec: str,
+                  regulation: str, lang: str, report: Path, json_target: str | None,
+                  data_dir: Path | None) -> None:
+    """Check a whole event: every registered list, every submitted deck, list against deck.
+
+    Exit status as `check`: 0 all legal, 1 violations found, 2 bad input.
+
+    Example: deckcheck event sample_decklists/regional-tcg.xlsx --decks decks/tcg
+    --report out/report.xlsx --json out/report.json
+    """
+    import datetime as dt
+
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from .checking import load_banlist
+    from .event import run_event
+    from .formats import load_format
+    from .penalties import load_policy
+    from .report_event import event_json, write_event_xlsx
+
+    steps = ["load card data and list", "read and check lists and decks", "write the report"]
+    with Progress(TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn(),
+                  console=err, transient=True) as bar:
+        task = bar.add_task(steps[0], total=len(steps))
+        fmt = load_format(format_spec)
+        cards = store.load_cards(cards_spec, data_dir)
+        banlist = load_banlist(banlist_spec, list_name, fmt, cards)
+        bar.update(task, advance=1, description=steps[1])
+        result = run_event(registrations, cards=cards, fmt=fmt, banlist=banlist, decks=decks)
+        bar.update(task, advance=1, description=steps[2])
+        policy = load_policy(regulation)
+        stamp = os.environ.get("SOURCE_DATE_EPOCH")
+        when = dt.datetime.fromtimestamp(int(stamp), dt.UTC) if stamp and stamp.isdigit() \
+            else None
+        write_event_xlsx(result, policy, "pre-event", lang, report, when)
+        if json_target:
+            _write_json(event_json(result, policy, "pre-event", lang), json_target)
+        bar.update(task, advance=1)
+    _print_event_summary(result, report, json_target)
+    sys.exit(0 if bool(result.players["legal"].all()) else 1)
+
+
+def _print_event_summary(result: Any, report: Path, json_target: str | None) -> None:
+    table = Table(title="Event summary")
+    table.add_column("")
+    table.add_column("count", justify="right")
+    legal = int(result.players["legal"].sum())
+    for label, value in (("players", result.players.height), ("legal", legal),
+                         ("illegal", result.players.height - legal),
+                         ("problems (unreadable rows, unmatched decks)", len(result.problems))):
+        table.add_row(label, str(value))
+    for code, count in result.counts().items():
+        table.add_row(f"  {code}", str(count))
+    out.print(table)
+    for player in result.players.filter(~pl.col("legal")).head(30).iter_rows(named=True):
+        out.print(f"  [red]ILLEGAL[/red] {escape(str(player['player_id']))} "
+                  f"{escape(str(player['player_name']))} ({player['violations']} violations)",
+                  highlight=False)
+    for problem in result.problems[:20]:
+        err.print(f"[yellow]problem:[/yellow] {escape(str(problem))}", highlight=False)
+    out.print(f"Report: {report}" + (f"\nJSON:   {json_target}" if json_target else ""))

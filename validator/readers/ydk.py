@@ -120,15 +120,17 @@ def to_ydke(entries: pl.DataFrame) -> str:
 
 def read_deck_file(path: Path, deck_id: str | None = None) -> pl.DataFrame:
     """A deck file by its content: YDK, a ydke link, or a text list (resolved later)."""
+    return read_deck_bytes(path.read_bytes(), str(path), deck_id or path.stem)
+
+
+def read_deck_bytes(data: bytes, label: str, deck_id: str) -> pl.DataFrame:
     from .textlist import parse_text_list
 
-    data = path.read_bytes()
-    deck = deck_id or path.stem
     head = data[:64].lstrip(b"\xef\xbb\xbf \t\r\n").lower()
     if head.startswith(b"ydke://"):
         text = data.decode("utf-8-sig", errors="replace").strip()
-        return parse_ydke(text.splitlines()[0], str(path), deck, line=1)
-    if path.suffix.lower() == ".ydk" or head.startswith((b"#created", b"#main", b"#extra",
-                                                        b"!side")):
-        return parse_ydk(data, str(path), deck)
-    return parse_text_list(data, str(path), deck)
+        return parse_ydke(text.splitlines()[0], label, deck_id, line=1)
+    if label.lower().endswith(".ydk") or head.startswith((b"#created", b"#main", b"#extra",
+                                                         b"!side")):
+        return parse_ydk(data, label, deck_id)
+    return parse_text_list(data, label, deck_id)

@@ -1,0 +1,121 @@
+"""Whole-event checking: every registered list, every submitted deck, list against deck.
+
+Registered lists come from any registration layout; submitted decks (a folder or a zip) are
+matched to players by file name = player id. Each list is checked for legality; each deck
+is checked for legality and compared with its player's list. A player is legal when both
+are. Unreadable rows, unmatched deck files and players without a submitted deck are
+reported as problems, never dropped.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import polars as pl
+
+from .banlist import Banlist
+from .cards import CardDB
+from .checking import read_decks
+from .engine import CheckResult, check
+from .errors import Problem
+from .formats import Format
+from .penalties import Policy, penalty_table
+from .readers.registrations import Registrations, read_registrations
+
+__all__ = ["EventResult", "run_event"]
+
+
+@dataclass
+class EventResult:
+    registrations: Registrations
+    lists: CheckResult
+    decks: CheckResult | None
+    players: pl.DataFrame
+    violations: pl.DataFrame
+    problems: list[Problem] = field(default_factory=list)
+    unmatched_decks: list[str] = field(default_factory=list)
+    players_without_deck: list[str] = field(default_factory=list)
+
+    @property
+    def format(self) -> Format:
+        return self.lists.format
+
+    def counts(self) -> dict[str, int]:
+        from .rules import CODES
+
+        by_code = dict(self.violations.group_by("code").len().iter_rows())
+        return {code: int(by_code[code]) for code in CODES if code in by_code}
+
+    def penalties(self, policy: Policy, stage: str, lang: str) -> pl.DataFrame:
+        """One row per illegal player (``deck`` = player number)."""
+        return penalty_table(self.violations, policy, stage, lang)
+
+
+def run_event(registrations: Path, *, cards: CardDB, fmt: Format, banlist: Banlist,
+              decks: Path | None = None) -> EventResult:
+    reg = read_registrations(registrations)
+    problems = list(reg.problems)
+    player_ids = reg.players["player_id"].to_list()
+    lists = check(reg.entries, cards=cards, fmt=fmt, banlist=banlist, deck_ids=player_ids)
+    deck_result: CheckResult | None = None
+    unmatched: list[str] = []
+    without: list[str] = []
+    if decks is not None:
+        entries, deck_problems = read_decks([decks])
+        problems.extend(deck_problems)
+        submitted = set(entries["deck_id"].unique().to_list())
+        registered_ids = set(player_ids)
+        unmatched = sorted(submitted - registered_ids)
+        without = [p for p in player_ids if p not in submitted]
+        sources = dict(entries.group_by("deck_id").agg(pl.col("file").first()).iter_rows())
+        for deck_id in unmatched:
+            problems.append(Problem(str(sources[deck_id]), None, None,
+                                    f"deck {deck_id!r} matches no registered player"))
+        for player in without:
+            problems.append(Problem(str(decks), None, player,
+                                    f"player {player} has a registered list but no submitted "
+                                    "deck"))
+        matched = entries.filter(pl.col("deck_id").is_in(list(registered_ids)))
+        listed = reg.entries.filter(pl.col("deck_id").is_in(list(submitted)))
+        deck_result = check(matched, cards=cards, fmt=fmt, banlist=banlist, registered=listed)
+    index = reg.players.select("player_id", "player_name").with_row_index("deck")
+    frames = [lists.violations.with_columns(pl.lit("list").alias("on"))]
+    if deck_result is not None:
+        frames.append(deck_result.violations.with_columns(pl.lit("deck").alias("on")))
+    violations = (
+        pl.concat(frames).drop("deck").rename({"deck_id": "player_id"})
+        .join(index, on="player_id", how="left")
+        .with_columns(pl.col("on").cast(pl.Enum(["list", "deck"])))
+        .sort("deck", "on", maintain_order=True)
+    )
+    players = _players(index, lists, deck_result, violations)
+    return EventResult(reg, lists, deck_result, players, violations, problems, unmatched, without)
+
+
+def _players(index: pl.DataFrame, lists: CheckResult, decks: CheckResult | None,
+             violations: pl.DataFrame) -> pl.DataFrame:
+    list_sizes = lists.decks.select(
+        pl.col("deck_id").alias("player_id"), pl.col("main").alias("list_main"),
+        pl.col("extra").alias("list_extra"), pl.col("side").alias("list_side"),
+        pl.col("legal").alias("list_legal"), pl.col("source").alias("list_source"))
+    out = index.join(list_sizes, on="player_id", how="left")
+    if decks is not None:
+        deck_sizes = decks.decks.select(
+            pl.col("deck_id").alias("player_id"), pl.col("main").alias("deck_main"),
+            pl.col("extra").alias("deck_extra"), pl.col("side").alias("deck_side"),
+            pl.col("legal").alias("deck_legal"), pl.col("source").alias("deck_source"))
+        out = out.join(deck_sizes, on="player_id", how="left")
+    else:
+        out = out.with_columns(
+            *[pl.lit(None, pl.Int64).alias(c) for c in ("deck_main", "deck_extra", "deck_side")],
+            pl.lit(None, pl.Boolean).alias("deck_legal"),
+            pl.lit(None, pl.Utf8).alias("deck_source"))
+    counted = violations.group_by("deck").len("violations")
+    return (
+        out.join(counted, on="deck", how="left")
+        .with_columns(pl.col("violations").fill_null(0).cast(pl.Int64),
+                      pl.col("list_legal").fill_null(True))
+        .with_columns((pl.col("violations") == 0).alias("legal"))
+        .sort("deck")
+    )

@@ -1,0 +1,257 @@
+"""The organizer's event report: JSON and a styled XLSX workbook.
+
+Sheets: Summary (counts, format, list, data, generated-at), Players (one row per player,
+filters, frozen header, status colours), Violations (one row per violation with its file
+and cell), Penalties (printable slips in the chosen language), Unresolved (names with
+suggestions) and Problems (rows that could not be read, unmatched decks). User text never
+becomes a formula. Apart from the Summary's generated-at line the workbook is byte-stable:
+its zip entries and document properties carry a fixed date.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+import re
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+from openpyxl import Workbook
+from openpyxl.styles import Alignment, Border, Font, Side
+from openpyxl.worksheet.pagebreak import Break
+from openpyxl.worksheet.properties import PageSetupProperties
+from openpyxl.worksheet.worksheet import Worksheet
+
+from .event import EventResult
+from .penalties import Policy
+from .xlsx import FILLS, autosize, put, write_header
+
+__all__ = ["event_json", "write_event_xlsx"]
+
+_FIXED_DATE = (1980, 1, 1, 0, 0, 0)
+_VIOLATION_COLUMNS = ("on", "code", "section", "passcode", "card", "count", "limit",
+                      "registered", "message", "file", "line", "cell")
+
+
+def _penalty_rows(result: EventResult, policy: Policy, stage: str, lang: str) -> dict[int, Any]:
+    return {row["deck"]: row for row in
+            result.penalties(policy, stage, lang).iter_rows(named=True)}
+
+
+def event_json(result: EventResult, policy: Policy, stage: str, lang: str) -> dict[str, Any]:
+    """The event as JSON-ready data (no timestamps: stable for diffs and golden tests)."""
+    penalties = _penalty_rows(result, policy, stage, lang)
+    by_player: dict[int, list[dict[str, Any]]] = {}
+    for row in result.violations.select("deck", *_VIOLATION_COLUMNS).iter_rows(named=True):
+        deck = row.pop("deck")
+        by_player.setdefault(deck, []).append(row)
+    players = []
+    for row in result.players.iter_rows(named=True):
+        penalty = penalties.get(row["deck"])
+        players.append({
+            "player_id": row["player_id"],
+            "player_name": row["player_name"],
+            "legal": row["legal"],
+            "list_legal": row["list_legal"],
+            "deck_legal": row["deck_legal"],
+            "list_counts": {"main": row["list_main"], "extra": row["list_extra"],
+                            "side": row["list_side"]},
+            "deck_counts": None if row["deck_main"] is None else {
+                "main": row["deck_main"], "extra": row["deck_extra"], "side": row["deck_side"]},
+            "deck_source": row["deck_source"],
+            "violations": by_player.get(row["deck"], []),
+            "penalty": None if penalty is None else {
+                "type": penalty["penalty"], "label": penalty["label"],
+                "applies_to": penalty["applies_to"], "remedies": penalty["remedies"],
+                "recorded": penalty["recorded"], "basis": penalty["basis"]},
+        })
+    legal = int(result.players["legal"].sum())
+    return {
+        "format": result.format.name,
+        "banlist": result.lists.banlist,
+        "cards": result.lists.cards,
+        "regulation": policy.regulation,
+        "stage": stage,
+        "lang": lang,
+        "players": players,
+        "problems": [{"file": p.file, "line": p.line, "where": p.column, "message": p.message}
+                     for p in result.problems],
+        "unmatched_decks": result.unmatched_decks,
+        "players_without_deck": result.players_without_deck,
+        "summary": {
+            "players": result.players.height,
+            "legal": legal,
+            "illegal": result.players.height - legal,
+            "violations_by_code": result.counts(),
+            "problems": len(result.problems),
+        },
+    }
+
+
+def _summary(ws: Worksheet, result: EventResult, policy: Policy, generated_at: str) -> None:
+    put(ws, 1, 1, "Deck check report").font = Font(bold=True, size=14)
+    legal = int(result.players["legal"].sum())
+    facts: list[tuple[str, Any]] = [
+        ("Format", result.format.title),
+        ("Forbidden/Limited list", result.lists.banlist),
+        ("Card data", result.lists.cards),
+        ("Regulation", f"{policy.title} ({policy.title_local})"),
+        ("Players", result.players.height),
+        ("Legal", legal),
+        ("Illegal", result.players.height - legal),
+        ("Problems (unreadable rows, unmatched decks)", len(result.problems)),
+        ("Generated at", generated_at),
+    ]
+    for i, (label, value) in enumerate(facts, start=3):
+        put(ws, i, 1, label).font = Font(bold=True)
+        put(ws, i, 2, value)
+    top = len(facts) + 5
+    write_header(ws, top - 1, ["Violation code", "Count"])
+    for i, (code, count) in enumerate(result.counts().items(), start=top):
+        put(ws, i, 1, code)
+        put(ws, i, 2, count)
+    autosize(ws, {1: 44})
+
+
+def _players(ws: Worksheet, result: EventResult, penalties: dict[int, Any]) -> None:
+    titles = ["Player ID", "Player", "Status", "List legal", "Deck legal", "Main (list)",
+              "Extra (list)", "Side (list)", "Deck file", "Violations", "Penalty", "Applies to",
+              "Remedies"]
+    write_header(ws, 1, titles)
+    for r, row in enumerate(result.players.iter_rows(named=True), start=2):
+        penalty = penalties.get(row["deck"])
+        values = [row["player_id"], row["player_name"], "Legal" if row["legal"] else "Illegal",
+                  "yes" if row["list_legal"] else "no",
+                  "" if row["deck_legal"] is None else ("yes" if row["deck_legal"] else "no"),
+                  row["list_main"], row["list_extra"], row["list_side"], row["deck_source"],
+                  row["violations"], penalty["label"] if penalty else "",
+                  penalty["applies_to"] if penalty else "",
+                  "\n".join(penalty["remedies"]) if penalty else ""]
+        for c, value in enumerate(values, start=1):
+            cell = put(ws, r, c, value)
+            cell.alignment = Alignment(vertical="top", wrap_text=c == len(values))
+        ws.cell(row=r, column=3).fill = FILLS["legal" if row["legal"] else "illegal"]
+    ws.freeze_panes = "A2"
+    ws.auto_filter.ref = ws.dimensions
+    autosize(ws, {13: 70})
+
+
+def _violations(ws: Worksheet, result: EventResult) -> None:
+    titles = ["Player ID", "Player", "On", "Code", "Section", "Card", "Passcode", "Count",
+              "Limit", "Registered", "Message", "File", "Row/line", "Cell"]
+    write_header(ws, 1, titles)
+    columns = ["player_id", "player_name", "on", "code", "section", "card", "passcode", "count",
+               "limit", "registered", "message", "file", "line", "cell"]
+    frame = result.violations.select(
+        [pl.col(c).cast(pl.Utf8) if c in ("on", "section") else pl.col(c) for c in columns])
+    for r, row in enumerate(frame.iter_rows(), start=2):
+        for c, value in enumerate(row, start=1):
+            put(ws, r, c, value)
+    ws.freeze_panes = "A2"
+    ws.auto_filter.ref = ws.dimensions
+    autosize(ws, {11: 80})
+
+
+def _slips(ws: Worksheet, result: EventResult, policy: Policy, lang: str,
+           penalties: dict[int, Any]) -> None:
+    labels = {
+        "en": ("Penalty", "Player", "Player ID", "Applies to", "Violations", "Remedies",
+               "Judge signature", "Player signature"),
+        "ja": ("罰則", "プレイヤー", "プレイヤーID", "適用", "違反", "修正", "ジャッジ署名",
+               "プレイヤー署名"),
+        "ko": ("벌칙", "플레이어", "플레이어 ID", "적용", "위반", "조치", "저지 서명",
+               "플레이어 서명"),
+        "th": ("บทลงโทษ", "ผู้เล่น", "ไอดีผู้เล่น", "มีผลกับ", "การละเมิด", "การแก้ไข",
+               "ลายเซ็น Judge", "ลายเซ็นผู้เล่น"),
+    }[lang]
+    thin = Side(style="thin")
+    r = 1
+    grouped = {k: v for (k,), v in result.violations.partition_by("deck", as_dict=True).items()}
+    for row in result.players.filter(~pl.col("legal")).iter_rows(named=True):
+        penalty = penalties[row["deck"]]
+        put(ws, r, 1, f"{labels[0]}: {penalty['label']}").font = Font(bold=True, size=13)
+        lines: list[tuple[str, str]] = [
+            (labels[1], row["player_name"]), (labels[2], row["player_id"]),
+            (labels[3], penalty["applies_to"]),
+            (labels[4], "\n".join(f"[{v['on']}] {v['code']}: {v['message']}"
+                                  for v in grouped[row["deck"]].iter_rows(named=True))),
+            (labels[5], "\n".join(f"• {remedy}" for remedy in penalty["remedies"])),
+            (labels[6], ""), (labels[7], ""),
+        ]
+        for label, value in lines:
+            r += 1
+            put(ws, r, 1, label).font = Font(bold=True)
+            cell = put(ws, r, 2, value)
+            cell.alignment = Alignment(wrap_text=True, vertical="top")
+            cell.border = Border(bottom=thin)
+        r += 2
+        ws.row_breaks.append(Break(id=r - 1))
+    ws.column_dimensions["A"].width = 18
+    ws.column_dimensions["B"].width = 90
+    ws.page_setup.orientation = "portrait"
+    ws.page_setup.fitToWidth = 1
+    ws.sheet_properties.pageSetUpPr = PageSetupProperties(fitToPage=True)
+
+
+def _unresolved(ws: Worksheet, result: EventResult) -> None:
+    write_header(ws, 1, ["Player ID", "Player", "Typed name", "Count", "File", "Cell",
+                         "Suggestions"])
+    rows = result.registrations.entries.join(
+        result.lists.resolved.filter(pl.col("status") == "unresolved")
+        .select("deck_id", "file", "line", "cell", "name", "suggestions").unique(
+            ["deck_id", "file", "line", "cell", "name"], maintain_order=True),
+        on=["deck_id", "file", "line", "cell", "name"], how="inner")
+    names = dict(result.players.select("player_id", "player_name").iter_rows())
+    for r, row in enumerate(rows.iter_rows(named=True), start=2):
+        for c, value in enumerate([row["deck_id"], names.get(row["deck_id"]), row["name"],
+                                   row["qty"], row["file"], row["cell"] or row["line"],
+                                   " / ".join(row["suggestions"])], start=1):
+            put(ws, r, c, value)
+    ws.freeze_panes = "A2"
+    autosize(ws)
+
+
+def _problems(ws: Worksheet, result: EventResult) -> None:
+    write_header(ws, 1, ["File", "Row/line", "Where", "Problem"])
+    for r, p in enumerate(result.problems, start=2):
+        for c, value in enumerate([p.file, p.line, p.column, p.message], start=1):
+            put(ws, r, c, value)
+    ws.freeze_panes = "A2"
+    autosize(ws, {4: 90})
+
+
+def write_event_xlsx(result: EventResult, policy: Policy, stage: str, lang: str, target: Path,
+                     generated_at: dt.datetime | None = None) -> None:
+    when = generated_at or dt.datetime.now(dt.UTC).replace(microsecond=0)
+    penalties = _penalty_rows(result, policy, stage, lang)
+    workbook = Workbook()
+    summary = workbook.active
+    assert summary is not None
+    summary.title = "Summary"
+    _summary(summary, result, policy, when.isoformat())
+    _players(workbook.create_sheet("Players"), result, penalties)
+    _violations(workbook.create_sheet("Violations"), result)
+    _slips(workbook.create_sheet("Penalties"), result, policy, lang, penalties)
+    _unresolved(workbook.create_sheet("Unresolved"), result)
+    _problems(workbook.create_sheet("Problems"), result)
+    stamp = when.astimezone(dt.UTC).replace(tzinfo=None)
+    workbook.properties.created = stamp
+    workbook.properties.creator = "deckcheck"
+    buffer = io.BytesIO()
+    workbook.save(buffer)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(target.name + ".part")
+    with zipfile.ZipFile(io.BytesIO(buffer.getvalue())) as source, zipfile.ZipFile(
+            partial, "w", zipfile.ZIP_DEFLATED) as out:
+        for info in source.infolist():
+            stable = zipfile.ZipInfo(info.filename, date_time=_FIXED_DATE)
+            stable.compress_type = zipfile.ZIP_DEFLATED
+            stable.external_attr = 0o644 << 16
+            data = source.read(info)
+            if info.filename == "docProps/core.xml":  # openpyxl stamps the save time here
+                data = re.sub(rb"(<dcterms:modified[^>]*>)[^<]*",
+                              rb"\g<1>" + stamp.strftime("%Y-%m-%dT%H:%M:%SZ").encode(), data)
+            out.writestr(stable, data)
+    partial.replace(target)
