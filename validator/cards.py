@@ -116,7 +116,10 @@ class CardDB:
             .with_columns(pl.col("lang").str.strip_prefix("name_"))
             .unique(["card_id", "lang", "name"], maintain_order=True)
         )
-        return long.with_columns(name_key_expr(pl.col("name")).alias("key"))
+        # Rush cards are printed without the "(Rush)" that databases add to tell them apart
+        plain = long.filter(pl.col("name").str.ends_with(" (Rush)")).with_columns(
+            pl.col("name").str.strip_suffix(" (Rush)"))
+        return pl.concat([long, plain]).with_columns(name_key_expr(pl.col("name")).alias("key"))
 
     @cached_property
     def by_card(self) -> pl.DataFrame:

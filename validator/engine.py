@@ -91,11 +91,14 @@ def check(
     banlist: Banlist,
     registered: pl.DataFrame | None = None,
     deck_ids: list[str] | None = None,
+    list_problems: bool = True,
 ) -> CheckResult:
     """Check every deck in ``entries`` (and compare with ``registered`` lists when given).
 
     ``deck_ids`` names decks that must get a verdict even with no rows at all (a player
     whose registered sheet is empty is a deck of 0 cards, not a missing one).
+    ``list_problems=False`` leaves the registered lists' own problems (unresolved names) to
+    a separate check of the lists.
     """
     entries = entries.select(list(ENTRY_SCHEMA))
     ids = [pl.Series(deck_ids or [], dtype=pl.Utf8), entries["deck_id"]] + (
@@ -123,7 +126,7 @@ def check(
     ctx = Context(
         fmt=fmt, whitelist=banlist.whitelist, rows=rows, per_card=per_card,
         per_section=_grouped(rows, ["deck", "card_id", "section"]), sizes=sizes,
-        registered=reg_rows,
+        registered=reg_rows, list_problems=list_problems,
     )
     frames = [frame for module in MODULES for frame in module.check(ctx)]
     plan = pl.concat(frames) if frames else pl.LazyFrame(schema=VIOLATION_SCHEMA)

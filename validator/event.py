@@ -73,12 +73,13 @@ def run_event(registrations: Path, *, cards: CardDB, fmt: Format, banlist: Banli
             problems.append(Problem(str(sources[deck_id]), None, None,
                                     f"deck {deck_id!r} matches no registered player"))
         for player in without:
-            problems.append(Problem(str(decks), None, player,
+            problems.append(Problem(str(decks), None, None,
                                     f"player {player} has a registered list but no submitted "
                                     "deck"))
         matched = entries.filter(pl.col("deck_id").is_in(list(registered_ids)))
         listed = reg.entries.filter(pl.col("deck_id").is_in(list(submitted)))
-        deck_result = check(matched, cards=cards, fmt=fmt, banlist=banlist, registered=listed)
+        deck_result = check(matched, cards=cards, fmt=fmt, banlist=banlist, registered=listed,
+                            list_problems=False)
     index = reg.players.select("player_id", "player_name").with_row_index("deck")
     frames = [lists.violations.with_columns(pl.lit("list").alias("on"))]
     if deck_result is not None:

@@ -34,7 +34,7 @@ class KonamiSheet:
     player_id: str = ""
     event: str = ""
     date: str = ""
-    blocks: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
+    blocks: dict[str, list[tuple[int | str, str]]] = field(default_factory=dict)
     sheet_name: str | None = None
 
 
@@ -66,7 +66,8 @@ def _fill(ws: Worksheet, sheet: KonamiSheet) -> None:
             put(ws, top + 2 + offset, col, qty)
             put(ws, top + 2 + offset, col + 1, name)
         put(ws, top + 2 + rows, col, "Total").font = Font(bold=True)
-        put(ws, top + 2 + rows, col + 1, sum(q for q, _ in entries) if entries else None)
+        counted = [q for q, _ in entries if isinstance(q, int)]
+        put(ws, top + 2 + rows, col + 1, sum(counted) if counted else None)
     for letter, width in zip("ABCDEF", (6, 34, 6, 34, 6, 34), strict=True):
         ws.column_dimensions[letter].width = width
     ws["A1"].alignment = Alignment(horizontal="center")

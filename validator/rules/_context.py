@@ -34,7 +34,8 @@ class Context:
     * ``per_card``: one row per (deck, card name) with copies across main+extra+side;
     * ``per_section``: one row per (deck, card name, section);
     * ``sizes``: one row per deck with main/extra/side card counts;
-    * ``registered``: the registered lists' rows (same deck numbers), when given.
+    * ``registered``: the registered lists' rows (same deck numbers), when given;
+    * ``list_problems``: whether rules also report problems of the registered lists.
     """
 
     fmt: Format
@@ -44,6 +45,7 @@ class Context:
     per_section: pl.LazyFrame
     sizes: pl.LazyFrame
     registered: pl.LazyFrame | None = None
+    list_problems: bool = True
 
 
 def violations(frame: pl.LazyFrame, code: str | pl.Expr, message: pl.Expr,

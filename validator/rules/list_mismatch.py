@@ -45,7 +45,9 @@ def check(ctx: Context) -> list[pl.LazyFrame]:
         .filter(pl.col("qty") != pl.col("registered"))
     )
     return [violations(diff, "LIST_MISMATCH",
-                       pl.format("{} deck: {} copies of {} in the deck, {} on the registered list",
-                                 pl.col("section").cast(pl.Utf8), pl.col("qty"), pl.col("card"),
-                                 pl.col("registered")),
+                       pl.format("{} deck, {}: {} in the deck, {} on the registered list",
+                                 pl.col("section").cast(pl.Utf8),
+                                 pl.coalesce(pl.col("card"), pl.format("passcode {}",
+                                                                       pl.col("passcode"))),
+                                 pl.col("qty"), pl.col("registered")),
                        count=pl.col("qty"), registered=pl.col("registered"))]

@@ -18,7 +18,9 @@ CODES = ("UNRESOLVED_NAME",)
 
 
 def check(ctx: Context) -> list[pl.LazyFrame]:
-    sources = [ctx.rows] + ([ctx.registered] if ctx.registered is not None else [])
+    sources = [ctx.rows]
+    if ctx.registered is not None and ctx.list_problems:
+        sources.append(ctx.registered)
     failing = pl.concat(sources).filter(pl.col("status") == "unresolved")
     hint = pl.when(pl.col("suggestions").list.len() > 0).then(
         pl.format("; did you mean {}?", pl.col("suggestions").list.join(" / "))
