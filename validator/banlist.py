@@ -73,12 +73,13 @@ class Banlist:
         by_code = self.entries.filter(pl.col("passcode").is_not_null()).join(
             cards.cards.select("passcode", "card_id"), on="passcode", how="left"
         )
-        keys = cards.names.select("card_id", "key").unique()
-        by_name = (
-            self.entries.filter(pl.col("passcode").is_null())
-            .with_columns(name_key_expr(pl.col("name")).alias("key"))
-            .join(keys, on="key", how="left")
-        )
+        by_name = self.entries.filter(pl.col("passcode").is_null()).with_columns(
+            name_key_expr(pl.col("name")).alias("key"))
+        if not by_name.is_empty():
+            keys = cards.names.select("card_id", "key").unique()
+            by_name = by_name.join(keys, on="key", how="left")
+        else:
+            by_name = by_name.with_columns(pl.lit(None, pl.Int64).alias("card_id"))
         ambiguous = by_name.group_by("line").agg(pl.col("card_id").n_unique().alias("n"))
         for row in by_name.join(ambiguous, on="line").filter(pl.col("n") > 1).unique(
             "line"

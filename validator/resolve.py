@@ -62,16 +62,16 @@ def _fuzzy(missing: list[str], keys: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def resolve(entries: pl.DataFrame, cards: CardDB, rush: bool | None = None) -> pl.DataFrame:
-    """Entries plus ``card_id``, ``status``, ``how`` and ``suggestions``.
+_NAME_SCHEMA = {"name": pl.Utf8, "name_id": pl.Int64, "ambiguous": pl.List(pl.Utf8),
+                "fuzzy_id": pl.Int64, "suggestions": pl.List(pl.Utf8)}
 
-    ``rush`` limits typed names to Rush Duel cards (True) or to OCG/TCG cards (False), so
-    "Dark Magician" means the card of the event's game; passcodes are always looked up whole.
-    """
-    printings = cards.cards.select("passcode", pl.col("card_id").alias("code_id"))
-    keyed = entries.with_columns(name_key_expr(pl.col("name")).alias("key")).join(
-        printings, on="passcode", how="left", maintain_order="left"
-    )
+
+def _names(typed: pl.Series, cards: CardDB, rush: bool | None) -> pl.DataFrame:
+    """Per distinct typed name: exact card, ambiguity, fuzzy card and suggestions."""
+    distinct = typed.drop_nulls().unique().sort().to_frame("name")
+    if distinct.is_empty():
+        return pl.DataFrame(schema=_NAME_SCHEMA)
+    distinct = distinct.with_columns(name_key_expr(pl.col("name")).alias("key"))
     pool = cards.by_card if rush is None else cards.by_card.filter(pl.col("rush") == rush)
     names = cards.names.join(pool.select("card_id", "name_en"), on="card_id", how="inner")
     by_key = names.group_by("key").agg(
@@ -81,17 +81,27 @@ def resolve(entries: pl.DataFrame, cards: CardDB, rush: bool | None = None) -> p
         "key", pl.col("ids").list.first().alias("name_id"))
     ambiguous = by_key.filter(pl.col("ids").list.len() > 1).select(
         "key", pl.col("cands").list.sort().alias("ambiguous"))
-    keyed = keyed.join(exact, on="key", how="left", maintain_order="left").join(
-        ambiguous, on="key", how="left", maintain_order="left")
-    missing = (
-        keyed.filter(pl.col("passcode").is_null() & pl.col("name_id").is_null()
-                     & pl.col("ambiguous").is_null() & pl.col("key").is_not_null())
-        ["key"].unique().sort().to_list()
+    found = distinct.join(exact, on="key", how="left").join(ambiguous, on="key", how="left")
+    missing = found.filter(pl.col("name_id").is_null() & pl.col("ambiguous").is_null())
+    choices = names.unique(["key", "card_id"], maintain_order=True).select(
+        "key", "card_id", "name_en")
+    fuzzy = _fuzzy(missing["key"].unique().sort().to_list(), choices)
+    return found.join(fuzzy, on="key", how="left").select(list(_NAME_SCHEMA))
+
+
+def resolve(entries: pl.DataFrame, cards: CardDB, rush: bool | None = None) -> pl.DataFrame:
+    """Entries plus ``card_id``, ``status``, ``how`` and ``suggestions``.
+
+    ``rush`` limits typed names to Rush Duel cards (True) or to OCG/TCG cards (False), so
+    "Dark Magician" means the card of the event's game; passcodes are always looked up whole.
+    Names are resolved once per distinct text, then joined back to every row.
+    """
+    printings = cards.cards.select("passcode", pl.col("card_id").alias("code_id"))
+    keyed = (
+        entries.join(printings, on="passcode", how="left", maintain_order="left")
+        .join(_names(entries["name"], cards, rush), on="name", how="left",
+              maintain_order="left")
     )
-    choices = names.unique(["key", "card_id"]).select("key", "card_id", "name_en")
-    fuzzy = _fuzzy(missing, choices) if missing else pl.DataFrame(
-        schema={"key": pl.Utf8, "fuzzy_id": pl.Int64, "suggestions": pl.List(pl.Utf8)})
-    keyed = keyed.join(fuzzy, on="key", how="left", maintain_order="left")
     by_passcode = pl.col("passcode").is_not_null()
     card_id = (
         pl.when(by_passcode).then(pl.col("code_id"))
@@ -108,4 +118,4 @@ def resolve(entries: pl.DataFrame, cards: CardDB, rush: bool | None = None) -> p
         .otherwise(pl.lit(None)).cast(RESOLVED_SCHEMA["how"]).alias("how"),
         pl.coalesce("ambiguous", "suggestions", pl.lit([], pl.List(pl.Utf8)))
         .alias("suggestions"),
-    ).drop("key", "code_id", "name_id", "ambiguous", "fuzzy_id")
+    ).drop("code_id", "name_id", "ambiguous", "fuzzy_id")
