@@ -62,8 +62,9 @@ def _fuzzy(missing: list[str], keys: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-_NAME_SCHEMA = {"name": pl.Utf8, "name_id": pl.Int64, "ambiguous": pl.List(pl.Utf8),
-                "fuzzy_id": pl.Int64, "suggestions": pl.List(pl.Utf8)}
+_NAME_SCHEMA: dict[str, pl.DataType] = {
+    "name": pl.Utf8(), "name_id": pl.Int64(), "ambiguous": pl.List(pl.Utf8()),
+    "fuzzy_id": pl.Int64(), "suggestions": pl.List(pl.Utf8())}
 
 
 def _names(typed: pl.Series, cards: CardDB, rush: bool | None) -> pl.DataFrame:
