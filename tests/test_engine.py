@@ -88,3 +88,22 @@ def test_every_deck_gets_a_verdict(windbot: dict[str, list[str]]) -> None:
     assert len(windbot) == 69
     assert sum(1 for v in windbot.values() if v) >= 10
     assert pl.Series([len(v) for v in windbot.values()]).min() == 0
+
+
+def test_rows_of_one_deck_need_not_be_contiguous(run, demo_db) -> None:  # type: ignore[no-untyped-def]
+    a = build(demo_db, "a", legal_filler(demo_db, 40))
+    b = build(demo_db, "b", [("Pot of Greed", 1), *legal_filler(demo_db, 39)])
+    interleaved = pl.concat([a[:20], b[:10], a[20:], b[10:]])
+    result = run(interleaved)
+    assert result.decks.select("deck_id", "main", "legal").rows() == [
+        ("a", 40, True), ("b", 40, False)]
+    assert codes(result) == ["FORBIDDEN_CARD"]
+
+
+def test_violation_points_at_the_sections_first_row(run, demo_db) -> None:  # type: ignore[no-untyped-def]
+    deck = build(demo_db, "d", [("Pot of Greed", 1), *legal_filler(demo_db, 39)],
+                 side=[("Pot of Greed", 1)])
+    side_line = deck.filter(pl.col("section") == "side")["line"][0]
+    assert side_line > 1
+    found = run(deck).violations.filter(pl.col("code") == "FORBIDDEN_CARD")
+    assert found.select("section", "line").rows() == [("main", 1), ("side", side_line)]

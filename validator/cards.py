@@ -69,8 +69,9 @@ def unique_printings(frame: pl.DataFrame) -> pl.DataFrame:
 
 
 def stable_negative_id(source_id: str) -> int:
-    """A stable card id for a card with no passcode (never collides with a passcode)."""
-    return -int(hashlib.sha1(source_id.encode()).hexdigest()[:12], 16) - 1
+    """A stable card id for a card with no passcode: in [-2**31 + 1, -1], so it never
+    collides with a passcode and packs into the engine's 64-bit (deck, card) key."""
+    return -(int(hashlib.sha1(source_id.encode()).hexdigest()[:12], 16) % (2**31 - 1)) - 1
 
 
 def fold_aliases(passcode: pl.Series, alias: pl.Series) -> pl.Series:

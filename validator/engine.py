@@ -9,20 +9,24 @@ collects all of it in one go. No Python code runs per deck.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Literal
 
 import polars as pl
 
 from .banlist import Banlist
 from .cards import CardDB
-from .entries import ENTRY_SCHEMA
+from .entries import ENTRY_SCHEMA, SECTIONS
 from .errors import Problem
 from .formats import Format
 from .resolve import resolve
 from .rules import CODES, MODULES, VIOLATION_SCHEMA, Context
 
-__all__ = ["CheckResult", "check", "prepare_rows"]
+__all__ = ["CheckResult", "check", "prepare_rows", "wide"]
 
 _CODE_ORDER = pl.Enum(list(CODES))
+#: polars' in-memory engine: its streaming engine (polars 2.1) panics on some string
+#: expressions the rules use, and the in-memory one groups pre-sorted keys fastest
+ENGINE: Literal["in-memory"] = "in-memory"
 
 
 @dataclass
@@ -34,7 +38,7 @@ class CheckResult:
     format: Format
     banlist: str
     cards: str
-    resolved: pl.DataFrame
+    resolved: pl.DataFrame  # entries not plainly resolved: unknown, unresolved, fuzzy
     warnings: list[Problem] = field(default_factory=list)
 
     def counts(self) -> dict[str, int]:
@@ -45,42 +49,101 @@ class CheckResult:
 
 
 def _attributes(cards: CardDB, banlist: Banlist, fmt: Format) -> pl.DataFrame:
+    """One row per card name: attributes, the list's limit and points."""
     limits = banlist.bind(cards)
     if fmt.forbidden_as_limited:
         limits = limits.with_columns(
             pl.when(pl.col("limit") == 0).then(1).otherwise(pl.col("limit")).alias("limit"))
     attrs = cards.by_card.select(
-        "card_id", pl.col("name_en").alias("card"), "kind", "extra", "rush", "legend",
-        "subtypes", "pools", pl.col("points").alias("card_points"))
+        "card_id", pl.col("name_en").alias("card"), "kind", pl.col("extra").alias("is_extra"),
+        "rush", pl.col("legend").alias("is_legend"), "subtypes", "pools",
+        pl.col("points").alias("card_points"))
     joined = attrs.join(limits, on="card_id", how="left").with_columns(
         pl.col("listed").fill_null(False))
     points = pl.col("points").fill_null(0.0) if banlist.genesys else pl.col("card_points")
     return joined.with_columns(points.alias("points")).drop("card_points")
 
 
-def prepare_rows(resolved: pl.DataFrame, index: pl.DataFrame,
-                 attrs: pl.DataFrame) -> pl.LazyFrame:
-    """Resolved entries with deck number, card attributes and limits (lazy)."""
-    return (
-        resolved.lazy()
-        .join(index.lazy(), on="deck_id", how="inner")
-        .join(attrs.lazy(), on="card_id", how="left")
+def _run_starts(frame: pl.DataFrame) -> pl.Series:
+    """The deck id at the start of each run of equal deck ids (readers write decks whole)."""
+    return frame["deck_id"].filter(frame["deck_id"].ne_missing(frame["deck_id"].shift()))
+
+
+#: key of a typed name that names no card (one group per deck, for the section sizes)
+UNRESOLVED_KEY = -(2**31)
+_KEY_BITS = 2**33  # keys lie in [-2**31, 2**32): passcodes, card ids, the unresolved key
+
+
+def prepare_rows(resolved: pl.DataFrame, index: pl.DataFrame) -> pl.DataFrame:
+    """Resolved entries with their deck number, comparison key and row number.
+
+    The deck number comes from a lookup per run of equal deck ids (gathered by run number),
+    not a string join per row. ``key`` is the card name (``card_id``), the passcode of an
+    unknown card, or ``UNRESOLVED_KEY`` for a typed name that names no card.
+    """
+    run_deck = _run_starts(resolved).to_frame().join(
+        index, on="deck_id", how="left", maintain_order="left")["deck"]
+    deck = run_deck.gather(resolved["deck_id"].rle_id())
+    key = pl.coalesce("card_id", "passcode", pl.lit(UNRESOLVED_KEY, pl.Int64))
+    return resolved.with_columns(deck.alias("deck"), key.alias("key")).with_row_index("row")
+
+
+def wide(rows: pl.LazyFrame) -> pl.LazyFrame:
+    """One row per (deck, key): copies in main, extra and side, and each section's first row.
+
+    Rows are sorted by one packed 64-bit (deck, key) ``gk`` and grouped on it, which polars
+    does without hashing; this is the one pass over every entry of the event. The result is
+    sorted by ``gk`` (rules rely on it to merge two tables in order).
+    """
+    packed = pl.col("deck").cast(pl.Int64) * _KEY_BITS + (pl.col("key") - UNRESOLVED_KEY)
+    slim = rows.select(
+        packed.alias("gk"),
+        *[pl.when(pl.col("section") == s).then(pl.col("qty")).otherwise(0).cast(pl.Int64)
+          .alias(s) for s in SECTIONS],
+        *[pl.when(pl.col("section") == s).then(pl.col("row")).alias(f"row_{s}")
+          for s in SECTIONS],
+        pl.col("card_id").is_not_null().alias("known"),
+    ).sort("gk")
+    key = pl.col("gk") % _KEY_BITS + UNRESOLVED_KEY
+    return slim.group_by("gk", maintain_order=True).agg(
+        pl.col(*SECTIONS).sum(), pl.col("row_main", "row_extra", "row_side").min(),
+        pl.col("known").first(),
+    ).with_columns(
+        (pl.col("gk") // _KEY_BITS).cast(pl.UInt32).alias("deck"),
+        key.alias("key"),
+        (pl.col("main") + pl.col("extra") + pl.col("side")).alias("total"),
+        pl.min_horizontal("row_main", "row_extra", "row_side").alias("row"),
+    ).with_columns(
+        pl.when(pl.col("known")).then(pl.lit("ok"))
+        .when(pl.col("key") == UNRESOLVED_KEY).then(pl.lit("unresolved"))
+        .otherwise(pl.lit("unknown")).cast(pl.Enum(["ok", "unknown", "unresolved"]))
+        .alias("status"),
+        pl.when(pl.col("known")).then(pl.col("key")).alias("card_id"),
+        pl.when(~pl.col("known") & (pl.col("key") != UNRESOLVED_KEY)).then(pl.col("key"))
+        .alias("passcode"),
+    ).drop("known")
+
+
+def _locate(found: pl.DataFrame, rows: pl.DataFrame) -> pl.DataFrame:
+    """Fill passcode, file, line and cell of violations from the entry row they point at."""
+    at = found["row"]
+    where = rows.select("passcode", "file", "line", "cell")
+    picked = where.gather(at.fill_null(0)).with_columns(
+        pl.when(at.is_not_null()).then(pl.col(c)).alias(c) for c in where.columns)
+    return found.with_columns(
+        pl.coalesce(found["passcode"], picked["passcode"]).alias("passcode"),
+        picked["file"].alias("file"), picked["line"].alias("line"),
+        picked["cell"].alias("cell"),
     )
 
 
-def _grouped(rows: pl.LazyFrame, keys: list[str]) -> pl.LazyFrame:
-    return (
-        rows.filter(pl.col("status") == "ok")
-        .group_by(keys)
-        .agg(
-            pl.col("qty").sum().cast(pl.Int64),
-            pl.col("passcode").first(), pl.col("file").first(), pl.col("line").min(),
-            pl.col("cell").first(), pl.col("card").first(), pl.col("kind").first(),
-            pl.col("extra").first(), pl.col("rush").first(), pl.col("legend").first(),
-            pl.col("subtypes").first(), pl.col("pools").first(), pl.col("limit").first(),
-            pl.col("listed").first(), pl.col("points").first(), pl.col("name").first(),
-        )
-    )
+def _locate_both(found: pl.DataFrame, rows: pl.DataFrame,
+                 registered: pl.DataFrame) -> pl.DataFrame:
+    """Locate each violation in the deck's rows, or in the list's when it points there."""
+    on_list = found["on_list"].fill_null(False)
+    deck_side = _locate(found.filter(~on_list), rows)
+    list_side = _locate(found.filter(on_list), registered)
+    return pl.concat([deck_side, list_side])
 
 
 def check(
@@ -101,39 +164,54 @@ def check(
     a separate check of the lists.
     """
     entries = entries.select(list(ENTRY_SCHEMA))
-    ids = [pl.Series(deck_ids or [], dtype=pl.Utf8), entries["deck_id"]] + (
-        [registered["deck_id"]] if registered is not None else [])
+    ids = [pl.Series(deck_ids or [], dtype=pl.Utf8), _run_starts(entries)] + (
+        [_run_starts(registered)] if registered is not None else [])
     index = (
         pl.concat(ids).unique(maintain_order=True).to_frame("deck_id")
         .with_row_index("deck")
     )
     attrs = _attributes(cards, banlist, fmt)
     resolved = resolve(entries, cards, rush=fmt.rush)
-    rows = prepare_rows(resolved, index, attrs)
-    reg_rows = None
+    rows_df = prepare_rows(resolved, index)
+    rows = rows_df.lazy()
+    reg_df = None
     if registered is not None:
-        reg_rows = prepare_rows(resolve(registered.select(list(ENTRY_SCHEMA)), cards,
-                                        rush=fmt.rush), index, attrs)
-    sizes = index.lazy().join(
-        rows.group_by("deck").agg(
-            *[pl.col("qty").filter(pl.col("section") == s).sum().cast(pl.Int64).alias(s)
-              for s in ("main", "extra", "side")],
-            pl.col("file").first().alias("source"),
-        ),
+        reg_df = prepare_rows(resolve(registered.select(list(ENTRY_SCHEMA)), cards,
+                                      rush=fmt.rush), index)
+    # card-level conditions are evaluated once per card, on the small card table
+    flags: dict[str, pl.Expr] = {}
+    for module in MODULES:
+        if hasattr(module, "card_flags"):
+            flags.update(module.card_flags(fmt, banlist.whitelist))
+    card_table = attrs.lazy().with_columns(**flags)
+    narrow = card_table.select("card_id", "limit", "kind", "is_extra", "is_legend", "points",
+                               *flags)
+    # one pass over every row: the wide deck-by-card table, with the card flags joined once
+    plans = [wide(rows).join(narrow, on="card_id", how="left", maintain_order="left")]
+    if reg_df is not None:
+        plans.append(wide(reg_df.lazy()))
+    collected = pl.collect_all(plans, engine=ENGINE)
+    deck_cards = collected[0].lazy()
+    counted = index.lazy().join(
+        deck_cards.group_by("deck").agg(pl.col(*SECTIONS).sum(), pl.col("row").min()),
         on="deck", how="left",
-    ).with_columns(pl.col("main", "extra", "side").fill_null(0))
-    per_card = _grouped(rows, ["deck", "card_id"]).rename({"qty": "total"})
+    ).with_columns(pl.col(*SECTIONS).fill_null(0)).collect(engine=ENGINE)
+    sources = rows_df.select("file").gather(counted["row"].fill_null(0))["file"]
+    sizes = counted.with_columns(
+        pl.when(pl.col("row").is_not_null()).then(sources).alias("source")).drop("row").lazy()
     ctx = Context(
-        fmt=fmt, whitelist=banlist.whitelist, rows=rows, per_card=per_card,
-        per_section=_grouped(rows, ["deck", "card_id", "section"]), sizes=sizes,
-        registered=reg_rows, list_problems=list_problems,
+        fmt=fmt, whitelist=banlist.whitelist, attrs=card_table, rows=rows, cards=deck_cards,
+        sizes=sizes, registered=reg_df.lazy() if reg_df is not None else None,
+        registered_cards=collected[1].lazy() if reg_df is not None else None,
+        list_problems=list_problems,
     )
     frames = [frame for module in MODULES for frame in module.check(ctx)]
     plan = pl.concat(frames) if frames else pl.LazyFrame(schema=VIOLATION_SCHEMA)
-    found, deck_sizes = pl.collect_all([plan, sizes])
+    found, deck_sizes = pl.collect_all([plan, sizes], engine=ENGINE)
+    found = _locate(found, rows_df) if reg_df is None else _locate_both(found, rows_df, reg_df)
     names = attrs.select("card_id", "card")
     found = (
-        found.join(index, on="deck", how="left")
+        found.drop("row", "on_list").join(index, on="deck", how="left")
         .join(names, on="card_id", how="left")
         .with_columns(pl.col("code").cast(_CODE_ORDER))
         .sort("deck", "code", "section", "card_id", "passcode", nulls_last=True)
@@ -145,6 +223,7 @@ def check(
     ).sort("deck")
     return CheckResult(
         decks=decks, violations=found, format=fmt, banlist=banlist.name,
-        cards=", ".join(str(s.get("source")) for s in cards.sources), resolved=resolved,
+        cards=", ".join(str(s.get("source")) for s in cards.sources),
+        resolved=resolved.filter((pl.col("status") != "ok") | (pl.col("how") == "fuzzy")),
         warnings=list(banlist.warnings) + list(cards.warnings),
     )

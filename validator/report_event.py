@@ -207,7 +207,7 @@ def _unresolved(ws: Worksheet, result: EventResult) -> None:
     for r, row in enumerate(rows.iter_rows(named=True), start=2):
         for c, value in enumerate([row["deck_id"], names.get(row["deck_id"]), row["name"],
                                    row["qty"], row["file"], row["cell"] or row["line"],
-                                   " / ".join(row["suggestions"])], start=1):
+                                   " / ".join(row["suggestions"] or [])], start=1):
             put(ws, r, c, value)
     ws.freeze_panes = "A2"
     autosize(ws)

@@ -98,11 +98,14 @@ def resolve(entries: pl.DataFrame, cards: CardDB, rush: bool | None = None) -> p
     Names are resolved once per distinct text, then joined back to every row.
     """
     printings = cards.cards.select("passcode", pl.col("card_id").alias("code_id"))
-    keyed = (
-        entries.join(printings, on="passcode", how="left", maintain_order="left")
-        .join(_names(entries["name"], cards, rush), on="name", how="left",
-              maintain_order="left")
-    )
+    keyed = entries.join(printings, on="passcode", how="left", maintain_order="left")
+    typed = _names(entries["name"], cards, rush)
+    if typed.is_empty():  # decks given by passcode only: nothing to look up by name
+        keyed = keyed.with_columns(
+            [pl.lit(None, dtype).alias(column) for column, dtype in _NAME_SCHEMA.items()
+             if column != "name"])
+    else:
+        keyed = keyed.join(typed, on="name", how="left", maintain_order="left")
     by_passcode = pl.col("passcode").is_not_null()
     card_id = (
         pl.when(by_passcode).then(pl.col("code_id"))
@@ -117,6 +120,5 @@ def resolve(entries: pl.DataFrame, cards: CardDB, rush: bool | None = None) -> p
         .when(pl.col("name_id").is_not_null()).then(pl.lit("name"))
         .when(pl.col("fuzzy_id").is_not_null()).then(pl.lit("fuzzy"))
         .otherwise(pl.lit(None)).cast(RESOLVED_SCHEMA["how"]).alias("how"),
-        pl.coalesce("ambiguous", "suggestions", pl.lit([], pl.List(pl.Utf8)))
-        .alias("suggestions"),
+        pl.coalesce("ambiguous", "suggestions").alias("suggestions"),
     ).drop("code_id", "name_id", "ambiguous", "fuzzy_id")

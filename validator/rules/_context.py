@@ -8,12 +8,14 @@ import polars as pl
 
 from ..formats import Format
 
-__all__ = ["VIOLATION_SCHEMA", "Context", "violations"]
+__all__ = ["SECTIONS", "VIOLATION_SCHEMA", "Context", "by_section", "violations"]
+
+SECTIONS = ("main", "extra", "side")
 
 VIOLATION_SCHEMA: dict[str, pl.DataType] = {
     "deck": pl.UInt32(),
     "code": pl.Utf8(),
-    "section": pl.Enum(["main", "extra", "side"]),
+    "section": pl.Enum(list(SECTIONS)),
     "card_id": pl.Int64(),
     "passcode": pl.Int64(),
     "count": pl.Int64(),
@@ -23,29 +25,59 @@ VIOLATION_SCHEMA: dict[str, pl.DataType] = {
     "file": pl.Utf8(),
     "line": pl.Int32(),
     "cell": pl.Utf8(),
+    "row": pl.UInt32(),  # the entry row it points at (engine fills file/line/cell from it)
+    "on_list": pl.Boolean(),  # row numbers refer to the registered list, not the deck
 }
 
 
 @dataclass(frozen=True)
 class Context:
-    """Lazy frames shared by the rules (polars computes common parts once).
+    """Lazy frames shared by the rules.
 
-    * ``rows``: one row per entry, with the card's attributes and the list's limit;
-    * ``per_card``: one row per (deck, card name) with copies across main+extra+side;
-    * ``per_section``: one row per (deck, card name, section);
+    * ``attrs``: one row per card name (small): attributes, the list's ``limit``, and the
+      card-level flags that rule modules declare in ``card_flags``;
+    * ``cards``: one row per (deck, card): copies in ``main``/``extra``/``side`` and
+      ``total``, ``status`` (ok/unknown/unresolved), where the first copy is, and the card's
+      ``limit``, ``kind``, ``is_extra``, ``is_legend``, ``points`` and flags — the one big
+      table every rule filters;
+    * ``rows``: one row per entry (for rules that need the typed text);
     * ``sizes``: one row per deck with main/extra/side card counts;
-    * ``registered``: the registered lists' rows (same deck numbers), when given;
+    * ``registered`` / ``registered_cards``: the registered lists' rows and wide table;
     * ``list_problems``: whether rules also report problems of the registered lists.
     """
 
     fmt: Format
     whitelist: bool
+    attrs: pl.LazyFrame
+    cards: pl.LazyFrame
     rows: pl.LazyFrame
-    per_card: pl.LazyFrame
-    per_section: pl.LazyFrame
     sizes: pl.LazyFrame
     registered: pl.LazyFrame | None = None
+    registered_cards: pl.LazyFrame | None = None
     list_problems: bool = True
+
+    @property
+    def known(self) -> pl.LazyFrame:
+        """Rows of ``cards`` whose card the data knows."""
+        return self.cards.filter(pl.col("status") == "ok")
+
+    def named(self, frame: pl.LazyFrame, *columns: str) -> pl.LazyFrame:
+        """Add the card's English name (and other card-table columns) to failing rows."""
+        return frame.join(self.attrs.select("card_id", "card", *columns), on="card_id",
+                          how="left")
+
+
+def by_section(frame: pl.LazyFrame) -> pl.LazyFrame:
+    """Failing deck-by-card rows as one row per section holding copies (``qty``), pointing
+    at that section's first entry row."""
+    rows = [f"row_{s}" for s in SECTIONS]
+    keep = [c for c in frame.collect_schema().names() if c not in (*SECTIONS, *rows, "row")]
+    parts = [frame.select(*keep, pl.lit(s).alias("section"), pl.col(s).alias("qty"),
+                          pl.col(f"row_{s}").alias("row")) for s in SECTIONS]
+    return (
+        pl.concat(parts).filter(pl.col("qty") > 0)
+        .with_columns(pl.col("section").cast(pl.Enum(list(SECTIONS))))
+    )
 
 
 def violations(frame: pl.LazyFrame, code: str | pl.Expr, message: pl.Expr,

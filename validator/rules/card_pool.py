@@ -13,28 +13,38 @@ from __future__ import annotations
 
 import polars as pl
 
-from ._context import Context, violations
+from ..formats import Format
+from ._context import Context, by_section, violations
 
 CODES = ("NOT_IN_CARD_POOL",)
 
 
-def check(ctx: Context) -> list[pl.LazyFrame]:
-    f = ctx.fmt
+def card_flags(fmt: Format, whitelist: bool) -> dict[str, pl.Expr]:
+    """``outside_pool``: the card is outside the format's pool."""
+    return {"outside_pool": _reason(fmt, whitelist).is_not_null()}
+
+
+def _reason(fmt: Format, whitelist: bool) -> pl.Expr:
+    """Why a card is outside the pool (null: inside)."""
     reasons: list[tuple[pl.Expr, str]] = [
-        (pl.col("rush") != f.rush,
-         "is a Rush Duel card" if not f.rush else "is not a Rush Duel card"),
-        (~pl.col("kind").cast(pl.Utf8).is_in(list(f.allowed_kinds)),
+        (pl.col("rush") != fmt.rush,
+         "is a Rush Duel card" if not fmt.rush else "is not a Rush Duel card"),
+        (~pl.col("kind").cast(pl.Utf8).is_in(list(fmt.allowed_kinds)),
          "is a card of a kind this format does not use"),
     ]
-    if ctx.whitelist:
+    if whitelist:
         reasons.append((~pl.col("listed"), "is not on the format's list of legal cards"))
-    if f.card_pool:
-        released = pl.col("pools").list.set_intersection(pl.lit(f.card_pool)).list.len() > 0
+    if fmt.card_pool:
+        released = pl.col("pools").list.set_intersection(pl.lit(fmt.card_pool)).list.len() > 0
         reasons.append((pl.col("pools").is_not_null() & ~released,
-                        f"is not released in {'/'.join(p.upper() for p in f.card_pool)}"))
-    reason = pl.coalesce([pl.when(cond).then(pl.lit(text)) for cond, text in reasons])
-    failing = ctx.per_section.with_columns(reason.alias("reason")).filter(
-        pl.col("reason").is_not_null())
+                        f"is not released in {'/'.join(p.upper() for p in fmt.card_pool)}"))
+    return pl.coalesce([pl.when(c).then(pl.lit(t)) for c, t in reasons])
+
+
+def check(ctx: Context) -> list[pl.LazyFrame]:
+    failing = by_section(ctx.named(ctx.known.filter(pl.col("outside_pool")))).join(
+        ctx.attrs.select("card_id", _reason(ctx.fmt, ctx.whitelist).alias("reason")),
+        on="card_id", how="left")
     return [violations(failing, "NOT_IN_CARD_POOL",
                        pl.format("{} {} ({} in the {} deck)", pl.col("card"), pl.col("reason"),
                                  pl.col("qty"), pl.col("section").cast(pl.Utf8)),

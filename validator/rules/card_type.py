@@ -10,18 +10,28 @@ from __future__ import annotations
 
 import polars as pl
 
-from ._context import Context, violations
+from ..formats import Format
+from ._context import Context, by_section, violations
 
 CODES = ("FORBIDDEN_CARD_TYPE",)
 
 
+def _banned(fmt: Format) -> pl.Expr:
+    return pl.col("subtypes").list.set_intersection(pl.lit(fmt.forbidden_types)).list.join("/")
+
+
+def card_flags(fmt: Format, whitelist: bool) -> dict[str, pl.Expr]:
+    """``banned_type``: the card is of a type the format bans."""
+    if not fmt.forbidden_types:
+        return {"banned_type": pl.lit(False)}
+    return {"banned_type": _banned(fmt) != ""}
+
+
 def check(ctx: Context) -> list[pl.LazyFrame]:
-    banned = ctx.fmt.forbidden_types
-    if not banned:
+    if not ctx.fmt.forbidden_types:
         return []
-    hit = pl.col("subtypes").list.set_intersection(pl.lit(banned))
-    failing = ctx.per_section.with_columns(hit.list.join("/").alias("types")).filter(
-        pl.col("types") != "")
+    failing = by_section(ctx.named(ctx.known.filter(pl.col("banned_type")))).join(
+        ctx.attrs.select("card_id", _banned(ctx.fmt).alias("types")), on="card_id", how="left")
     return [violations(failing, "FORBIDDEN_CARD_TYPE",
                        pl.format("{} is a {} monster, which this format does not allow",
                                  pl.col("card"), pl.col("types")),

@@ -18,7 +18,7 @@ CODES = ("TOO_MANY_COPIES",)
 
 def check(ctx: Context) -> list[pl.LazyFrame]:
     limit = ctx.fmt.copy_limit
-    failing = ctx.per_card.filter(pl.col("total") > limit)
+    failing = ctx.named(ctx.known.filter(pl.col("total") > limit))
     return [violations(failing, "TOO_MANY_COPIES",
                        pl.format("{} copies of {} across main, extra and side; at most {}",
                                  pl.col("total"), pl.col("card"), pl.lit(limit)),

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import polars as pl
 
-from ._context import Context, violations
+from ._context import Context, by_section, violations
 
 CODES = ("FORBIDDEN_CARD",)
 
 
 def check(ctx: Context) -> list[pl.LazyFrame]:
-    failing = ctx.per_section.filter(pl.col("limit") == 0)
+    failing = by_section(ctx.named(ctx.known.filter(pl.col("limit") == 0)))
     return [violations(failing, "FORBIDDEN_CARD",
                        pl.format("{} is Forbidden ({} in the {} deck)", pl.col("card"),
                                  pl.col("qty"), pl.col("section").cast(pl.Utf8)),

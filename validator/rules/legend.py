@@ -21,9 +21,9 @@ def check(ctx: Context) -> list[pl.LazyFrame]:
     if limit is None:
         return []
     per_type = (
-        ctx.per_section.filter(pl.col("legend") & (pl.col("section") != "side"))
+        ctx.named(ctx.known.filter(pl.col("is_legend") & (pl.col("main") + pl.col("extra") > 0)))
         .group_by("deck", "kind")
-        .agg(pl.col("qty").sum().alias("count"),
+        .agg((pl.col("main") + pl.col("extra")).sum().alias("count"),
              pl.col("card").unique().sort().str.join(", ").alias("cards"))
         .filter(pl.col("count") > limit)
     )

@@ -18,12 +18,11 @@ CODES = ("LIMIT_EXCEEDED",)
 
 
 def check(ctx: Context) -> list[pl.LazyFrame]:
-    failing = ctx.per_card.filter(
+    failing = ctx.named(ctx.known.filter(
         (pl.col("limit") > 0) & (pl.col("limit") < ctx.fmt.copy_limit)
-        & (pl.col("total") > pl.col("limit"))
-    )
-    status = pl.when(pl.col("limit") == 1).then(pl.lit("Limited")).otherwise(
-        pl.lit("Semi-Limited"))
+        & (pl.col("total") > pl.col("limit"))))
+    status = pl.col("limit").replace_strict({1: "Limited"}, default="Semi-Limited",
+                                            return_dtype=pl.Utf8)
     return [violations(failing, "LIMIT_EXCEEDED",
                        pl.format("{} copies of {}, which is {} (at most {})", pl.col("total"),
                                  pl.col("card"), status, pl.col("limit")),

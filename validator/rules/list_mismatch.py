@@ -12,42 +12,43 @@ from __future__ import annotations
 
 import polars as pl
 
-from ._context import Context, violations
+from ._context import SECTIONS, Context, violations
 
 CODES = ("LIST_MISMATCH",)
 
 
 def _counts(frame: pl.LazyFrame) -> pl.LazyFrame:
-    return (
-        frame.filter(pl.col("status") != "unresolved")
-        .with_columns(pl.coalesce("card_id", "passcode").alias("key"))
-        .group_by("deck", "section", "key")
-        .agg(pl.col("qty").sum(), pl.col("card").first(), pl.col("card_id").first(),
-             pl.col("passcode").first())
-    )
+    return frame.filter(pl.col("status") != "unresolved").select(
+        "gk", "deck", "card_id", "passcode", *SECTIONS, *(f"row_{s}" for s in SECTIONS))
 
 
 def check(ctx: Context) -> list[pl.LazyFrame]:
-    if ctx.registered is None:
+    if ctx.registered_cards is None:
         return []
-    deck = _counts(ctx.rows)
-    listed = _counts(ctx.registered).select(
-        "deck", "section", "key", pl.col("qty").alias("registered"),
-        pl.col("card").alias("card_listed"), pl.col("card_id").alias("card_id_listed"),
-        pl.col("passcode").alias("passcode_listed"))
-    decks = pl.concat([ctx.rows.select("deck"), ctx.registered.select("deck")]).unique()
-    diff = (
-        deck.join(listed, on=["deck", "section", "key"], how="full", coalesce=True)
-        .join(decks, on="deck", how="semi")
-        .with_columns(pl.col("qty").fill_null(0), pl.col("registered").fill_null(0),
-                      pl.coalesce("card", "card_listed"), pl.coalesce("card_id", "card_id_listed"),
-                      pl.coalesce("passcode", "passcode_listed"))
-        .filter(pl.col("qty") != pl.col("registered"))
+    both = (
+        _counts(ctx.cards).join(_counts(ctx.registered_cards), on="gk", how="full",
+                                coalesce=True, suffix="_list")
+        .with_columns(
+            pl.coalesce("deck", "deck_list").alias("deck"),
+            pl.coalesce("card_id", "card_id_list").alias("card_id"),
+            pl.coalesce("passcode", "passcode_list").alias("passcode"),
+            *[pl.col(s).fill_null(0).alias(f"{s}_deck") for s in SECTIONS],
+            *[pl.col(f"{s}_list").fill_null(0) for s in SECTIONS],
+        )
+        .filter(pl.any_horizontal([pl.col(f"{s}_deck") != pl.col(f"{s}_list")
+                                   for s in SECTIONS]))
+        .collect(engine="in-memory").lazy()  # small: computed once for the three sections
     )
-    return [violations(diff, "LIST_MISMATCH",
-                       pl.format("{} deck, {}: {} in the deck, {} on the registered list",
-                                 pl.col("section").cast(pl.Utf8),
-                                 pl.coalesce(pl.col("card"), pl.format("passcode {}",
-                                                                       pl.col("passcode"))),
-                                 pl.col("qty"), pl.col("registered")),
-                       count=pl.col("qty"), registered=pl.col("registered"))]
+    out = []
+    for section in SECTIONS:
+        rows = ctx.named(both.filter(pl.col(f"{section}_deck") != pl.col(f"{section}_list")))
+        in_deck = pl.col(f"row_{section}").is_not_null()
+        out.append(violations(
+            rows, "LIST_MISMATCH",
+            pl.format("{} deck, {}: {} in the deck, {} on the registered list", pl.lit(section),
+                      pl.coalesce(pl.col("card"), pl.format("passcode {}", pl.col("passcode"))),
+                      pl.col(f"{section}_deck"), pl.col(f"{section}_list")),
+            section=pl.lit(section), count=pl.col(f"{section}_deck"),
+            registered=pl.col(f"{section}_list"),
+            row=pl.coalesce(f"row_{section}", f"row_{section}_list"), on_list=~in_deck))
+    return out

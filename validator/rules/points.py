@@ -21,8 +21,8 @@ def check(ctx: Context) -> list[pl.LazyFrame]:
     if cap is None:
         return []
     per_deck = (
-        ctx.per_card.group_by("deck")
-        .agg((pl.col("total") * pl.col("points").fill_null(0)).sum().alias("points"))
+        ctx.known.filter(pl.col("points") > 0).group_by("deck")
+        .agg((pl.col("total") * pl.col("points")).sum().alias("points"))
         .filter(pl.col("points") > cap)
     )
     return [violations(per_deck, "POINTS_EXCEEDED",

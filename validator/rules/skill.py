@@ -20,8 +20,9 @@ def check(ctx: Context) -> list[pl.LazyFrame]:
     if most is None:
         return []
     per_deck = (
-        ctx.per_card.filter(pl.col("kind") == "skill").group_by("deck")
-        .agg(pl.col("total").sum().alias("count")).filter(pl.col("count") > most)
+        ctx.known.filter(pl.col("kind") == "skill").group_by("deck")
+        .agg(pl.col("total").sum().alias("count"))
+        .filter(pl.col("count") > most)
     )
     return [violations(per_deck, "SKILL_COUNT",
                        pl.format("{} Skill cards; at most {}", pl.col("count"), pl.lit(most)),

@@ -11,20 +11,15 @@ from __future__ import annotations
 
 import polars as pl
 
-from ._context import Context, violations
+from ._context import Context, by_section, violations
 
 CODES = ("UNKNOWN_CARD",)
 
 
 def check(ctx: Context) -> list[pl.LazyFrame]:
-    failing = (
-        ctx.rows.filter(pl.col("status") == "unknown")
-        .group_by("deck", "section", "passcode")
-        .agg(pl.col("qty").sum(), pl.col("file").first(), pl.col("line").min(),
-             pl.col("cell").first())
-    )
+    failing = by_section(ctx.cards.filter(pl.col("status") == "unknown"))
     return [violations(failing, "UNKNOWN_CARD",
                        pl.format("Passcode {} is not a known card ({} in the {} deck)",
-                                 pl.col("passcode"), pl.col("qty"),
+                                 pl.col("key"), pl.col("qty"),
                                  pl.col("section").cast(pl.Utf8)),
                        count=pl.col("qty"))]

@@ -18,9 +18,9 @@ CODES = ("UNRESOLVED_NAME",)
 
 
 def check(ctx: Context) -> list[pl.LazyFrame]:
-    sources = [ctx.rows]
+    sources = [ctx.rows.with_columns(pl.lit(False).alias("on_list"))]
     if ctx.registered is not None and ctx.list_problems:
-        sources.append(ctx.registered)
+        sources.append(ctx.registered.with_columns(pl.lit(True).alias("on_list")))
     failing = pl.concat(sources).filter(pl.col("status") == "unresolved")
     hint = pl.when(pl.col("suggestions").list.len() > 0).then(
         pl.format("; did you mean {}?", pl.col("suggestions").list.join(" / "))

@@ -16,11 +16,14 @@ CODES = ("WRONG_SECTION",)
 
 
 def check(ctx: Context) -> list[pl.LazyFrame]:
-    wrong = ((pl.col("section") == "main") & pl.col("extra")) | (
-        (pl.col("section") == "extra") & ~pl.col("extra"))
-    failing = ctx.per_section.filter(wrong)
-    where = pl.when(pl.col("extra")).then(pl.lit("an Extra Deck monster in the main deck")
-                                          ).otherwise(pl.lit("not an Extra Deck monster, "
-                                                             "but in the extra deck"))
-    return [violations(failing, "WRONG_SECTION", pl.format("{} is {}", pl.col("card"), where),
-                       count=pl.col("qty"))]
+    in_main = ctx.named(ctx.known.filter(pl.col("is_extra") & (pl.col("main") > 0)))
+    in_extra = ctx.named(ctx.known.filter(~pl.col("is_extra") & (pl.col("extra") > 0)))
+    return [
+        violations(in_main, "WRONG_SECTION",
+                   pl.format("{} is an Extra Deck monster in the main deck", pl.col("card")),
+                   section=pl.lit("main"), count=pl.col("main")),
+        violations(in_extra, "WRONG_SECTION",
+                   pl.format("{} is not an Extra Deck monster, but in the extra deck",
+                             pl.col("card")),
+                   section=pl.lit("extra"), count=pl.col("extra")),
+    ]
