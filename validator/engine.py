@@ -8,6 +8,7 @@ collects all of it in one go. No Python code runs per deck.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -40,6 +41,7 @@ class CheckResult:
     cards: str
     resolved: pl.DataFrame  # entries not plainly resolved: unknown, unresolved, fuzzy
     warnings: list[Problem] = field(default_factory=list)
+    timings: dict[str, float] = field(default_factory=dict)  # seconds per stage
 
     def counts(self) -> dict[str, int]:
         """Violations per code, in registry order."""
@@ -124,6 +126,18 @@ def wide(rows: pl.LazyFrame) -> pl.LazyFrame:
     ).drop("known")
 
 
+class _Clock:
+    def __init__(self) -> None:
+        self.last = time.perf_counter()
+        self.laps: dict[str, float] = {}
+
+    def lap(self, stage: str) -> dict[str, float]:
+        now = time.perf_counter()
+        self.laps[stage] = now - self.last
+        self.last = now
+        return self.laps
+
+
 def _locate(found: pl.DataFrame, rows: pl.DataFrame) -> pl.DataFrame:
     """Fill passcode, file, line and cell of violations from the entry row they point at."""
     at = found["row"]
@@ -170,6 +184,7 @@ def check(
         pl.concat(ids).unique(maintain_order=True).to_frame("deck_id")
         .with_row_index("deck")
     )
+    clock = _Clock()
     attrs = _attributes(cards, banlist, fmt)
     resolved = resolve(entries, cards, rush=fmt.rush)
     rows_df = prepare_rows(resolved, index)
@@ -178,6 +193,7 @@ def check(
     if registered is not None:
         reg_df = prepare_rows(resolve(registered.select(list(ENTRY_SCHEMA)), cards,
                                       rush=fmt.rush), index)
+    clock.lap("resolve")
     # card-level conditions are evaluated once per card, on the small card table
     flags: dict[str, pl.Expr] = {}
     for module in MODULES:
@@ -191,6 +207,7 @@ def check(
     if reg_df is not None:
         plans.append(wide(reg_df.lazy()))
     collected = pl.collect_all(plans, engine=ENGINE)
+    clock.lap("deck-by-card table")
     deck_cards = collected[0].lazy()
     counted = index.lazy().join(
         deck_cards.group_by("deck").agg(pl.col(*SECTIONS).sum(), pl.col("row").min()),
@@ -205,9 +222,11 @@ def check(
         registered_cards=collected[1].lazy() if reg_df is not None else None,
         list_problems=list_problems,
     )
+    clock.lap("sizes")
     frames = [frame for module in MODULES for frame in module.check(ctx)]
     plan = pl.concat(frames) if frames else pl.LazyFrame(schema=VIOLATION_SCHEMA)
     found, deck_sizes = pl.collect_all([plan, sizes], engine=ENGINE)
+    clock.lap("rules")
     found = _locate(found, rows_df) if reg_df is None else _locate_both(found, rows_df, reg_df)
     names = attrs.select("card_id", "card")
     found = (
@@ -226,4 +245,5 @@ def check(
         cards=", ".join(str(s.get("source")) for s in cards.sources),
         resolved=resolved.filter((pl.col("status") != "ok") | (pl.col("how") == "fuzzy")),
         warnings=list(banlist.warnings) + list(cards.warnings),
+        timings=clock.lap("report rows"),
     )

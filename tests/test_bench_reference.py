@@ -1,0 +1,39 @@
+"""The benchmark's reference checker agrees with the engine (the benchmark relies on it)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from bench.reference import ReferenceChecker, engine_verdicts
+from bench.synth import synthesize
+from validator.checking import load_banlist
+from validator.engine import check
+from validator.formats import load_format
+
+
+def _decks(frame):  # type: ignore[no-untyped-def]
+    out: dict[str, list[tuple[str, int, int]]] = {}
+    for deck, section, passcode, qty in frame.select("deck_id", "section", "passcode",
+                                                     "qty").iter_rows():
+        out.setdefault(deck, []).append((section, passcode, qty))
+    return out
+
+
+@pytest.mark.parametrize("fmt_name", ["advanced-tcg", "traditional", "goat", "genesys"])
+def test_reference_and_engine_agree_on_a_synthetic_event(demo_db, fmt_name: str) -> None:  # type: ignore[no-untyped-def]
+    fmt = load_format(fmt_name)
+    banlist = load_banlist(None, None, fmt, demo_db)
+    event = synthesize(demo_db, banlist, fmt, 600, seed=3, rate=0.05)
+    result = check(event.decks, cards=demo_db, fmt=fmt, banlist=banlist,
+                   registered=event.registered)
+    engine = engine_verdicts(result.violations)
+    reference = ReferenceChecker(demo_db, banlist, fmt)
+    decks, listed = _decks(event.decks), _decks(event.registered)
+    expected = Counter(v for deck, rows in decks.items()
+                       for v in reference.check_deck(deck, rows, listed.get(deck, [])))
+    assert sum(expected.values()) > 50  # the synthetic event does contain problems
+    assert {code for _, code, _, _ in expected} >= {"FORBIDDEN_CARD", "UNKNOWN_CARD",
+                                                    "LIST_MISMATCH"} or fmt_name != "advanced-tcg"
+    assert engine == expected
