@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+import re
 import zipfile
 from collections.abc import Iterable
 from pathlib import Path, PurePosixPath
@@ -14,9 +16,11 @@ from .engine import CheckResult, check
 from .entries import entries_frame
 from .errors import InputError, Problem
 from .formats import Format, banlists_dir
-from .readers.ydk import read_deck_bytes, read_deck_file
+from .readers.ydk import is_ydke, parse_ydke, read_deck_bytes, read_deck_file
+from .safety import check_archive
 
-__all__ = ["DECK_SUFFIXES", "deck_files", "load_banlist", "read_decks", "run_check"]
+__all__ = ["DECK_SUFFIXES", "deck_files", "load_banlist", "read_deck_uploads", "read_decks",
+           "run_check"]
 
 DECK_SUFFIXES = (".ydk", ".ydke", ".txt")
 
@@ -53,11 +57,14 @@ MAX_ARCHIVE_BYTES = 256 << 20
 MAX_ARCHIVE_MEMBERS = 50_000
 
 
-def _zip_decks(path: Path, problems: list[Problem]) -> list[tuple[str, bytes]]:
+def _zip_decks(path: Path, problems: list[Problem],
+               data: bytes | None = None) -> list[tuple[str, bytes]]:
     """Deck files inside a zip, with guards against zip bombs and path tricks."""
     found: list[tuple[str, bytes]] = []
+    raw = path.read_bytes() if data is None else data
+    check_archive(raw, str(path))
     try:
-        with zipfile.ZipFile(path) as archive:
+        with zipfile.ZipFile(io.BytesIO(raw)) as archive:
             members = [m for m in archive.infolist() if not m.is_dir()]
             if len(members) > MAX_ARCHIVE_MEMBERS:
                 raise InputError.at(str(path), f"more than {MAX_ARCHIVE_MEMBERS} files in the zip")
@@ -117,6 +124,67 @@ def read_decks(paths: Iterable[Path]) -> tuple[pl.DataFrame, list[Problem]]:
             problems.extend(exc.problems)
         except OSError as exc:
             problems.append(Problem(label, None, None, f"cannot read: {exc.strerror}"))
+    return (pl.concat(frames) if frames else entries_frame()), problems
+
+
+_DECK_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+
+
+def read_deck_uploads(files: list[tuple[str, bytes]], pasted: str = "") -> tuple[
+        pl.DataFrame, list[Problem]]:
+    """Decks from uploaded files (deck files or zips, by name) and pasted lines of
+    ``PLAYER_ID ydke://...``; nothing is written to disk."""
+    frames: list[pl.DataFrame] = []
+    problems: list[Problem] = []
+    named: list[tuple[str, bytes]] = []
+    for name, data in files:
+        label = PurePosixPath(name.replace("\\", "/")).name or "upload"
+        if label.lower().endswith(".zip"):
+            try:
+                named.extend((f"{label}!{n}", d) for n, d in _zip_decks(Path(label), problems,
+                                                                         data))
+            except InputError as exc:
+                problems.extend(exc.problems)
+        elif PurePosixPath(label).suffix.lower() in DECK_SUFFIXES:
+            named.append((label, data))
+        else:
+            problems.append(Problem(label, None, None,
+                                    "not a deck file: expected .ydk, .ydke, .txt or .zip"))
+    seen: set[str] = set()
+    for label, data in named:
+        stem = PurePosixPath(label.split("!")[-1]).stem
+        if not _DECK_ID.match(stem):
+            problems.append(Problem(label, None, None, "the file name must be the player id "
+                                    "(letters, digits, '-', '_' or '.')"))
+            continue
+        if stem in seen:
+            problems.append(Problem(label, None, None, f"a second deck for {stem!r}"))
+            continue
+        seen.add(stem)
+        if len(data) > MAX_DECK_BYTES:
+            problems.append(Problem(label, None, None, "larger than any deck file (1 MiB)"))
+            continue
+        try:
+            frames.append(read_deck_bytes(data, label, stem))
+        except InputError as exc:
+            problems.extend(exc.problems)
+    for number, line in enumerate(pasted.splitlines(), start=1):
+        parts = line.strip().split()
+        if not parts:
+            continue
+        if len(parts) != 2 or not is_ydke(parts[1]) or not _DECK_ID.match(parts[0]):
+            problems.append(Problem("pasted links", number, None,
+                                    "expected 'PLAYER_ID ydke://...' on each line"))
+            continue
+        if parts[0] in seen:
+            problems.append(Problem("pasted links", number, None,
+                                    f"a second deck for {parts[0]!r}"))
+            continue
+        try:
+            frames.append(parse_ydke(parts[1], "pasted links", parts[0], line=number))
+            seen.add(parts[0])
+        except InputError as exc:
+            problems.extend(exc.problems)
     return (pl.concat(frames) if frames else entries_frame()), problems
 
 

@@ -23,7 +23,7 @@ from .formats import Format
 from .penalties import Policy, penalty_table
 from .readers.registrations import Registrations, read_registrations
 
-__all__ = ["EventResult", "run_event"]
+__all__ = ["EventResult", "check_event", "run_event"]
 
 
 @dataclass
@@ -54,30 +54,39 @@ class EventResult:
 
 def run_event(registrations: Path, *, cards: CardDB, fmt: Format, banlist: Banlist,
               decks: Path | None = None) -> EventResult:
-    reg = read_registrations(registrations)
+    """An event from files: registrations (file or folder) and decks (folder or zip)."""
+    submitted = read_decks([decks]) if decks is not None else None
+    return check_event(read_registrations(registrations), submitted, cards=cards, fmt=fmt,
+                       banlist=banlist, decks_label=str(decks))
+
+
+def check_event(reg: Registrations, submitted: tuple[pl.DataFrame, list[Problem]] | None, *,
+                cards: CardDB, fmt: Format, banlist: Banlist,
+                decks_label: str = "decks") -> EventResult:
+    """An event from registrations and submitted decks already read (files or uploads)."""
     problems = list(reg.problems)
     player_ids = reg.players["player_id"].to_list()
     lists = check(reg.entries, cards=cards, fmt=fmt, banlist=banlist, deck_ids=player_ids)
     deck_result: CheckResult | None = None
     unmatched: list[str] = []
     without: list[str] = []
-    if decks is not None:
-        entries, deck_problems = read_decks([decks])
+    if submitted is not None:
+        entries, deck_problems = submitted
         problems.extend(deck_problems)
-        submitted = set(entries["deck_id"].unique().to_list())
+        deck_ids = set(entries["deck_id"].unique().to_list())
         registered_ids = set(player_ids)
-        unmatched = sorted(submitted - registered_ids)
-        without = [p for p in player_ids if p not in submitted]
+        unmatched = sorted(deck_ids - registered_ids)
+        without = [p for p in player_ids if p not in deck_ids]
         sources = dict(entries.group_by("deck_id").agg(pl.col("file").first()).iter_rows())
         for deck_id in unmatched:
             problems.append(Problem(str(sources[deck_id]), None, None,
                                     f"deck {deck_id!r} matches no registered player"))
         for player in without:
-            problems.append(Problem(str(decks), None, None,
+            problems.append(Problem(decks_label, None, None,
                                     f"player {player} has a registered list but no submitted "
                                     "deck"))
         matched = entries.filter(pl.col("deck_id").is_in(list(registered_ids)))
-        listed = reg.entries.filter(pl.col("deck_id").is_in(list(submitted)))
+        listed = reg.entries.filter(pl.col("deck_id").is_in(list(deck_ids)))
         deck_result = check(matched, cards=cards, fmt=fmt, banlist=banlist, registered=listed,
                             list_problems=False)
     index = reg.players.select("player_id", "player_name").with_row_index("deck")

@@ -88,17 +88,25 @@ def _cell_text(value: object) -> str:
     return str(value).strip()
 
 
-def read_sheets(path: Path, *, include_hidden: bool = False) -> list[Sheet]:
-    """Every sheet of a CSV (one) or XLSX workbook, as text grids."""
+def read_sheets(path: Path, *, include_hidden: bool = False,
+                data: bytes | None = None) -> list[Sheet]:
+    """Every sheet of a CSV (one) or XLSX workbook, as text grids.
+
+    ``data`` gives the file's bytes (an upload); ``path`` then only names it.
+    """
     suffix = path.suffix.lower()
     if suffix in (".csv", ".tsv", ".txt"):
-        return [read_csv_grid(path)]
+        return [read_csv_grid(path, data)]
     if suffix not in (".xlsx", ".xlsm", ".xls", ".ods"):
         raise InputError.at(str(path), "expected a .csv or .xlsx file")
     from python_calamine import CalamineWorkbook
 
+    from .safety import check_archive
+
+    raw = path.read_bytes() if data is None else data
+    check_archive(raw, str(path))
     try:
-        workbook = CalamineWorkbook.from_path(str(path))
+        workbook = CalamineWorkbook.from_filelike(io.BytesIO(raw))
     except Exception as exc:
         raise InputError.at(str(path), f"not a readable workbook ({exc})") from exc
     sheets: list[Sheet] = []

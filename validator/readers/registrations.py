@@ -315,11 +315,14 @@ def _read_sheet(sheet: Sheet, out: _Out) -> None:
                                     "Monster/Spell/Trap/Extra/Side blocks"))
 
 
-def read_registration_files(paths: list[Path]) -> Registrations:
+def read_registration_files(paths: list[Path],
+                            contents: list[bytes] | None = None) -> Registrations:
+    """Registrations from files, or from uploaded ``contents`` that ``paths`` only name."""
     out = _Out()
-    for path in paths:
+    for number, path in enumerate(paths):
         try:
-            sheets = read_sheets(path, include_hidden=True)
+            sheets = read_sheets(path, include_hidden=True,
+                                 data=None if contents is None else contents[number])
         except InputError as exc:
             out.problems.extend(exc.problems)
             continue

@@ -1,0 +1,185 @@
+"""One event's durable store: a SQLite file (WAL, full sync, one transaction per change).
+
+It keeps the event's settings, every uploaded file (as bytes: a check can always be re-run
+from exactly what was uploaded), and the penalty log. A crash or power cut leaves each
+change either wholly recorded or not at all.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import secrets
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .errors import InputError
+
+__all__ = ["EventDB", "EventSettings", "LogEntry"]
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS event (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    name TEXT NOT NULL, date TEXT NOT NULL, format TEXT NOT NULL,
+    regulation TEXT NOT NULL, lang TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS uploads (
+    id INTEGER PRIMARY KEY,
+    kind TEXT NOT NULL CHECK (kind IN ('registrations', 'decks', 'links')),
+    name TEXT NOT NULL, data BLOB NOT NULL, sha256 TEXT NOT NULL,
+    received_at TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS penalty_log (
+    id INTEGER PRIMARY KEY,
+    player_id TEXT NOT NULL, player_name TEXT NOT NULL DEFAULT '',
+    judge TEXT NOT NULL, round INTEGER, duel INTEGER,
+    kind TEXT NOT NULL CHECK (kind IN ('deck', 'infraction')),
+    codes TEXT NOT NULL, default_penalty TEXT NOT NULL, penalty TEXT NOT NULL,
+    decision TEXT NOT NULL CHECK (decision IN ('confirmed', 'downgraded', 'upgraded')),
+    reason TEXT NOT NULL DEFAULT '', details TEXT NOT NULL,
+    recorded_at TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS penalty_log_player ON penalty_log (player_id);
+"""
+
+
+@dataclass(frozen=True)
+class EventSettings:
+    name: str
+    date: str
+    format: str
+    regulation: str
+    lang: str
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    id: int
+    player_id: str
+    player_name: str
+    judge: str
+    round: int | None
+    duel: int | None
+    kind: str
+    codes: list[str]
+    default_penalty: str
+    penalty: str
+    decision: str
+    reason: str
+    details: dict[str, Any]
+    recorded_at: str
+
+
+class EventDB:
+    """A thread-safe handle on one event's SQLite file."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._lock = threading.Lock()
+        try:
+            self._conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+            self._conn.execute("PRAGMA journal_mode=WAL")
+            self._conn.execute("PRAGMA synchronous=FULL")
+            self._conn.execute("PRAGMA foreign_keys=ON")
+            self._conn.executescript(SCHEMA)
+        except sqlite3.DatabaseError as exc:
+            raise InputError.at(str(path), f"not a deckcheck event database ({exc})") from exc
+
+    def close(self) -> None:
+        self._conn.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """All statements inside commit together, or none do."""
+        with self._lock:
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._conn
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+            self._conn.execute("COMMIT")
+
+    def _query(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        with self._lock:
+            return list(self._conn.execute(sql, args))
+
+    def secret(self) -> bytes:
+        """A per-event random key (CSRF tokens, sessions), created once and kept."""
+        rows = self._query("SELECT value FROM meta WHERE key = 'secret'")
+        if rows:
+            return bytes.fromhex(rows[0][0])
+        with self.transaction() as conn:
+            conn.execute("INSERT OR IGNORE INTO meta VALUES ('secret', ?)",
+                         (secrets.token_hex(32),))
+        return bytes.fromhex(self._query("SELECT value FROM meta WHERE key = 'secret'")[0][0])
+
+    def settings(self) -> EventSettings | None:
+        rows = self._query("SELECT name, date, format, regulation, lang FROM event")
+        return EventSettings(*rows[0]) if rows else None
+
+    def save_settings(self, settings: EventSettings) -> None:
+        with self.transaction() as conn:
+            conn.execute(
+                "INSERT INTO event VALUES (1, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET "
+                "name=excluded.name, date=excluded.date, format=excluded.format, "
+                "regulation=excluded.regulation, lang=excluded.lang",
+                (settings.name, settings.date, settings.format, settings.regulation,
+                 settings.lang))
+
+    def add_uploads(self, kind: str, files: list[tuple[str, bytes]],
+                    replace: bool = False) -> None:
+        """Store uploaded files in one transaction (optionally replacing that kind's)."""
+        now = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+        with self.transaction() as conn:
+            if replace:
+                conn.execute("DELETE FROM uploads WHERE kind = ?", (kind,))
+            conn.executemany(
+                "INSERT INTO uploads (kind, name, data, sha256, received_at) "
+                "VALUES (?, ?, ?, ?, ?)",
+                [(kind, name, data, hashlib.sha256(data).hexdigest(), now)
+                 for name, data in files])
+
+    def uploads(self, kind: str) -> list[tuple[str, bytes]]:
+        return [(str(n), bytes(d)) for n, d in self._query(
+            "SELECT name, data FROM uploads WHERE kind = ? ORDER BY id", (kind,))]
+
+    def upload_summary(self) -> list[tuple[str, str, int, str]]:
+        return [(str(k), str(n), int(s), str(t)) for k, n, s, t in self._query(
+            "SELECT kind, name, length(data), received_at FROM uploads ORDER BY id")]
+
+    def version(self) -> str:
+        """Changes whenever settings or uploads change (for caching check results)."""
+        rows = self._query("SELECT group_concat(sha256, ',') FROM (SELECT sha256 FROM uploads "
+                           "ORDER BY id)")
+        return f"{rows[0][0]}|{self.settings()}"
+
+    def record(self, *, player_id: str, player_name: str, judge: str, round: int | None,
+               duel: int | None, kind: str, codes: list[str], default_penalty: str,
+               penalty: str, decision: str, reason: str, details: dict[str, Any]) -> int:
+        now = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+        with self.transaction() as conn:
+            cursor = conn.execute(
+                "INSERT INTO penalty_log (player_id, player_name, judge, round, duel, kind, "
+                "codes, default_penalty, penalty, decision, reason, details, recorded_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (player_id, player_name, judge, round, duel, kind, json.dumps(codes),
+                 default_penalty, penalty, decision, reason,
+                 json.dumps(details, ensure_ascii=False), now))
+            return int(cursor.lastrowid or 0)
+
+    def log(self, player_id: str | None = None) -> list[LogEntry]:
+        sql = ("SELECT id, player_id, player_name, judge, round, duel, kind, codes, "
+               "default_penalty, penalty, decision, reason, details, recorded_at "
+               "FROM penalty_log")
+        args: tuple[Any, ...] = ()
+        if player_id is not None:
+            sql += " WHERE player_id = ?"
+            args = (player_id,)
+        rows = self._query(sql + " ORDER BY id", args)
+        return [LogEntry(r[0], r[1], r[2], r[3], r[4], r[5], r[6], json.loads(r[7]), r[8],
+                         r[9], r[10], r[11], json.loads(r[12]), r[13]) for r in rows]
