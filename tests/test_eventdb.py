@@ -32,10 +32,15 @@ def test_settings_uploads_and_log_survive_reopening(tmp_path: Path) -> None:
 
 def test_failed_transaction_leaves_nothing(tmp_path: Path) -> None:
     db = EventDB(tmp_path / "e.sqlite")
-    with pytest.raises(RuntimeError), db.transaction() as conn:
-        conn.execute("INSERT INTO uploads (kind, name, data, sha256, received_at) "
-                     "VALUES ('decks', 'a.ydk', x'00', 'h', 'now')")
-        raise RuntimeError("power cut")
+
+    def interrupted() -> None:
+        with db.transaction() as conn:
+            conn.execute("INSERT INTO uploads (kind, name, data, sha256, received_at) "
+                         "VALUES ('decks', 'a.ydk', x'00', 'h', 'now')")
+            raise RuntimeError("power cut")
+
+    with pytest.raises(RuntimeError):
+        interrupted()
     assert db.uploads("decks") == []
 
 
