@@ -321,3 +321,33 @@ def _print_event_summary(result: Any, report: Path, json_target: str | None) -> 
     for problem in result.problems[:20]:
         err.print(f"[yellow]problem:[/yellow] {escape(str(problem))}", highlight=False)
     out.print(f"Report: {report}" + (f"\nJSON:   {json_target}" if json_target else ""))
+
+
+@main.command("serve")
+@click.option("--db", "db_path", type=click.Path(path_type=Path), default=Path("event.sqlite"),
+              show_default=True, help="The event's database file (created when missing).")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on (loopback by default; use 0.0.0.0 for the LAN, "
+                   "with --password).")
+@click.option("--port", type=int, default=8000, show_default=True)
+@click.option("--password", default=None, envvar="DECKCHECK_PASSWORD",
+              help="Shared organizer password (or $DECKCHECK_PASSWORD).")
+@click.option("--cards", "cards_spec", default=None, help="Card data (default: the store, "
+              "else the demo pool).")
+@data_dir_option
+@user_errors
+def serve_command(db_path: Path, host: str, port: int, password: str | None,
+                  cards_spec: str | None, data_dir: Path | None) -> None:
+    """Serve the web app for organizers and judges (one event per database file).
+
+    Example: deckcheck serve --db regional.sqlite --port 8000
+    """
+    import uvicorn
+
+    from .web.app import create_app
+
+    if host not in ("127.0.0.1", "localhost", "::1") and not password:
+        err.print("[yellow]warning:[/yellow] serving beyond this machine without --password")
+    app = create_app(db_path, password=password, cards_spec=cards_spec, data_dir=data_dir)
+    out.print(f"deckcheck serving {db_path} on http://{host}:{port}/")
+    uvicorn.run(app, host=host, port=port, log_level="warning")

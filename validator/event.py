@@ -36,6 +36,7 @@ class EventResult:
     problems: list[Problem] = field(default_factory=list)
     unmatched_decks: list[str] = field(default_factory=list)
     players_without_deck: list[str] = field(default_factory=list)
+    submitted: pl.DataFrame | None = None  # the submitted decks' entries
 
     @property
     def format(self) -> Format:
@@ -100,7 +101,8 @@ def check_event(reg: Registrations, submitted: tuple[pl.DataFrame, list[Problem]
         .sort("deck", "on", maintain_order=True)
     )
     players = _players(index, lists, deck_result, violations)
-    return EventResult(reg, lists, deck_result, players, violations, problems, unmatched, without)
+    return EventResult(reg, lists, deck_result, players, violations, problems, unmatched, without,
+                       None if submitted is None else submitted[0])
 
 
 def _players(index: pl.DataFrame, lists: CheckResult, decks: CheckResult | None,

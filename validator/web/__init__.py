@@ -1,0 +1,1 @@
+"""The web app (``deckcheck serve``): pages for organizers and judges over the library."""
