@@ -31,7 +31,7 @@ class Problem:
         if self.line is not None:
             where += f":{self.line}"
         if self.column:
-            where += f" (column {self.column})"
+            where += f" ({self.column})"
         return f"{where}: {self.message}"
 
 

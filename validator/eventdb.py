@@ -10,9 +10,11 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+import os
 import secrets
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -21,7 +23,11 @@ from typing import Any
 
 from .errors import InputError
 
-__all__ = ["EventDB", "EventSettings", "LogEntry"]
+__all__ = ["FAULT_PAUSE", "EventDB", "EventSettings", "LogEntry"]
+
+#: seconds to wait inside every transaction before its commit; set only by crash tests,
+#: which kill the server in that window and check that nothing was half-written
+FAULT_PAUSE = "DECKCHECK_FAULT_PAUSE_BEFORE_COMMIT"
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -102,6 +108,8 @@ class EventDB:
             except BaseException:
                 self._conn.execute("ROLLBACK")
                 raise
+            if pause := os.environ.get(FAULT_PAUSE):  # fault injection for crash tests
+                time.sleep(float(pause))
             self._conn.execute("COMMIT")
 
     def _query(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:

@@ -1,0 +1,93 @@
+"""Killing the server mid-upload and mid-write loses nothing recorded and half-writes nothing."""
+
+from __future__ import annotations
+
+import re
+import socket
+import sqlite3
+import threading
+import time
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+from tests.web.server import Server
+from validator.eventdb import FAULT_PAUSE, EventDB
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+
+
+def _session(server: Server) -> tuple[str, str]:
+    with urllib.request.urlopen(server.url + "/") as response:
+        cookie = response.headers["set-cookie"].split(";")[0]
+        token = re.search(r'name="csrf" value="([^"]+)"', response.read().decode())
+    assert token
+    return cookie, token.group(1)
+
+
+def _post(server: Server, path: str, cookie: str, fields: dict[str, str]) -> int:
+    request = urllib.request.Request(server.url + path,
+                                     data=urllib.parse.urlencode(fields).encode(),
+                                     headers={"Cookie": cookie}, method="POST")
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return int(response.status)
+
+
+def _record(server: Server, cookie: str, token: str, judge: str) -> int:
+    return _post(server, "/log", cookie, {"csrf": token, "player_id": "P1", "judge": judge,
+                                          "code": "LATE", "round": "1"})
+
+
+def _integrity(db: Path) -> str:
+    with sqlite3.connect(db) as conn:
+        return str(conn.execute("PRAGMA integrity_check").fetchone()[0])
+
+
+def test_kill_mid_upload_leaves_no_partial_upload(tmp_path: Path) -> None:
+    db = tmp_path / "event.sqlite"
+    with Server(db) as server:
+        cookie, token = _session(server)
+        assert _record(server, cookie, token, "before the crash") == 200
+        body = (b"--b\r\nContent-Disposition: form-data; name=\"csrf\"\r\n\r\n" + token.encode()
+                + b"\r\n--b\r\nContent-Disposition: form-data; name=\"files\"; "
+                b"filename=\"lists.csv\"\r\nContent-Type: text/csv\r\n\r\n"
+                + b"Player ID,Section,Qty,Card Name\r\n" + b"P1,Main,3,Raigeki\r\n" * 2000)
+        with socket.create_connection(("127.0.0.1", server.port)) as sock:
+            sock.sendall(b"POST /upload/registrations HTTP/1.1\r\nHost: x\r\nCookie: "
+                         + cookie.encode() + b"\r\nContent-Type: multipart/form-data; "
+                         b"boundary=b\r\nContent-Length: " + str(len(body) + 5000).encode()
+                         + b"\r\n\r\n" + body)  # the rest of the body never comes
+            time.sleep(0.5)
+            server.kill()
+    assert _integrity(db) == "ok"
+    again = EventDB(db)
+    assert again.uploads("registrations") == []
+    assert [e.judge for e in again.log()] == ["before the crash"]
+
+
+def test_kill_mid_write_leaves_nothing_half_written(tmp_path: Path) -> None:
+    db = tmp_path / "event.sqlite"
+    with Server(db) as server:
+        cookie, token = _session(server)
+        assert _record(server, cookie, token, "first") == 200
+    with Server(db, env={FAULT_PAUSE: "5"}) as server:
+        cookie, token = _session(server)
+        thread = threading.Thread(target=lambda: _swallow(
+            lambda: _record(server, cookie, token, "interrupted")), daemon=True)
+        thread.start()
+        time.sleep(1.5)  # the insert is done, the commit is waiting
+        server.kill()
+        thread.join(timeout=10)
+    assert _integrity(db) == "ok"
+    assert [e.judge for e in EventDB(db).log()] == ["first"]
+    with Server(db) as server:
+        cookie, token = _session(server)
+        assert _record(server, cookie, token, "after restart") == 200
+    assert [e.judge for e in EventDB(db).log()] == ["first", "after restart"]
+
+
+def _swallow(action: object) -> None:
+    try:
+        action()  # type: ignore[operator]
+    except OSError:
+        pass
