@@ -11,6 +11,7 @@ import json
 import tempfile
 import time
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -68,11 +69,45 @@ def _reference(checker: ReferenceChecker, decks: pl.DataFrame, listed: pl.DataFr
     return verdicts, spent
 
 
+def _event_files(players: int, cards_spec: str) -> tuple[Path, Path]:
+    """The synthetic event as Parquet, made by another process, so that the measuring
+    process holds only its input and no leftovers of generating it."""
+    folder = Path(tempfile.gettempdir()) / "deckcheck-bench-events"
+    decks = folder / f"{players}-{cards_spec.replace('/', '_')}-decks.parquet"
+    lists = decks.with_name(decks.name.replace("-decks", "-lists"))
+    if not decks.exists() or not lists.exists():
+        import subprocess
+        import sys
+
+        subprocess.run([sys.executable, "-m", "bench.measure", "synth", str(players),
+                        "--cards", cards_spec], check=True)
+    return decks, lists
+
+
+def synth(players: int, cards_spec: str) -> dict[str, Any]:
+    cards = _cards(cards_spec)
+    fmt = load_format("advanced-tcg")
+    event = synthesize(cards, load_banlist(None, None, fmt, cards), fmt, players)
+    folder = Path(tempfile.gettempdir()) / "deckcheck-bench-events"
+    folder.mkdir(exist_ok=True)
+    decks = folder / f"{players}-{cards_spec.replace('/', '_')}-decks.parquet"
+    event.decks.write_parquet(decks)
+    event.registered.write_parquet(decks.with_name(decks.name.replace("-decks", "-lists")))
+    return {"players": players, "rows": event.decks.height}
+
+
+@dataclass
+class _Event:
+    decks: pl.DataFrame
+    registered: pl.DataFrame
+
+
 def engine(players: int, cards_spec: str, with_reference: bool) -> dict[str, Any]:
     cards = _cards(cards_spec)
     fmt = load_format("advanced-tcg")
     banlist = load_banlist(None, None, fmt, cards)
-    event = synthesize(cards, banlist, fmt, players)
+    decks_file, lists_file = _event_files(players, cards_spec)
+    event = _Event(pl.read_parquet(decks_file), pl.read_parquet(lists_file))
     rows = event.decks.height
     base = _memory()["VmRSS"]
     _reset_peak()
@@ -152,12 +187,14 @@ def end_to_end(players: int, cards_spec: str) -> dict[str, Any]:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("what", choices=["engine", "e2e"])
+    parser.add_argument("what", choices=["engine", "e2e", "synth"])
     parser.add_argument("players", type=int)
     parser.add_argument("--cards", default="auto")
     parser.add_argument("--no-reference", action="store_true")
     args = parser.parse_args()
-    if args.what == "engine":
+    if args.what == "synth":
+        print(json.dumps(synth(args.players, args.cards)))
+    elif args.what == "engine":
         print(json.dumps(engine(args.players, args.cards, not args.no_reference)))
     else:
         print(json.dumps(end_to_end(args.players, args.cards)))

@@ -87,7 +87,9 @@ def prepare_rows(resolved: pl.DataFrame, index: pl.DataFrame) -> pl.DataFrame:
         index, on="deck_id", how="left", maintain_order="left")["deck"]
     deck = run_deck.gather(resolved["deck_id"].rle_id())
     key = pl.coalesce("card_id", "passcode", pl.lit(UNRESOLVED_KEY, pl.Int64))
-    return resolved.with_columns(deck.alias("deck"), key.alias("key")).with_row_index("row")
+    # the deck id string is no longer needed per row: the index maps numbers to ids
+    return resolved.with_columns(deck.alias("deck"), key.alias("key")).drop(
+        "deck_id", "how").with_row_index("row")
 
 
 def wide(rows: pl.LazyFrame) -> pl.LazyFrame:

@@ -97,15 +97,20 @@ def resolve(entries: pl.DataFrame, cards: CardDB, rush: bool | None = None) -> p
     "Dark Magician" means the card of the event's game; passcodes are always looked up whole.
     Names are resolved once per distinct text, then joined back to every row.
     """
-    printings = cards.cards.select("passcode", pl.col("card_id").alias("code_id"))
-    keyed = entries.join(printings, on="passcode", how="left", maintain_order="left")
+    # lookups join only the key column and add the results beside the entries, so the
+    # entries' other (string) columns are never copied
+    printings = cards.cards.select("passcode", pl.col("card_id").alias("code_id")).drop_nulls()
+    looked_up = [entries.select("passcode").join(printings, on="passcode", how="left",
+                                                 maintain_order="left").select("code_id")]
     typed = _names(entries["name"], cards, rush)
-    if typed.is_empty():  # decks given by passcode only: nothing to look up by name
+    if not typed.is_empty():
+        looked_up.append(entries.select("name").join(typed, on="name", how="left",
+                                                     maintain_order="left").drop("name"))
+    keyed = pl.concat([entries, *looked_up], how="horizontal")
+    if typed.is_empty():  # decks given by passcode only: nothing was looked up by name
         keyed = keyed.with_columns(
             [pl.lit(None, dtype).alias(column) for column, dtype in _NAME_SCHEMA.items()
              if column != "name"])
-    else:
-        keyed = keyed.join(typed, on="name", how="left", maintain_order="left")
     by_passcode = pl.col("passcode").is_not_null()
     card_id = (
         pl.when(by_passcode).then(pl.col("code_id"))

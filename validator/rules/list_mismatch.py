@@ -22,12 +22,48 @@ def _counts(frame: pl.LazyFrame) -> pl.LazyFrame:
         "gk", "deck", "card_id", "passcode", *SECTIONS, *(f"row_{s}" for s in SECTIONS))
 
 
+def _same_decks(deck: pl.DataFrame, listed: pl.DataFrame, decks: int) -> pl.Series:
+    """Deck numbers whose deck equals its list, found without a join.
+
+    Both tables are sorted by (deck, card). Where a deck has as many rows as its list, its
+    j-th row is compared with the list's j-th row, located by arithmetic on the two tables'
+    per-deck offsets; a deck is the same when every row matches exactly.
+    """
+    def starts(frame: pl.DataFrame) -> tuple[pl.Series, pl.Series]:
+        counts = frame.group_by("deck", maintain_order=True).len().join(
+            pl.DataFrame({"deck": pl.arange(0, decks, eager=True).cast(pl.UInt32)}),
+            on="deck", how="right").select(pl.col("len").fill_null(0))["len"]
+        return counts, counts.cum_sum() - counts
+
+    deck_n, deck_at = starts(deck)
+    list_n, list_at = starts(listed)
+    number = deck["deck"]
+    candidates = (deck_n == list_n).gather(number)
+    position = (pl.Series(range(deck.height), dtype=pl.Int64) - deck_at.gather(number).cast(
+        pl.Int64) + list_at.gather(number).cast(pl.Int64)).clip(0, max(listed.height - 1, 0))
+    columns = ["gk", *SECTIONS]
+    if listed.is_empty():
+        return pl.Series("deck", [], dtype=pl.UInt32)
+    aligned = listed.select(columns).gather(position)
+    equal = candidates
+    for column in columns:
+        equal = equal & (deck[column] == aligned[column]).fill_null(False)
+    same = pl.DataFrame({"deck": number, "equal": equal}).group_by(
+        "deck", maintain_order=True).agg(pl.col("equal").all())
+    return same.filter(pl.col("equal"))["deck"]
+
+
 def check(ctx: Context) -> list[pl.LazyFrame]:
     if ctx.registered_cards is None:
         return []
+    deck, listed, sizes = pl.collect_all(
+        [_counts(ctx.cards), _counts(ctx.registered_cards), ctx.sizes.select("deck")],
+        engine="in-memory")
+    same = _same_decks(deck, listed, sizes.height).implode()
     both = (
-        _counts(ctx.cards).join(_counts(ctx.registered_cards), on="gk", how="full",
-                                coalesce=True, suffix="_list")
+        deck.lazy().filter(~pl.col("deck").is_in(same))
+        .join(listed.lazy().filter(~pl.col("deck").is_in(same)), on="gk", how="full",
+              coalesce=True, suffix="_list")
         .with_columns(
             pl.coalesce("deck", "deck_list").alias("deck"),
             pl.coalesce("card_id", "card_id_list").alias("card_id"),
