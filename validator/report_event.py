@@ -31,6 +31,8 @@ from .xlsx import FILLS, autosize, put, write_header
 __all__ = ["event_json", "write_event_xlsx"]
 
 _FIXED_DATE = (1980, 1, 1, 0, 0, 0)
+_WRAP = Alignment(wrap_text=True, vertical="top")
+_BOLD = Font(bold=True)
 _VIOLATION_COLUMNS = ("on", "code", "section", "passcode", "card", "count", "limit",
                       "registered", "message", "file", "line", "cell")
 
@@ -130,8 +132,9 @@ def _players(ws: Worksheet, result: EventResult, penalties: dict[int, Any]) -> N
                   penalty["applies_to"] if penalty else "",
                   "\n".join(penalty["remedies"]) if penalty else ""]
         for c, value in enumerate(values, start=1):
-            cell = put(ws, r, c, value)
-            cell.alignment = Alignment(vertical="top", wrap_text=c == len(values))
+            put(ws, r, c, value)
+        if penalty:
+            ws.cell(row=r, column=len(values)).alignment = _WRAP
         ws.cell(row=r, column=3).fill = FILLS["legal" if row["legal"] else "illegal"]
     ws.freeze_panes = "A2"
     ws.auto_filter.ref = ws.dimensions
@@ -166,7 +169,7 @@ def _slips(ws: Worksheet, result: EventResult, policy: Policy, lang: str,
         "th": ("บทลงโทษ", "ผู้เล่น", "ไอดีผู้เล่น", "มีผลกับ", "การละเมิด", "การแก้ไข",
                "ลายเซ็น Judge", "ลายเซ็นผู้เล่น"),
     }[lang]
-    thin = Side(style="thin")
+    underline = Border(bottom=Side(style="thin"))
     r = 1
     grouped = {k: v for (k,), v in result.violations.partition_by("deck", as_dict=True).items()}
     for row in result.players.filter(~pl.col("legal")).iter_rows(named=True):
@@ -182,10 +185,10 @@ def _slips(ws: Worksheet, result: EventResult, policy: Policy, lang: str,
         ]
         for label, value in lines:
             r += 1
-            put(ws, r, 1, label).font = Font(bold=True)
+            put(ws, r, 1, label).font = _BOLD
             cell = put(ws, r, 2, value)
-            cell.alignment = Alignment(wrap_text=True, vertical="top")
-            cell.border = Border(bottom=thin)
+            cell.alignment = _WRAP
+            cell.border = underline
         r += 2
         ws.row_breaks.append(Break(id=r - 1))
     ws.column_dimensions["A"].width = 18
