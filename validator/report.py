@@ -26,12 +26,27 @@ def _penalties(result: CheckResult, policy: Policy, stage: str, lang: str) -> di
     return {row["deck"]: row for row in table.iter_rows(named=True)}
 
 
+def violations_by_deck(violations: pl.DataFrame, fields: tuple[str, ...]) -> dict[
+        int, list[dict[str, Any]]]:
+    """Violation rows as JSON objects, grouped by deck number."""
+    grouped: dict[int, list[dict[str, Any]]] = {}
+    for row in violations.select("deck", *fields).iter_rows(named=True):
+        grouped.setdefault(row.pop("deck"), []).append(row)
+    return grouped
+
+
+def penalty_json(penalty: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A penalty-table row as the JSON contract's ``penalty`` object."""
+    if penalty is None:
+        return None
+    return {"type": penalty["penalty"], "applies_to": penalty["applies_to"],
+            "remedies": penalty["remedies"], "recorded": penalty["recorded"],
+            "label": penalty["label"], "basis": penalty["basis"]}
+
+
 def to_json_dict(result: CheckResult, policy: Policy, stage: str, lang: str) -> dict[str, Any]:
     penalties = _penalties(result, policy, stage, lang)
-    by_deck: dict[int, list[dict[str, Any]]] = {}
-    for row in result.violations.select("deck", *_VIOLATION_FIELDS).iter_rows(named=True):
-        deck = row.pop("deck")
-        by_deck.setdefault(deck, []).append(row)
+    by_deck = violations_by_deck(result.violations, _VIOLATION_FIELDS)
     decks = []
     for row in result.decks.iter_rows(named=True):
         penalty = penalties.get(row["deck"])
@@ -41,14 +56,7 @@ def to_json_dict(result: CheckResult, policy: Policy, stage: str, lang: str) -> 
             "legal": row["legal"],
             "counts": {"main": row["main"], "extra": row["extra"], "side": row["side"]},
             "violations": by_deck.get(row["deck"], []),
-            "penalty": None if penalty is None else {
-                "type": penalty["penalty"],
-                "applies_to": penalty["applies_to"],
-                "remedies": penalty["remedies"],
-                "recorded": penalty["recorded"],
-                "label": penalty["label"],
-                "basis": penalty["basis"],
-            },
+            "penalty": penalty_json(penalty),
         })
     legal = int(result.decks["legal"].sum())
     return {

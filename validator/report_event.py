@@ -26,9 +26,10 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from .event import EventResult
 from .penalties import Policy
+from .report import penalty_json, violations_by_deck
 from .xlsx import FILLS, autosize, put, write_header
 
-__all__ = ["event_json", "write_event_xlsx"]
+__all__ = ["event_json", "event_xlsx", "write_event_xlsx"]
 
 _FIXED_DATE = (1980, 1, 1, 0, 0, 0)
 _WRAP = Alignment(wrap_text=True, vertical="top")
@@ -45,10 +46,7 @@ def _penalty_rows(result: EventResult, policy: Policy, stage: str, lang: str) ->
 def event_json(result: EventResult, policy: Policy, stage: str, lang: str) -> dict[str, Any]:
     """The event as JSON-ready data (no timestamps: stable for diffs and golden tests)."""
     penalties = _penalty_rows(result, policy, stage, lang)
-    by_player: dict[int, list[dict[str, Any]]] = {}
-    for row in result.violations.select("deck", *_VIOLATION_COLUMNS).iter_rows(named=True):
-        deck = row.pop("deck")
-        by_player.setdefault(deck, []).append(row)
+    by_player = violations_by_deck(result.violations, _VIOLATION_COLUMNS)
     players = []
     for row in result.players.iter_rows(named=True):
         penalty = penalties.get(row["deck"])
@@ -64,10 +62,7 @@ def event_json(result: EventResult, policy: Policy, stage: str, lang: str) -> di
                 "main": row["deck_main"], "extra": row["deck_extra"], "side": row["deck_side"]},
             "deck_source": row["deck_source"],
             "violations": by_player.get(row["deck"], []),
-            "penalty": None if penalty is None else {
-                "type": penalty["penalty"], "label": penalty["label"],
-                "applies_to": penalty["applies_to"], "remedies": penalty["remedies"],
-                "recorded": penalty["recorded"], "basis": penalty["basis"]},
+            "penalty": penalty_json(penalty),
         })
     legal = int(result.players["legal"].sum())
     return {
@@ -227,6 +222,16 @@ def _problems(ws: Worksheet, result: EventResult) -> None:
 
 def write_event_xlsx(result: EventResult, policy: Policy, stage: str, lang: str, target: Path,
                      generated_at: dt.datetime | None = None) -> None:
+    """The report as a file, written whole or not at all."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(target.name + ".part")
+    partial.write_bytes(event_xlsx(result, policy, stage, lang, generated_at))
+    partial.replace(target)
+
+
+def event_xlsx(result: EventResult, policy: Policy, stage: str, lang: str,
+               generated_at: dt.datetime | None = None) -> bytes:
+    """The report workbook's bytes."""
     when = generated_at or dt.datetime.now(dt.UTC).replace(microsecond=0)
     penalties = _penalty_rows(result, policy, stage, lang)
     workbook = Workbook()
@@ -244,10 +249,9 @@ def write_event_xlsx(result: EventResult, policy: Policy, stage: str, lang: str,
     workbook.properties.creator = "deckcheck"
     buffer = io.BytesIO()
     workbook.save(buffer)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    partial = target.with_name(target.name + ".part")
+    stable_bytes = io.BytesIO()
     with zipfile.ZipFile(io.BytesIO(buffer.getvalue())) as source, zipfile.ZipFile(
-            partial, "w", zipfile.ZIP_DEFLATED) as out:
+            stable_bytes, "w", zipfile.ZIP_DEFLATED) as out:
         for info in source.infolist():
             stable = zipfile.ZipInfo(info.filename, date_time=_FIXED_DATE)
             stable.compress_type = zipfile.ZIP_DEFLATED
@@ -257,4 +261,4 @@ def write_event_xlsx(result: EventResult, policy: Policy, stage: str, lang: str,
                 data = re.sub(rb"(<dcterms:modified[^>]*>)[^<]*",
                               rb"\g<1>" + stamp.strftime("%Y-%m-%dT%H:%M:%SZ").encode(), data)
             out.writestr(stable, data)
-    partial.replace(target)
+    return stable_bytes.getvalue()

@@ -14,7 +14,6 @@ import hashlib
 import hmac
 import io
 import json
-import os
 import secrets
 import time
 from dataclasses import dataclass, field
@@ -42,7 +41,7 @@ from ..infractions import catalogue, infraction
 from ..judging import decision, found_deck, judge_check, registered_lines
 from ..penalties import LANGS, REGULATIONS, SEVERITY, load_policy
 from ..readers.registrations import read_registration_files
-from ..report_event import event_json, write_event_xlsx
+from ..report_event import event_json, event_xlsx
 from ..rules import CODES
 from ..xlsx import autosize, put, write_header
 
@@ -50,6 +49,7 @@ __all__ = ["MAX_UPLOAD", "create_app"]
 
 HERE = Path(__file__).resolve().parent
 MAX_UPLOAD = 25 << 20
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 REGISTRATION_TYPES = (".xlsx", ".csv")
 DECK_TYPES = (".ydk", ".ydke", ".txt", ".zip")
 SESSION = "dc_session"
@@ -374,30 +374,23 @@ def create_app(db_path: Path, *, password: str | None = None, cards_spec: str | 
                          "deck": qty, "where": ""})
         return rows
 
-    @app.get("/report.xlsx")
-    async def report_xlsx(request: Request) -> Response:
+    def _checked() -> tuple[EventResult, EventSettings]:
         result, _ = state.result()
         if result is None:
             raise InputError.at("report", "upload registrations first")
-        settings = state.settings()
-        buffer = io.BytesIO()
-        target = Path(os.environ.get("TMPDIR", "/tmp")) / f"deckcheck-{secrets.token_hex(8)}.xlsx"
-        try:
-            write_event_xlsx(result, load_policy(settings.regulation), "pre-event",
-                             settings.lang, target)
-            buffer.write(target.read_bytes())
-        finally:
-            target.unlink(missing_ok=True)
-        return Response(buffer.getvalue(), media_type="application/vnd.openxmlformats-"
-                        "officedocument.spreadsheetml.sheet",
+        return result, state.settings()
+
+    @app.get("/report.xlsx")
+    async def report_xlsx(request: Request) -> Response:
+        result, settings = _checked()
+        content = event_xlsx(result, load_policy(settings.regulation), "pre-event",
+                             settings.lang)
+        return Response(content, media_type=XLSX,
                         headers={"Content-Disposition": 'attachment; filename="report.xlsx"'})
 
     @app.get("/report.json")
     async def report_json(request: Request) -> Response:
-        result, _ = state.result()
-        if result is None:
-            raise InputError.at("report", "upload registrations first")
-        settings = state.settings()
+        result, settings = _checked()
         payload = event_json(result, load_policy(settings.regulation), "pre-event",
                              settings.lang)
         return Response(json.dumps(payload, ensure_ascii=False, indent=2),
@@ -572,8 +565,7 @@ def create_app(db_path: Path, *, password: str | None = None, cards_spec: str | 
         autosize(sheet)
         buffer = io.BytesIO()
         workbook.save(buffer)
-        return Response(buffer.getvalue(), media_type="application/vnd.openxmlformats-"
-                        "officedocument.spreadsheetml.sheet",
+        return Response(buffer.getvalue(), media_type=XLSX,
                         headers={"Content-Disposition":
                                  'attachment; filename="penalty-log.xlsx"'})
 
