@@ -107,15 +107,17 @@ def engine(players: int, cards_spec: str, with_reference: bool) -> dict[str, Any
     fmt = load_format("advanced-tcg")
     banlist = load_banlist(None, None, fmt, cards)
     decks_file, lists_file = _event_files(players, cards_spec)
-    event = _Event(pl.read_parquet(decks_file), pl.read_parquet(lists_file))
-    rows = event.decks.height
+    decks = pl.read_parquet(decks_file)
+    rows = decks.height
     base = _memory()["VmRSS"]
     _reset_peak()
     began = time.perf_counter()
-    legality = check(event.decks, cards=cards, fmt=fmt, banlist=banlist)
+    legality = check(decks, cards=cards, fmt=fmt, banlist=banlist)
     legality_s = time.perf_counter() - began
     legality_peak = _memory()["VmHWM"]
     del legality
+    event = _Event(decks, pl.read_parquet(lists_file))
+    lists_base = _memory()["VmRSS"]
     _reset_peak()
     began = time.perf_counter()
     result = check(event.decks, cards=cards, fmt=fmt, banlist=banlist,
@@ -124,7 +126,8 @@ def engine(players: int, cards_spec: str, with_reference: bool) -> dict[str, Any
     lists_peak = _memory()["VmHWM"]
     out: dict[str, Any] = {
         "players": players, "rows": rows, "cards": cards.sources[0]["source"],
-        "input_rss": base, "legality_s": legality_s, "legality_peak": legality_peak,
+        "input_rss": base, "lists_input_rss": lists_base, "legality_s": legality_s,
+        "legality_peak": legality_peak,
         "lists_s": lists_s, "lists_peak": lists_peak,
         "violations": result.violations.height,
         "illegal": int((~result.decks["legal"]).sum()),

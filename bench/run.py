@@ -127,17 +127,18 @@ def _markdown(rows: list[dict[str, Any]], e2e: dict[str, Any], cold: dict[str, f
         "checks the decks, *with lists* also compares each deck with its registered list. "
         "The reference does the same work (legality and list comparison), one deck at a time "
         "in Python; converting rows to Python objects for it is not timed. Peak RSS is the "
-        "process's, input data included.",
+        "process's, input data included (the process holds the decks, and for *with lists* "
+        "the lists too, read from Parquet; *input* is its RSS before the engine starts).",
         "",
-        "| decks | rows | engine legality (s) | peak RSS (GB) | engine with lists (s) | "
-        "peak RSS (GB) | decks/s (with lists) | reference (s) | reference / engine | "
+        "| decks | rows | input (GB) | engine legality (s) | peak RSS (GB) | engine with lists "
+        "(s) | peak RSS (GB) | decks/s (with lists) | reference (s) | reference / engine | "
         "identical verdicts |",
-        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for r in rows:
         reference = r.get("reference_s")
         lines.append(
-            f"| {r['players']:,} | {r['rows']:,} | {r['legality_s']:.2f} | "
+            f"| {r['players']:,} | {r['rows']:,} | {_gb(r['input_rss'])} | {r['legality_s']:.2f} | "
             f"{_gb(r['legality_peak'])} | {r['lists_s']:.2f} | {_gb(r['lists_peak'])} | "
             f"{r['players'] / r['lists_s']:,.0f} | "
             + (f"{reference:.2f} | {reference / r['lists_s']:.1f}× | "

@@ -62,6 +62,18 @@ WINDBOT_FACTS = [
     ("AI_Altergeist", "FORBIDDEN_CARD:Crystron Halqifibrax"),
     # Linkuriboh (41999284) is listed 1; AI_Altergeist runs 3
     ("AI_Altergeist", "LIMIT_EXCEEDED:Linkuriboh"),
+    # Soul Charge (54447022) is listed 0; AI_BlueEyes runs 1
+    ("AI_BlueEyes", "FORBIDDEN_CARD:Soul Charge"),
+    # Linkuriboh again: AI_ChainBurn runs 3 against a limit of 1
+    ("AI_ChainBurn", "LIMIT_EXCEEDED:Linkuriboh"),
+    # Confiscation (17375316) is listed 0; AI_Chaos408 (a CRLF file) runs 1
+    ("AI_Chaos408", "FORBIDDEN_CARD:Confiscation"),
+    # Vanity's Emptiness (5851097) is listed 0; AI_Evilswarm runs 1
+    ("AI_Evilswarm", "FORBIDDEN_CARD:Vanity's Emptiness"),
+    # Ronintoadin (1357146; YGOJSON writes its password "01357146") is listed 0; AI_Frog runs 2
+    ("AI_Frog", "FORBIDDEN_CARD:Ronintoadin"),
+    # Borreload Savage Dragon (27548199) is listed 0; AI_Level8 has it in the extra deck
+    ("AI_Level8", "FORBIDDEN_CARD:Borreload Savage Dragon"),
 ]
 
 
@@ -77,6 +89,13 @@ LEGAL_WINDBOT = ["AI_Blackwing", "AI_Burn"]
 @pytest.mark.parametrize("deck", LEGAL_WINDBOT)
 def test_windbot_legal_decks(windbot: dict[str, list[str]], deck: str) -> None:
     assert windbot[deck] == []
+    # independently of the engine: none of the deck's passcodes is on the 0TCG list at all
+    listed = {line.split()[0] for line in shared_path("lflist", "0TCG.lflist.conf")
+              .read_text().splitlines() if line[:1].isdigit()}
+    codes = {line.strip() for line in shared_path("decks", "windbot", f"{deck}.ydk")
+             .read_text().splitlines() if line.strip().isdigit()}
+    assert codes
+    assert not codes & listed
 
 
 def test_windbot_unknown_passcodes_are_caught(windbot: dict[str, list[str]]) -> None:

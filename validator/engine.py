@@ -66,6 +66,13 @@ def _attributes(cards: CardDB, banlist: Banlist, fmt: Format) -> pl.DataFrame:
     return joined.with_columns(points.alias("points")).drop("card_points")
 
 
+def _lean(frame: pl.DataFrame) -> pl.DataFrame:
+    """Columns that are entirely null (no names in a YDK event, no cells outside
+    spreadsheets) become constant columns, which take no memory per row."""
+    empty = [c for c in frame.columns if frame[c].null_count() == frame.height]
+    return frame.with_columns(pl.lit(None, frame.schema[c]).alias(c) for c in empty)
+
+
 def _run_starts(frame: pl.DataFrame) -> pl.Series:
     """The deck id at the start of each run of equal deck ids (readers write decks whole)."""
     return frame["deck_id"].filter(frame["deck_id"].ne_missing(frame["deck_id"].shift()))
@@ -102,7 +109,7 @@ def wide(rows: pl.LazyFrame) -> pl.LazyFrame:
     packed = pl.col("deck").cast(pl.Int64) * _KEY_BITS + (pl.col("key") - UNRESOLVED_KEY)
     slim = rows.select(
         packed.alias("gk"),
-        *[pl.when(pl.col("section") == s).then(pl.col("qty")).otherwise(0).cast(pl.Int64)
+        *[pl.when(pl.col("section") == s).then(pl.col("qty")).otherwise(0)
           .alias(s) for s in SECTIONS],
         *[pl.when(pl.col("section") == s).then(pl.col("row")).alias(f"row_{s}")
           for s in SECTIONS],
@@ -179,7 +186,9 @@ def check(
     ``list_problems=False`` leaves the registered lists' own problems (unresolved names) to
     a separate check of the lists.
     """
-    entries = entries.select(list(ENTRY_SCHEMA))
+    entries = _lean(entries.select(list(ENTRY_SCHEMA)))
+    if registered is not None:
+        registered = _lean(registered.select(list(ENTRY_SCHEMA)))
     ids = [pl.Series(deck_ids or [], dtype=pl.Utf8), _run_starts(entries)] + (
         [_run_starts(registered)] if registered is not None else [])
     index = (
