@@ -115,6 +115,7 @@ def engine(players: int, cards_spec: str, with_reference: bool) -> dict[str, Any
     legality = check(decks, cards=cards, fmt=fmt, banlist=banlist)
     legality_s = time.perf_counter() - began
     legality_peak = _memory()["VmHWM"]
+    legality_stages = legality.timings
     del legality
     event = _Event(decks, pl.read_parquet(lists_file))
     lists_base = _memory()["VmRSS"]
@@ -129,6 +130,7 @@ def engine(players: int, cards_spec: str, with_reference: bool) -> dict[str, Any
         "input_rss": base, "lists_input_rss": lists_base, "legality_s": legality_s,
         "legality_peak": legality_peak,
         "lists_s": lists_s, "lists_peak": lists_peak,
+        "legality_stages": legality_stages, "lists_stages": result.timings,
         "violations": result.violations.height,
         "illegal": int((~result.decks["legal"]).sum()),
     }

@@ -144,6 +144,14 @@ def _markdown(rows: list[dict[str, Any]], e2e: dict[str, Any], cold: dict[str, f
             + (f"{reference:.2f} | {reference / r['lists_s']:.1f}× | "
                f"{'yes' if r['identical'] else 'NO'} |" if reference is not None
                else "not run | | |"))
+    largest = rows[-1]
+    if "legality_stages" in largest:
+        lines += ["", f"Where the engine's time goes at {largest['players']:,} decks "
+                  "(`CheckResult.timings`):", "",
+                  "| stage | legality (s) | with lists (s) |", "|---|---:|---:|"]
+        lines += [f"| {stage} | {largest['legality_stages'].get(stage, 0):.2f} | "
+                  f"{largest['lists_stages'].get(stage, 0):.2f} |"
+                  for stage in largest["lists_stages"]]
     stages = ", ".join(f"{k} {v:.2f} s" for k, v in e2e["stages"].items())
     lines += [
         "",

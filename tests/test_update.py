@@ -67,3 +67,16 @@ def test_offline_is_a_clear_error(tmp_path: Path) -> None:
 def test_unknown_source_name(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="unknown source"):
         update(tmp_path / "data", "http://127.0.0.1:9", only=["nope"])
+
+
+def test_downloaded_public_list_becomes_the_default(mirror: str, tmp_path: Path) -> None:
+    from validator.checking import load_banlist
+    from validator.formats import load_format
+    from validator.store import demo_cards
+
+    folder = tmp_path / "data"
+    db = update(folder, mirror, only=["rush", "tcg"])
+    fmt = load_format("advanced-tcg")
+    assert load_banlist(None, None, fmt, db, folder).name == "2026.05 TCG"
+    # the demo pool keeps the demo list: the public list names cards it does not hold
+    assert load_banlist(None, None, fmt, demo_cards(), folder).name == "Demo 2026.05 TCG"

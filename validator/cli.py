@@ -164,7 +164,7 @@ def check_command(decks: tuple[Path, ...], cards_spec: str | None, banlist_spec:
 
     fmt = load_format(format_spec)
     cards = store.load_cards(cards_spec, data_dir)
-    banlist = load_banlist(banlist_spec, list_name, fmt, cards)
+    banlist = load_banlist(banlist_spec, list_name, fmt, cards, data_dir)
     entries, problems = read_decks(list(decks))
     registered = None
     if registrations is not None:
@@ -286,7 +286,7 @@ def event_command(registrations: Path, decks: Path | None, cards_spec: str | Non
         task = bar.add_task(steps[0], total=len(steps))
         fmt = load_format(format_spec)
         cards = store.load_cards(cards_spec, data_dir)
-        banlist = load_banlist(banlist_spec, list_name, fmt, cards)
+        banlist = load_banlist(banlist_spec, list_name, fmt, cards, data_dir)
         bar.update(task, advance=1, description=steps[1])
         result = run_event(registrations, cards=cards, fmt=fmt, banlist=banlist, decks=decks)
         bar.update(task, advance=1, description=steps[2])

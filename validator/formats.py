@@ -50,6 +50,9 @@ class Format(BaseModel):
     points_cap: float | None = None
     forbidden_as_limited: bool = False
     default_list: str = Field(description="a list file under banlists/, or ygojson:REGION")
+    public_list: str | None = Field(
+        None, description="file name of the public list `deckcheck data update` downloads; "
+                          "used instead of default_list once downloaded")
     default_list_name: str | None = None
     points_list: str | None = None
 
