@@ -316,7 +316,8 @@ def _print_event_summary(result: Any, report: Path, json_target: str | None) -> 
     out.print(table)
     for player in result.players.filter(~pl.col("legal")).head(30).iter_rows(named=True):
         out.print(f"  [red]ILLEGAL[/red] {escape(str(player['player_id']))} "
-                  f"{escape(str(player['player_name']))} ({player['violations']} violations)",
+                  f"{escape(str(player['player_name']))} ({player['violations']} "
+                  f"violation{'s' if player['violations'] != 1 else ''})",
                   highlight=False)
     for problem in result.problems[:20]:
         err.print(f"[yellow]problem:[/yellow] {escape(str(problem))}", highlight=False)
