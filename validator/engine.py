@@ -19,7 +19,7 @@ from .cards import CardDB
 from .entries import ENTRY_SCHEMA, SECTIONS
 from .errors import Problem
 from .formats import Format
-from .resolve import resolve
+from .resolve import RESOLVED_SCHEMA, resolve
 from .rules import CODES, MODULES, VIOLATION_SCHEMA, Context
 
 __all__ = ["CheckResult", "check", "prepare_rows", "wide"]
@@ -78,6 +78,7 @@ def _run_starts(frame: pl.DataFrame) -> pl.Series:
     return frame["deck_id"].filter(frame["deck_id"].ne_missing(frame["deck_id"].shift()))
 
 
+_STATUS = RESOLVED_SCHEMA["status"]
 #: key of a typed name that names no card (one group per deck, for the section sizes)
 UNRESOLVED_KEY = -(2**31)
 _KEY_BITS = 2**33  # keys lie in [-2**31, 2**32): passcodes, card ids, the unresolved key
@@ -125,10 +126,9 @@ def wide(rows: pl.LazyFrame) -> pl.LazyFrame:
         (pl.col("main") + pl.col("extra") + pl.col("side")).alias("total"),
         pl.min_horizontal("row_main", "row_extra", "row_side").alias("row"),
     ).with_columns(
-        pl.when(pl.col("known")).then(pl.lit("ok"))
-        .when(pl.col("key") == UNRESOLVED_KEY).then(pl.lit("unresolved"))
-        .otherwise(pl.lit("unknown")).cast(pl.Enum(["ok", "unknown", "unresolved"]))
-        .alias("status"),
+        pl.when(pl.col("known")).then(pl.lit("ok", _STATUS))
+        .when(pl.col("key") == UNRESOLVED_KEY).then(pl.lit("unresolved", _STATUS))
+        .otherwise(pl.lit("unknown", _STATUS)).alias("status"),
         pl.when(pl.col("known")).then(pl.col("key")).alias("card_id"),
         pl.when(~pl.col("known") & (pl.col("key") != UNRESOLVED_KEY)).then(pl.col("key"))
         .alias("passcode"),

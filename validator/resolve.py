@@ -62,6 +62,14 @@ def _fuzzy(missing: list[str], keys: pl.DataFrame) -> pl.DataFrame:
     )
 
 
+def _status(value: str) -> pl.Expr:
+    return pl.lit(value, RESOLVED_SCHEMA["status"])
+
+
+def _how(value: str) -> pl.Expr:
+    return pl.lit(value, RESOLVED_SCHEMA["how"])
+
+
 _NAME_SCHEMA: dict[str, pl.DataType] = {
     "name": pl.Utf8(), "name_id": pl.Int64(), "ambiguous": pl.List(pl.Utf8()),
     "fuzzy_id": pl.Int64(), "suggestions": pl.List(pl.Utf8())}
@@ -118,12 +126,13 @@ def resolve(entries: pl.DataFrame, cards: CardDB, rush: bool | None = None) -> p
     )
     return keyed.with_columns(
         card_id.alias("card_id"),
-        pl.when(by_passcode & pl.col("code_id").is_null()).then(pl.lit("unknown"))
-        .when(card_id.is_null()).then(pl.lit("unresolved"))
-        .otherwise(pl.lit("ok")).cast(RESOLVED_SCHEMA["status"]).alias("status"),
-        pl.when(by_passcode).then(pl.lit("passcode"))
-        .when(pl.col("name_id").is_not_null()).then(pl.lit("name"))
-        .when(pl.col("fuzzy_id").is_not_null()).then(pl.lit("fuzzy"))
-        .otherwise(pl.lit(None)).cast(RESOLVED_SCHEMA["how"]).alias("how"),
+        # literals typed as the Enum: no string is built per row
+        pl.when(by_passcode & pl.col("code_id").is_null()).then(_status("unknown"))
+        .when(card_id.is_null()).then(_status("unresolved"))
+        .otherwise(_status("ok")).alias("status"),
+        pl.when(by_passcode).then(_how("passcode"))
+        .when(pl.col("name_id").is_not_null()).then(_how("name"))
+        .when(pl.col("fuzzy_id").is_not_null()).then(_how("fuzzy"))
+        .otherwise(pl.lit(None, RESOLVED_SCHEMA["how"])).alias("how"),
         pl.coalesce("ambiguous", "suggestions").alias("suggestions"),
     ).drop("code_id", "name_id", "ambiguous", "fuzzy_id")
