@@ -221,7 +221,8 @@ def check(
     clock.lap("deck-by-card table")
     deck_cards = collected[0].lazy()
     counted = index.lazy().join(
-        deck_cards.group_by("deck").agg(pl.col(*SECTIONS).sum(), pl.col("row").min()),
+        deck_cards.set_sorted("deck").group_by("deck", maintain_order=True).agg(
+            pl.col(*SECTIONS).sum(), pl.col("row").min()),
         on="deck", how="left",
     ).with_columns(pl.col(*SECTIONS).fill_null(0)).collect(engine=ENGINE)
     sources = rows_df.select("file").gather(counted["row"].fill_null(0))["file"]
