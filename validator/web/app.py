@@ -473,16 +473,10 @@ def create_app(db_path: Path, *, password: str | None = None, cards_spec: str | 
         checked, row = _run_judge(player_id, data)
         if checked.penalty is None:
             raise InputError.at("judge", "the deck matches the list: nothing to record")
-        chosen = str(data.get("penalty") or checked.penalty)
-        if chosen not in SEVERITY:
-            raise InputError.at("penalty", "not a penalty of the regulations")
-        made = decision(checked.penalty, chosen)
-        reason = str(data.get("reason", "")).strip()
+        chosen, made, reason = _decide(data, checked.penalty)
         judge = str(data.get("judge", "")).strip()
         if not judge:
             raise InputError.at("judge", "enter the judge's name")
-        if made != "confirmed" and not reason:
-            raise InputError.at("reason", "a downgrade or upgrade needs a reason")
         state.db.record(
             player_id=player_id, player_name=row["player_name"], judge=judge,
             round=_optional(str(data.get("round", ""))), duel=_optional(str(data.get("duel", ""))),
@@ -510,13 +504,7 @@ def create_app(db_path: Path, *, password: str | None = None, cards_spec: str | 
         judge = str(data.get("judge", "")).strip()
         if not player_id or not judge:
             raise InputError.at("log", "enter the player id and the judge's name")
-        chosen = str(data.get("penalty") or item.penalty)
-        if chosen not in SEVERITY:
-            raise InputError.at("penalty", "not a penalty of the regulations")
-        made = decision(item.penalty, chosen)
-        reason = str(data.get("reason", "")).strip()
-        if made != "confirmed" and not reason:
-            raise InputError.at("reason", "a downgrade or upgrade needs a reason")
+        chosen, made, reason = _decide(data, item.penalty)
         result, _ = state.result()
         name = ""
         if result is not None:
@@ -582,6 +570,19 @@ def create_app(db_path: Path, *, password: str | None = None, cards_spec: str | 
 
 class _Forbidden(Exception):
     pass
+
+
+def _decide(data: FormData, default: str) -> tuple[str, str, str]:
+    """The judge's penalty, whether it confirms, downgrades or upgrades the default, and the
+    reason (required unless it confirms)."""
+    chosen = str(data.get("penalty") or default)
+    if chosen not in SEVERITY:
+        raise InputError.at("penalty", "not a penalty of the regulations")
+    made = decision(default, chosen)
+    reason = str(data.get("reason", "")).strip()
+    if made != "confirmed" and not reason:
+        raise InputError.at("reason", "a downgrade or upgrade needs a reason")
+    return chosen, made, reason
 
 
 def _number(text: str) -> int:
