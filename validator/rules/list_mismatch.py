@@ -30,9 +30,9 @@ def _same_decks(deck: pl.DataFrame, listed: pl.DataFrame, decks: int) -> pl.Seri
     per-deck offsets; a deck is the same when every row matches exactly.
     """
     def starts(frame: pl.DataFrame) -> tuple[pl.Series, pl.Series]:
-        counts = frame.group_by("deck", maintain_order=True).len().join(
-            pl.DataFrame({"deck": pl.arange(0, decks, eager=True).cast(pl.UInt32)}),
-            on="deck", how="right").select(pl.col("len").fill_null(0))["len"]
+        runs = frame["deck"].rle().struct.unnest()  # deck numbers are sorted: one run each
+        counts = pl.zeros(decks, dtype=pl.Int64, eager=True).scatter(
+            runs["value"], runs["len"].cast(pl.Int64))
         return counts, counts.cum_sum() - counts
 
     deck_n, deck_at = starts(deck)
@@ -48,9 +48,9 @@ def _same_decks(deck: pl.DataFrame, listed: pl.DataFrame, decks: int) -> pl.Seri
     equal = candidates
     for column in columns:
         equal = equal & (deck[column] == aligned[column]).fill_null(False)
-    same = pl.DataFrame({"deck": number, "equal": equal}).group_by(
-        "deck", maintain_order=True).agg(pl.col("equal").all())
-    return same.filter(pl.col("equal"))["deck"]
+    unequal = number.filter(~equal).unique()
+    present = number.unique()
+    return present.filter(~present.is_in(unequal.implode()))
 
 
 def check(ctx: Context) -> list[pl.LazyFrame]:
