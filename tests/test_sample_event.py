@@ -138,3 +138,13 @@ def test_formula_like_text_is_written_as_text(tmp_path: Path) -> None:
              if isinstance(c.value, str) and c.value.startswith(("=", "@"))]
     assert cells
     assert all(c.data_type == "s" for c in cells)
+
+
+def test_readme_explains_every_illegal_player() -> None:
+    readme = (ROOT / "README.md").read_text()
+    for index in PROBLEMS:
+        assert f"| {player_id(index)} " in readme
+    for index in (ALT_ART, JAPANESE, KOREAN, FUZZY, NO_DECK):
+        assert player_id(index) in readme
+    assert "| R1003 " in readme
+    assert "| R1011 " in readme
