@@ -126,3 +126,22 @@ def test_violation_points_at_the_sections_first_row(run, demo_db) -> None:  # ty
     assert side_line > 1
     found = run(deck).violations.filter(pl.col("code") == "FORBIDDEN_CARD")
     assert found.select("section", "line").rows() == [("main", 1), ("side", side_line)]
+
+
+@pytest.mark.parametrize("with_lists", [False, True])
+def test_chunked_check_equals_whole_check(demo_db: CardDB, with_lists: bool) -> None:
+    from polars.testing import assert_frame_equal
+
+    from bench.synth import synthesize
+    from validator.checking import load_banlist
+
+    fmt = load_format("advanced-tcg")
+    banlist = load_banlist(None, None, fmt, demo_db)
+    event = synthesize(demo_db, banlist, fmt, 400, seed=5, rate=0.05)
+    registered = event.registered if with_lists else None
+    whole = check(event.decks, cards=demo_db, fmt=fmt, banlist=banlist, registered=registered)
+    chunked = check(event.decks, cards=demo_db, fmt=fmt, banlist=banlist,
+                    registered=registered, chunk_rows=1500)
+    assert whole.violations.height > 20
+    assert_frame_equal(chunked.decks, whole.decks)
+    assert_frame_equal(chunked.violations, whole.violations)

@@ -84,6 +84,13 @@ UNRESOLVED_KEY = -(2**31)
 _KEY_BITS = 2**33  # keys lie in [-2**31, 2**32): passcodes, card ids, the unresolved key
 
 
+def _deck_numbers(frame: pl.DataFrame, index: pl.DataFrame) -> pl.Series:
+    """Each row's deck number: one lookup per run of equal deck ids, gathered by run."""
+    run_deck = _run_starts(frame).to_frame().join(
+        index, on="deck_id", how="left", maintain_order="left")["deck"]
+    return run_deck.gather(frame["deck_id"].rle_id())
+
+
 def prepare_rows(resolved: pl.DataFrame, index: pl.DataFrame) -> pl.DataFrame:
     """Resolved entries with their deck number, comparison key and row number.
 
@@ -91,9 +98,7 @@ def prepare_rows(resolved: pl.DataFrame, index: pl.DataFrame) -> pl.DataFrame:
     not a string join per row. ``key`` is the card name (``card_id``), the passcode of an
     unknown card, or ``UNRESOLVED_KEY`` for a typed name that names no card.
     """
-    run_deck = _run_starts(resolved).to_frame().join(
-        index, on="deck_id", how="left", maintain_order="left")["deck"]
-    deck = run_deck.gather(resolved["deck_id"].rle_id())
+    deck = _deck_numbers(resolved, index)
     key = pl.coalesce("card_id", "passcode", pl.lit(UNRESOLVED_KEY, pl.Int64))
     # the deck id string is no longer needed per row: the index maps numbers to ids
     return resolved.with_columns(deck.alias("deck"), key.alias("key")).drop(
@@ -169,6 +174,11 @@ def _locate_both(found: pl.DataFrame, rows: pl.DataFrame,
     return pl.concat([deck_side, list_side])
 
 
+#: events larger than this many entry rows are checked in chunks of whole decks, which
+#: bounds memory; every rule looks at one deck at a time, so chunks change no verdict
+CHUNK_ROWS = 2_000_000
+
+
 def check(
     entries: pl.DataFrame,
     *,
@@ -178,6 +188,7 @@ def check(
     registered: pl.DataFrame | None = None,
     deck_ids: list[str] | None = None,
     list_problems: bool = True,
+    chunk_rows: int = CHUNK_ROWS,
 ) -> CheckResult:
     """Check every deck in ``entries`` (and compare with ``registered`` lists when given).
 
@@ -195,8 +206,44 @@ def check(
         pl.concat(ids).unique(maintain_order=True).to_frame("deck_id")
         .with_row_index("deck")
     )
-    clock = _Clock()
     attrs = _attributes(cards, banlist, fmt)
+    total = entries.height + (registered.height if registered is not None else 0)
+    if total <= chunk_rows:
+        return _check(entries, registered, index, attrs, cards, fmt, banlist, list_problems)
+    frames = [entries] + ([registered] if registered is not None else [])
+    numbers = [_deck_numbers(frame, index) for frame in frames]
+    per_deck = pl.concat(numbers).rename("deck").value_counts()
+    rows_of = pl.zeros(index.height, dtype=pl.Int64, eager=True).scatter(
+        per_deck["deck"], per_deck["count"].cast(pl.Int64))
+    chunk_of = (rows_of.cum_sum() - rows_of) // chunk_rows
+    parts: list[CheckResult] = []
+    for chunk in chunk_of.unique().sort().to_list():
+        decks = (chunk_of == chunk).arg_true()
+        low, high = int(decks.min()), int(decks.max()) + 1
+        pieces = [frame.filter(number.is_between(low, high - 1))
+                  for frame, number in zip(frames, numbers, strict=True)]
+        part_index = index.slice(low, high - low).with_columns(pl.col("deck") - low)
+        part = _check(pieces[0], pieces[1] if registered is not None else None, part_index,
+                      attrs, cards, fmt, banlist, list_problems)
+        part.decks = part.decks.with_columns(pl.col("deck") + low)
+        part.violations = part.violations.with_columns(pl.col("deck") + low)
+        parts.append(part)
+    first = parts[0]
+    return CheckResult(
+        decks=pl.concat([p.decks for p in parts]),
+        violations=pl.concat([p.violations for p in parts]),
+        format=first.format, banlist=first.banlist, cards=first.cards,
+        resolved=pl.concat([p.resolved for p in parts]), warnings=first.warnings,
+        timings={stage: sum(p.timings.get(stage, 0.0) for p in parts)
+                 for stage in first.timings},
+    )
+
+
+def _check(entries: pl.DataFrame, registered: pl.DataFrame | None, index: pl.DataFrame,
+           attrs: pl.DataFrame, cards: CardDB, fmt: Format, banlist: Banlist,
+           list_problems: bool) -> CheckResult:
+    """One chunk of whole decks; ``index`` numbers exactly these decks from 0."""
+    clock = _Clock()
     resolved = resolve(entries, cards, rush=fmt.rush)
     rows_df = prepare_rows(resolved, index)
     rows = rows_df.lazy()
