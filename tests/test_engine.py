@@ -141,7 +141,7 @@ def test_chunked_check_equals_whole_check(demo_db: CardDB, with_lists: bool) -> 
     registered = event.registered if with_lists else None
     whole = check(event.decks, cards=demo_db, fmt=fmt, banlist=banlist, registered=registered)
     chunked = check(event.decks, cards=demo_db, fmt=fmt, banlist=banlist,
-                    registered=registered, chunk_rows=1500)
+                    registered=registered, chunk_rows=1500, chunk_above=0)
     assert whole.violations.height > 20
     assert_frame_equal(chunked.decks, whole.decks)
     assert_frame_equal(chunked.violations, whole.violations)

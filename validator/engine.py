@@ -174,8 +174,10 @@ def _locate_both(found: pl.DataFrame, rows: pl.DataFrame,
     return pl.concat([deck_side, list_side])
 
 
-#: events larger than this many entry rows are checked in chunks of whole decks, which
-#: bounds memory; every rule looks at one deck at a time, so chunks change no verdict
+#: events of more than CHUNK_ABOVE entry rows are checked in chunks of whole decks of about
+#: CHUNK_ROWS rows, which bounds memory; every rule looks at one deck at a time, so chunks
+#: change no verdict (smaller events run whole: chunking costs a little time)
+CHUNK_ABOVE = 8_000_000
 CHUNK_ROWS = 2_000_000
 
 
@@ -189,6 +191,7 @@ def check(
     deck_ids: list[str] | None = None,
     list_problems: bool = True,
     chunk_rows: int = CHUNK_ROWS,
+    chunk_above: int = CHUNK_ABOVE,
 ) -> CheckResult:
     """Check every deck in ``entries`` (and compare with ``registered`` lists when given).
 
@@ -208,7 +211,7 @@ def check(
     )
     attrs = _attributes(cards, banlist, fmt)
     total = entries.height + (registered.height if registered is not None else 0)
-    if total <= chunk_rows:
+    if total <= chunk_above:
         return _check(entries, registered, index, attrs, cards, fmt, banlist, list_problems)
     frames = [entries] + ([registered] if registered is not None else [])
     numbers = [_deck_numbers(frame, index) for frame in frames]
