@@ -15,6 +15,7 @@ import hmac
 import io
 import json
 import secrets
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -26,6 +27,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
+from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData, UploadFile
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -109,6 +111,7 @@ class State:
     password: str | None
     secret: bytes
     cache: dict[str, Any] = field(default_factory=dict)
+    lock: threading.Lock = field(default_factory=threading.Lock)
 
     def settings(self) -> EventSettings:
         return self.db.settings() or EventSettings("New event", dt.date.today().isoformat(),
@@ -120,7 +123,14 @@ class State:
         return settings, fmt, load_banlist(None, None, fmt, self.cards)
 
     def result(self) -> tuple[EventResult | None, list[Problem]]:
-        """The event checked from exactly what was uploaded (cached until it changes)."""
+        """The event checked from exactly what was uploaded (cached until it changes).
+
+        Callers run it off the event loop; the lock makes concurrent requests wait for one
+        check instead of running several."""
+        with self.lock:
+            return self._result()
+
+    def _result(self) -> tuple[EventResult | None, list[Problem]]:
         version = self.db.version()
         if self.cache.get("version") == version:
             return self.cache["result"], self.cache["errors"]
@@ -245,7 +255,7 @@ def create_app(db_path: Path, *, password: str | None = None, cards_spec: str | 
     @app.get("/", response_class=HTMLResponse)
     async def index(request: Request, status: str = "", code: str = "", q: str = "",
                     msg: str = "") -> HTMLResponse:
-        result, errors = state.result()
+        result, errors = await run_in_threadpool(state.result)
         players: list[dict[str, Any]] = []
         counts: dict[str, int] = {}
         if result is not None:
@@ -340,7 +350,7 @@ def create_app(db_path: Path, *, password: str | None = None, cards_spec: str | 
 
     @app.get("/players/{player_id}", response_class=HTMLResponse)
     async def player(request: Request, player_id: str) -> HTMLResponse:
-        result, _ = state.result()
+        result, _ = await run_in_threadpool(state.result)
         if result is None:
             return RedirectResponse("/", status_code=303)  # type: ignore[return-value]
         row = _player(result, player_id)
@@ -374,23 +384,23 @@ def create_app(db_path: Path, *, password: str | None = None, cards_spec: str | 
                          "deck": qty, "where": ""})
         return rows
 
-    def _checked() -> tuple[EventResult, EventSettings]:
-        result, _ = state.result()
+    async def _checked() -> tuple[EventResult, EventSettings]:
+        result, _ = await run_in_threadpool(state.result)
         if result is None:
             raise InputError.at("report", "upload registrations first")
         return result, state.settings()
 
     @app.get("/report.xlsx")
     async def report_xlsx(request: Request) -> Response:
-        result, settings = _checked()
-        content = event_xlsx(result, load_policy(settings.regulation), "pre-event",
-                             settings.lang)
+        result, settings = await _checked()
+        content = await run_in_threadpool(event_xlsx, result, load_policy(settings.regulation),
+                                          "pre-event", settings.lang)
         return Response(content, media_type=XLSX,
                         headers={"Content-Disposition": 'attachment; filename="report.xlsx"'})
 
     @app.get("/report.json")
     async def report_json(request: Request) -> Response:
-        result, settings = _checked()
+        result, settings = await _checked()
         payload = event_json(result, load_policy(settings.regulation), "pre-event",
                              settings.lang)
         return Response(json.dumps(payload, ensure_ascii=False, indent=2),
@@ -399,7 +409,7 @@ def create_app(db_path: Path, *, password: str | None = None, cards_spec: str | 
 
     @app.get("/judge", response_class=HTMLResponse)
     async def judge_search(request: Request, q: str = "") -> HTMLResponse:
-        result, _ = state.result()
+        result, _ = await run_in_threadpool(state.result)
         found: list[dict[str, Any]] = []
         if result is not None and q.strip():
             needle = q.strip().lower()
@@ -411,7 +421,7 @@ def create_app(db_path: Path, *, password: str | None = None, cards_spec: str | 
 
     @app.get("/judge/{player_id}", response_class=HTMLResponse)
     async def judge_player(request: Request, player_id: str) -> HTMLResponse:
-        result, _ = state.result()
+        result, _ = await run_in_threadpool(state.result)
         if result is None:
             raise InputError.at("judge", "upload registrations first")
         row = _player(result, player_id)
@@ -438,7 +448,7 @@ def create_app(db_path: Path, *, password: str | None = None, cards_spec: str | 
         return counts, extra, str(data.get("deck_text", ""))
 
     def _run_judge(player_id: str, data: FormData) -> tuple[Any, dict[str, Any]]:
-        result, _ = state.result()
+        result, _ = state.result()  # runs in the thread pool (see the callers)
         if result is None:
             raise InputError.at("judge", "upload registrations first")
         row = _player(result, player_id)
@@ -457,7 +467,7 @@ def create_app(db_path: Path, *, password: str | None = None, cards_spec: str | 
     @app.post("/judge/{player_id}/check", response_class=HTMLResponse)
     async def judge_run(request: Request, player_id: str) -> HTMLResponse:
         data = await form(request)
-        checked, row = _run_judge(player_id, data)
+        checked, row = await run_in_threadpool(_run_judge, player_id, data)
         history = state.db.log(player_id)
         earlier = {code for entry in history for code in entry.codes}
         repeats = [c for c in checked.codes if c in earlier]
@@ -470,7 +480,7 @@ def create_app(db_path: Path, *, password: str | None = None, cards_spec: str | 
     @app.post("/judge/{player_id}/record")
     async def judge_record(request: Request, player_id: str) -> Response:
         data = await form(request)
-        checked, row = _run_judge(player_id, data)
+        checked, row = await run_in_threadpool(_run_judge, player_id, data)
         if checked.penalty is None:
             raise InputError.at("judge", "the deck matches the list: nothing to record")
         chosen, made, reason = _decide(data, checked.penalty)
@@ -489,7 +499,7 @@ def create_app(db_path: Path, *, password: str | None = None, cards_spec: str | 
     @app.get("/log", response_class=HTMLResponse)
     async def log_page(request: Request, player: str = "") -> HTMLResponse:
         settings = state.settings()
-        result, _ = state.result()
+        result, _ = await run_in_threadpool(state.result)
         names = [] if result is None else result.players.select(
             "player_id", "player_name").rows()
         return page(request, "log.html", entries=state.db.log(player or None), player=player,
@@ -505,7 +515,7 @@ def create_app(db_path: Path, *, password: str | None = None, cards_spec: str | 
         if not player_id or not judge:
             raise InputError.at("log", "enter the player id and the judge's name")
         chosen, made, reason = _decide(data, item.penalty)
-        result, _ = state.result()
+        result, _ = await run_in_threadpool(state.result)
         name = ""
         if result is not None:
             match = result.players.filter(pl.col("player_id") == player_id)
