@@ -130,7 +130,3 @@ class CardDB:
 
     def card_count(self) -> int:
         return self.cards["card_id"].n_unique()
-
-    def english_name(self, card_id: int) -> str | None:
-        hit = self.by_card.filter(pl.col("card_id") == card_id)["name_en"]
-        return hit[0] if len(hit) else None

@@ -12,7 +12,6 @@ import polars as pl
 
 from .banlist import Banlist, from_ygojson, read_banlist
 from .cards import CardDB
-from .engine import CheckResult, check
 from .entries import entries_frame
 from .errors import InputError, Problem
 from .formats import Format, banlists_dir
@@ -20,8 +19,7 @@ from .readers.ydk import is_ydke, parse_ydke, read_deck_bytes, read_deck_file
 from .safety import check_archive
 from .store import DEMO, data_dir
 
-__all__ = ["DECK_SUFFIXES", "deck_files", "load_banlist", "read_deck_uploads", "read_decks",
-           "run_check"]
+__all__ = ["DECK_SUFFIXES", "deck_files", "load_banlist", "read_deck_uploads", "read_decks"]
 
 DECK_SUFFIXES = (".ydk", ".ydke", ".txt")
 
@@ -193,8 +191,3 @@ def read_deck_uploads(files: list[tuple[str, bytes]], pasted: str = "") -> tuple
         except InputError as exc:
             problems.extend(exc.problems)
     return (pl.concat(frames) if frames else entries_frame()), problems
-
-
-def run_check(entries: pl.DataFrame, *, cards: CardDB, fmt: Format, banlist: Banlist,
-              registered: pl.DataFrame | None = None) -> CheckResult:
-    return check(entries, cards=cards, fmt=fmt, banlist=banlist, registered=registered)

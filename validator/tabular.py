@@ -28,10 +28,6 @@ class Sheet:
     rows: list[list[str]]
     hidden: bool = False
 
-    def where(self, row: int, col: int | None = None) -> str:
-        sheet = f"{self.file}" + (f" [{self.name}]" if self.name else "")
-        return f"{sheet} {cell_name(row, col)}" if col is not None else f"{sheet} row {row}"
-
 
 def cell_name(row: int, col: int) -> str:
     """Spreadsheet cell name: ``cell_name(3, 0) == "A3"``."""
