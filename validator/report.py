@@ -15,14 +15,18 @@ from rich.table import Table
 from .engine import CheckResult
 from .penalties import Policy, penalty_table
 
-__all__ = ["print_text", "to_json_dict"]
+__all__ = ["VIOLATION_FIELDS", "penalties_by_deck", "penalty_json", "print_text",
+           "to_json_dict", "violations_by_deck"]
 
-_VIOLATION_FIELDS = ("code", "section", "passcode", "card", "count", "limit", "registered",
-                     "message", "file", "line", "cell")
+#: the fields of one violation in the JSON contract (the event report adds "on")
+VIOLATION_FIELDS = ("code", "section", "passcode", "card", "count", "limit", "registered",
+                    "message", "file", "line", "cell")
 
 
-def _penalties(result: CheckResult, policy: Policy, stage: str, lang: str) -> dict[int, Any]:
-    table = penalty_table(result.violations, policy, stage, lang)
+def penalties_by_deck(violations: pl.DataFrame, policy: Policy, stage: str,
+                      lang: str) -> dict[int, Any]:
+    """Penalty-table rows keyed by deck number."""
+    table = penalty_table(violations, policy, stage, lang)
     return {row["deck"]: row for row in table.iter_rows(named=True)}
 
 
@@ -45,8 +49,8 @@ def penalty_json(penalty: dict[str, Any] | None) -> dict[str, Any] | None:
 
 
 def to_json_dict(result: CheckResult, policy: Policy, stage: str, lang: str) -> dict[str, Any]:
-    penalties = _penalties(result, policy, stage, lang)
-    by_deck = violations_by_deck(result.violations, _VIOLATION_FIELDS)
+    penalties = penalties_by_deck(result.violations, policy, stage, lang)
+    by_deck = violations_by_deck(result.violations, VIOLATION_FIELDS)
     decks = []
     for row in result.decks.iter_rows(named=True):
         penalty = penalties.get(row["deck"])
@@ -80,7 +84,7 @@ def to_json_dict(result: CheckResult, policy: Policy, stage: str, lang: str) -> 
 def print_text(result: CheckResult, policy: Policy, stage: str, lang: str,
                console: Console) -> None:
     """A verdict table, then each illegal deck's violations, penalty and remedies."""
-    penalties = _penalties(result, policy, stage, lang)
+    penalties = penalties_by_deck(result.violations, policy, stage, lang)
     grouped = {d: frame for (d,), frame in
                result.violations.partition_by("deck", as_dict=True).items()}
     table = Table(title=f"{result.format.title} — list {result.banlist}")

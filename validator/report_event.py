@@ -26,7 +26,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from .event import EventResult
 from .penalties import Policy
-from .report import penalty_json, violations_by_deck
+from .report import VIOLATION_FIELDS, penalties_by_deck, penalty_json, violations_by_deck
 from .xlsx import FILLS, autosize, put, write_header
 
 __all__ = ["event_json", "event_xlsx", "write_event_xlsx"]
@@ -34,18 +34,12 @@ __all__ = ["event_json", "event_xlsx", "write_event_xlsx"]
 _FIXED_DATE = (1980, 1, 1, 0, 0, 0)
 _WRAP = Alignment(wrap_text=True, vertical="top")
 _BOLD = Font(bold=True)
-_VIOLATION_COLUMNS = ("on", "code", "section", "passcode", "card", "count", "limit",
-                      "registered", "message", "file", "line", "cell")
-
-
-def _penalty_rows(result: EventResult, policy: Policy, stage: str, lang: str) -> dict[int, Any]:
-    return {row["deck"]: row for row in
-            result.penalties(policy, stage, lang).iter_rows(named=True)}
+_VIOLATION_COLUMNS = ("on", *VIOLATION_FIELDS)
 
 
 def event_json(result: EventResult, policy: Policy, stage: str, lang: str) -> dict[str, Any]:
     """The event as JSON-ready data (no timestamps: stable for diffs and golden tests)."""
-    penalties = _penalty_rows(result, policy, stage, lang)
+    penalties = penalties_by_deck(result.violations, policy, stage, lang)
     by_player = violations_by_deck(result.violations, _VIOLATION_COLUMNS)
     players = []
     for row in result.players.iter_rows(named=True):
@@ -233,7 +227,7 @@ def event_xlsx(result: EventResult, policy: Policy, stage: str, lang: str,
                generated_at: dt.datetime | None = None) -> bytes:
     """The report workbook's bytes."""
     when = generated_at or dt.datetime.now(dt.UTC).replace(microsecond=0)
-    penalties = _penalty_rows(result, policy, stage, lang)
+    penalties = penalties_by_deck(result.violations, policy, stage, lang)
     workbook = Workbook()
     summary = workbook.active
     assert summary is not None
