@@ -190,11 +190,7 @@ def _slips(ws: Worksheet, result: EventResult, policy: Policy, lang: str,
 def _unresolved(ws: Worksheet, result: EventResult) -> None:
     write_header(ws, 1, ["Player ID", "Player", "Typed name", "Count", "File", "Cell",
                          "Suggestions"])
-    rows = result.registrations.entries.join(
-        result.lists.resolved.filter(pl.col("status") == "unresolved")
-        .select("deck_id", "file", "line", "cell", "name", "suggestions").unique(
-            ["deck_id", "file", "line", "cell", "name"], maintain_order=True),
-        on=["deck_id", "file", "line", "cell", "name"], how="inner")
+    rows = result.lists.resolved.filter(pl.col("status") == "unresolved")
     names = dict(result.players.select("player_id", "player_name").iter_rows())
     for r, row in enumerate(rows.iter_rows(named=True), start=2):
         for c, value in enumerate([row["deck_id"], names.get(row["deck_id"]), row["name"],
