@@ -139,10 +139,9 @@ class State:
         errors: list[Problem] = []
         if registrations:
             _, fmt, banlist = self.setup()
-            names = [Path(f"{i}-{_safe_name(n)}") for i, (n, _) in enumerate(registrations)]
-            reg = read_registration_files(names, [d for _, d in registrations])
-            _rename_files(reg.problems, names, [n for n, _ in registrations])
-            reg.entries = _rename_column(reg.entries, names, [n for n, _ in registrations])
+            # given the bytes, the readers use a path only as the file's label
+            reg = read_registration_files([Path(_safe_name(n)) for n, _ in registrations],
+                                          [d for _, d in registrations])
             decks = self.db.uploads("decks")
             links = "\n".join(d.decode("utf-8", "replace") for _, d in self.db.uploads("links"))
             submitted = read_deck_uploads(decks, links) if decks or links else None
@@ -159,19 +158,6 @@ def _safe_name(name: str) -> str:
     """An upload's file name reduced to its last part, for display and type checks only."""
     base = PurePosixPath(name.replace("\\", "/")).name
     return base[:120] or "upload"
-
-
-def _rename_files(problems: list[Problem], internal: list[Path], shown: list[str]) -> None:
-    mapping = {str(i): _safe_name(s) for i, s in zip(internal, shown, strict=True)}
-    for index, problem in enumerate(problems):
-        if problem.file in mapping:
-            problems[index] = Problem(mapping[problem.file], problem.line, problem.column,
-                                      problem.message, problem.code)
-
-
-def _rename_column(frame: pl.DataFrame, internal: list[Path], shown: list[str]) -> pl.DataFrame:
-    mapping = {str(i): _safe_name(s) for i, s in zip(internal, shown, strict=True)}
-    return frame.with_columns(pl.col("file").replace(mapping))
 
 
 def _sign(secret: bytes, value: str) -> str:
