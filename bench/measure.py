@@ -20,9 +20,9 @@ import polars as pl
 from bench.reference import ReferenceChecker, Verdict, engine_verdicts
 from bench.synth import synthesize
 from validator.cards import CardDB
-from validator.checking import load_banlist
 from validator.engine import check
 from validator.formats import load_format
+from validator.setup import load_banlist
 from validator.store import load_cards
 
 SHARED_CARDS = Path(__file__).resolve().parent.parent.parent / "shared/data/ygojson/cards.json"

@@ -28,6 +28,7 @@ SECTIONS = ("main", "extra", "side")
 @dataclass(frozen=True)
 class Card:
     card_id: int
+    name_id: int
     kind: str
     extra: bool
     legend: bool
@@ -43,7 +44,9 @@ class ReferenceChecker:
     def __init__(self, cards: CardDB, banlist: Banlist, fmt: Format) -> None:
         self.fmt = fmt
         self.whitelist = banlist.whitelist
-        limits = {row["card_id"]: row for row in banlist.bind(cards).iter_rows(named=True)}
+        limits = {row["card_id"]: row
+                  for row in banlist.bind(cards).cards.iter_rows(named=True)}
+        own_list = bool(fmt.card_pool) and fmt.owns_list(banlist.name)
         self.card_of: dict[int, int] = dict(cards.cards.select("passcode", "card_id")
                                             .drop_nulls().iter_rows())
         self.cards: dict[int, Card] = {}
@@ -53,11 +56,14 @@ class ReferenceChecker:
             if fmt.forbidden_as_limited and limit == 0:
                 limit = 1
             points = entry.get("points") if banlist.genesys else row["points"]
+            listed = bool(entry.get("listed", False))
+            pools = None if row["pools"] is None else frozenset(row["pools"])
+            if own_list and listed and pools is not None:
+                pools = pools | frozenset(fmt.card_pool)  # named on the region's own list
             self.cards[row["card_id"]] = Card(
-                row["card_id"], row["kind"], row["extra"], row["legend"], row["rush"],
-                frozenset(row["subtypes"] or ()),
-                None if row["pools"] is None else frozenset(row["pools"]),
-                limit, bool(entry.get("listed", False)), float(points or 0.0))
+                row["card_id"], row["name_id"], row["kind"], row["extra"], row["legend"],
+                row["rush"], frozenset(row["subtypes"] or ()), pools, limit, listed,
+                float(points or 0.0))
 
     def _outside(self, card: Card) -> bool:
         f = self.fmt
@@ -76,8 +82,9 @@ class ReferenceChecker:
         per_section: dict[tuple[int, str], int] = {}
         unknown: dict[tuple[str, int], int] = {}
         for section, passcode, qty in rows:
-            sizes[section] += qty
             card_id = self.card_of.get(passcode)
+            if card_id is None or self.cards[card_id].kind != "skill" or section != "main":
+                sizes[section] += qty  # a Skill is not a card of the main deck
             if card_id is None:
                 unknown[section, passcode] = unknown.get((section, passcode), 0) + qty
             else:
@@ -91,17 +98,25 @@ class ReferenceChecker:
         if sizes["side"] > f.side_max:
             out.append((deck, "SIDE_TOO_LARGE", "side", None))
         totals: dict[int, int] = {}
+        names: dict[int, dict[int, int]] = {}
         for (card_id, _), qty in per_section.items():
             totals[card_id] = totals.get(card_id, 0) + qty
+            per_name = names.setdefault(self.cards[card_id].name_id, {})
+            per_name[card_id] = per_name.get(card_id, 0) + qty
+        for name_id, members in names.items():
+            total = sum(members.values())
+            # the name's violation stands on its one card, or on the name when several
+            key = next(iter(members)) if len(members) == 1 else name_id
+            limit = self.cards[next(iter(members))].limit
+            if total > f.copy_limit:
+                out.append((deck, "TOO_MANY_COPIES", None, key))
+            if limit is not None and 0 < limit < f.copy_limit and total > limit:
+                out.append((deck, "LIMIT_EXCEEDED", None, key))
         legends: dict[str, int] = {}
         points = 0.0
         skills = 0
         for card_id, total in totals.items():
             card = self.cards[card_id]
-            if total > f.copy_limit:
-                out.append((deck, "TOO_MANY_COPIES", None, card_id))
-            if card.limit is not None and 0 < card.limit < f.copy_limit and total > card.limit:
-                out.append((deck, "LIMIT_EXCEEDED", None, card_id))
             if card.legend:
                 in_play = per_section.get((card_id, "main"), 0) + per_section.get(
                     (card_id, "extra"), 0)

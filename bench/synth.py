@@ -33,7 +33,7 @@ class SyntheticEvent:
 
 
 def _pools(cards: CardDB, banlist: Banlist, fmt: Format) -> dict[str, np.ndarray]:
-    limits = banlist.bind(cards)
+    limits = banlist.bind(cards).cards
     first = cards.by_card.join(limits, on="card_id", how="left")
     region = pl.lit(True)
     if fmt.card_pool:

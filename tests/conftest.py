@@ -9,13 +9,13 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from validator.banlist import Banlist
+from validator.banlist import Banlist, read_banlist
 from validator.cards import CardDB
-from validator.checking import load_banlist
 from validator.engine import CheckResult, check
 from validator.formats import load_format
 from validator.importers import cdb, ygojson
-from validator.store import demo_cards
+from validator.setup import load_banlist
+from validator.store import demo_cards, merge
 
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
 
@@ -38,6 +38,17 @@ def ygojson_db() -> CardDB:
 @pytest.fixture(scope="session")
 def rush_db() -> CardDB:
     return cdb.read(shared_path("cdb", "cards-rush.cdb"))
+
+
+@pytest.fixture(scope="session")
+def real_db(ygojson_db: CardDB, rush_db: CardDB) -> CardDB:
+    """All the real card data together: YGOJSON, EDOPro's delta cdb and the Rush cdb."""
+    return merge([ygojson_db, cdb.read(shared_path("cdb", "cards.delta.cdb")), rush_db])
+
+
+@pytest.fixture(scope="session")
+def tcg_list() -> Banlist:
+    return read_banlist(shared_path("lflist", "0TCG.lflist.conf"))
 
 
 @pytest.fixture(scope="session")

@@ -6,7 +6,7 @@ from typing import Any
 
 import polars as pl
 
-from validator.banlist import read_banlist
+from validator.banlist import Banlist, read_banlist
 from validator.cards import CardDB
 from validator.engine import CheckResult
 from validator.entries import entries_frame
@@ -54,6 +54,30 @@ def legal_filler(db: CardDB, n: int, *, skip: int = 0, extra: bool = False) -> C
         if take <= 0:
             break
         out.append((name, take))
+    return out
+
+
+def real_filler(db: CardDB, banlist: Banlist, n: int, *, avoid: tuple[str, ...] = ()) -> Cards:
+    """n real main-deck cards, 3 copies each, that are released in the TCG, are their own
+    name, and that the list does not limit (nor any name in ``avoid``)."""
+    listed = banlist.entries["passcode"].drop_nulls().implode()
+    pool = (
+        db.by_card.filter(~pl.col("extra") & ~pl.col("rush") & pl.col("passcode").is_not_null()
+                          & pl.col("kind").is_in(["monster", "spell", "trap"])
+                          & pl.col("pools").list.contains("tcg")
+                          & (pl.col("name_id") == pl.col("card_id"))
+                          & (pl.len().over("name_id") == 1)
+                          & ~pl.col("passcode").is_in(listed)
+                          & ~pl.col("name_en").is_in(list(avoid))
+                          & ~pl.col("subtypes").list.contains("pendulum"))
+        .sort("card_id")["passcode"].to_list()
+    )
+    out: Cards = []
+    for code in pool:
+        take = min(3, n - sum(q for _, q in out))
+        if take <= 0:
+            break
+        out.append((int(code), take))
     return out
 
 

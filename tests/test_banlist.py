@@ -77,8 +77,8 @@ def test_limit_on_alternate_printing_binds_to_the_name(ygojson_db: CardDB) -> No
     # list only the alternate artwork 46986421 of Dark Magician
     banlist = parse_lflist("!L\n46986421 1 --alt\n99999999991 0 --unknown\n", "l.conf")[0]
     bound = banlist.bind(ygojson_db)
-    assert bound.select("card_id", "limit").rows() == [(36996508, 1)]
-    assert [w.line for w in banlist.warnings] == [3]
+    assert bound.cards.select("card_id", "limit").rows() == [(36996508, 1)]
+    assert [w.line for w in bound.warnings] == [3]
 
 
 def test_table_list_by_name_in_any_language(tmp_path: Path, demo_db: CardDB) -> None:
@@ -87,9 +87,10 @@ def test_table_list_by_name_in_any_language(tmp_path: Path, demo_db: CardDB) -> 
                    "하루 우라라,준제한\nNo Such Card,Limited\n", encoding="utf-8")
     banlist = read_table_list(src)
     assert banlist.entries["limit"].to_list() == [1, 0, 2, 1]
-    bound = dict(banlist.bind(demo_db).select("card_id", "limit").iter_rows())
-    assert bound == {14558127: 1, 55144522: 0}  # the strictest of two Ash entries wins
-    assert "No Such Card" in str(banlist.warnings[0])
+    bound = banlist.bind(demo_db)
+    limits = dict(bound.cards.select("card_id", "limit").iter_rows())
+    assert limits == {14558127: 1, 55144522: 0}  # the strictest of two Ash entries wins
+    assert "No Such Card" in str(bound.warnings[0])
 
 
 def test_table_list_bad_status(tmp_path: Path) -> None:

@@ -8,9 +8,9 @@ import pytest
 
 from bench.reference import ReferenceChecker, engine_verdicts
 from bench.synth import synthesize
-from validator.checking import load_banlist
 from validator.engine import check
 from validator.formats import load_format
+from validator.setup import load_banlist
 
 
 def _decks(frame):  # type: ignore[no-untyped-def]

@@ -12,6 +12,8 @@ from click.testing import CliRunner
 from tests.conftest import shared_path
 from validator.cli import main
 
+ROOT = Path(__file__).resolve().parent.parent
+
 
 def _commands(group: click.Group, prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
     found = []
@@ -107,6 +109,59 @@ def test_data_import_and_info(tmp_path: Path) -> None:
     assert imported.exit_code == 0, imported.output
     info = runner.invoke(main, ["data", "info", "--data-dir", str(tmp_path)])
     assert "3,478" in info.output
+
+
+def test_imports_accumulate_and_the_real_list_becomes_the_default(tmp_path: Path) -> None:
+    runner = CliRunner()
+    store_dir = ["--data-dir", str(tmp_path / "store")]
+    for source in (shared_path("ygojson", "cards.json"), shared_path("cdb", "cards-rush.cdb"),
+                   shared_path("lflist", "0TCG.lflist.conf")):
+        done = runner.invoke(main, ["data", "import", str(source), *store_dir])
+        assert done.exit_code == 0, done.output
+    info = runner.invoke(main, ["data", "info", *store_dir], terminal_width=200)
+    for shown in ("cards.json", "14,370", "2025-11-07", "cards-rush.cdb", "3,478",
+                  "2026.05 TCG", "0TCG.lflist.conf", "2026-05"):
+        assert shown in info.output, shown
+    # AI_Albaz runs 3 Maxx "C", Forbidden on the 2026.05 TCG list
+    albaz = str(shared_path("decks", "windbot", "AI_Albaz.ydk"))
+    checked = runner.invoke(main, ["check", albaz, "--json", "-", *store_dir])
+    assert checked.exit_code == 1, checked.output
+    report = json.loads(checked.output)
+    assert report["banlist"] == "2026.05 TCG"
+    assert any(v["code"] == "FORBIDDEN_CARD" and v["card"] == 'Maxx "C"'
+               for v in report["decks"][0]["violations"])
+    # the card data is older than the list: unknown passcodes say so
+    unknown = [v["message"] for v in report["decks"][0]["violations"]
+               if v["code"] == "UNKNOWN_CARD"]
+    assert unknown
+    assert all("card data dated 2025-11-07 is older than list 2026.05 TCG" in m
+               for m in unknown)
+    # importing a source of the same name again replaces it; remove drops it
+    again = runner.invoke(main, ["data", "import", str(shared_path("cdb", "cards-rush.cdb")),
+                                 *store_dir], terminal_width=200)
+    assert again.output.count("cards-rush.cdb") == 1
+    removed = runner.invoke(main, ["data", "remove", "cards-rush.cdb", *store_dir],
+                            terminal_width=200)
+    assert removed.exit_code == 0
+    assert "cards-rush.cdb" not in removed.output.split("Removed", 1)[1].split("\n", 1)[1]
+    assert "cards.json" in removed.output
+
+
+def test_real_cards_without_a_real_list_are_refused(tmp_path: Path) -> None:
+    runner = CliRunner()
+    store_dir = ["--data-dir", str(tmp_path / "store")]
+    runner.invoke(main, ["data", "import", str(shared_path("cdb", "cards-rush.cdb")),
+                         *store_dir])
+    deck = str(shared_path("decks", "windbot", "AI_Albaz.ydk"))
+    result = runner.invoke(main, ["check", deck, "--format", "rush", *store_dir])
+    assert result.exit_code == 2
+    assert "no Rush Duel Forbidden/Limited list in the data store" in result.output
+    assert "deckcheck data import Rush.lflist.conf" in result.output
+    demo_list = ROOT / "banlists" / "lists" / "demo-rush.lflist.conf"
+    explicit = runner.invoke(main, ["check", deck, "--format", "rush", "--banlist",
+                                    str(demo_list), *store_dir])
+    assert explicit.exit_code == 2
+    assert "demo list" in explicit.output
 
 
 def test_template_reads_back_empty(tmp_path: Path) -> None:

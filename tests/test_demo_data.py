@@ -83,8 +83,7 @@ def test_demo_lists_agree_with_the_real_lists(demo_db: CardDB) -> None:
 def test_demo_lists_name_only_demo_cards(demo_db: CardDB) -> None:
     for demo_name in DEMO_LISTS:
         demo = read_banlist(banlists_dir() / "lists" / demo_name)
-        demo.bind(demo_db)
-        assert demo.warnings == [], demo_name
+        assert demo.bind(demo_db).warnings == [], demo_name
 
 
 def test_no_shipped_file_is_a_copy_of_real_data() -> None:

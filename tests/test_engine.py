@@ -133,7 +133,7 @@ def test_chunked_check_equals_whole_check(demo_db: CardDB, with_lists: bool) -> 
     from polars.testing import assert_frame_equal
 
     from bench.synth import synthesize
-    from validator.checking import load_banlist
+    from validator.setup import load_banlist
 
     fmt = load_format("advanced-tcg")
     banlist = load_banlist(None, None, fmt, demo_db)

@@ -12,11 +12,11 @@ import pytest
 from openpyxl import load_workbook
 
 from bench.sample_event import ALT_ART, FUZZY, JAPANESE, KOREAN, NO_DECK, PROBLEMS, player_id
-from validator.checking import load_banlist
 from validator.event import EventResult, run_event
 from validator.formats import load_format
 from validator.penalties import load_policy
 from validator.report_event import event_json, write_event_xlsx
+from validator.setup import load_banlist
 from validator.store import demo_cards
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -70,8 +70,8 @@ def test_unknown_source_name(tmp_path: Path) -> None:
 
 
 def test_downloaded_public_list_becomes_the_default(mirror: str, tmp_path: Path) -> None:
-    from validator.checking import load_banlist
     from validator.formats import load_format
+    from validator.setup import load_banlist
     from validator.store import demo_cards
 
     folder = tmp_path / "data"

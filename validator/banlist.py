@@ -29,10 +29,15 @@ __all__ = [
     "ENTRY_SCHEMA",
     "STATUS_WORDS",
     "Banlist",
+    "Bound",
     "from_ygojson",
+    "list_date",
+    "looks_like_table_list",
     "parse_lflist",
     "read_banlist",
+    "read_list_file",
     "read_table_list",
+    "stale_hint",
 ]
 
 ENTRY_SCHEMA: dict[str, pl.DataType] = {
@@ -54,6 +59,28 @@ STATUS_WORDS: dict[str, int] = {
 _ENTRY = re.compile(r"^([+-]?\d+)\s+([+-]?\d+(?:\.\d+)?)(?:\s|$)")
 
 
+_LIST_DATE = re.compile(r"(?<!\d)(\d{4})[.\-/](\d{1,2})(?:[.\-/](\d{1,2}))?(?!\d)")
+
+
+def list_date(name: str) -> str | None:
+    """The date a list's own name carries ("2026.05 TCG" → "2026-05"), if any."""
+    match = _LIST_DATE.search(name)
+    if not match:
+        return None
+    year, month, day = match.groups()
+    return f"{year}-{int(month):02d}" + (f"-{int(day):02d}" if day else "")
+
+
+@dataclass(frozen=True)
+class Bound:
+    """A list bound to card data: per card, the name's ``limit`` (the strictest entry of any
+    printing of any card of that name), the card's ``points`` and whether the list names the
+    card (``listed``); and a warning per entry the card data cannot place."""
+
+    cards: pl.DataFrame
+    warnings: list[Problem]
+
+
 @dataclass
 class Banlist:
     """One list: entries by passcode (or by name, for lists typed by hand)."""
@@ -63,16 +90,22 @@ class Banlist:
     entries: pl.DataFrame
     whitelist: bool = False
     genesys: bool = False
-    warnings: list[Problem] = field(default_factory=list)
+    warnings: list[Problem] = field(default_factory=list)  # problems reading the list
 
-    def bind(self, cards: CardDB) -> pl.DataFrame:
-        """Limits per card name: ``card_id, limit, points, listed``.
+    @property
+    def date(self) -> str | None:
+        return list_date(self.name)
 
-        Unknown passcodes and names are appended to :attr:`warnings` (never dropped silently).
+    def bind(self, cards: CardDB) -> Bound:
+        """Limits per card name, points and listing per card (pure: nothing is kept).
+
+        A limit on any printing applies to the card's name, and so to every card whose name
+        is always treated as that name; a whitelist admits the cards it names.
         """
+        warnings: list[Problem] = []
+        printings = cards.cards.select("passcode", "card_id")
         by_code = self.entries.filter(pl.col("passcode").is_not_null()).join(
-            cards.cards.select("passcode", "card_id"), on="passcode", how="left"
-        )
+            printings, on="passcode", how="left")
         by_name = self.entries.filter(pl.col("passcode").is_null()).with_columns(
             name_key_expr(pl.col("name")).alias("key"))
         if not by_name.is_empty():
@@ -83,22 +116,41 @@ class Banlist:
         ambiguous = by_name.group_by("line").agg(pl.col("card_id").n_unique().alias("n"))
         for row in by_name.join(ambiguous, on="line").filter(pl.col("n") > 1).unique(
             "line"
-        ).iter_rows(named=True):
-            self.warnings.append(Problem(self.source, row["line"], None,
-                                         f"{row['name']!r} names more than one card; ignored"))
+        ).sort("line").iter_rows(named=True):
+            warnings.append(Problem(self.source, row["line"], None,
+                                    f"{row['name']!r} names more than one card; ignored"))
         by_name = by_name.join(ambiguous.filter(pl.col("n") == 1), on="line", how="semi")
         bound = pl.concat([by_code, by_name.drop("key")], how="diagonal")
-        for row in bound.filter(pl.col("card_id").is_null()).iter_rows(named=True):
+        stale = stale_hint(cards, self)
+        for row in bound.filter(pl.col("card_id").is_null()).sort("line").iter_rows(
+                named=True):
             what = f"passcode {row['passcode']}" if row["passcode"] is not None else repr(
                 row["name"])
-            self.warnings.append(Problem(self.source, row["line"], None,
-                                         f"{what} is not in the card data; entry kept unused"))
-        return (
-            bound.drop_nulls("card_id")
-            .group_by("card_id")
-            .agg(pl.col("limit").min(), pl.col("points").max())
-            .with_columns(pl.lit(True).alias("listed"))
+            warnings.append(Problem(self.source, row["line"], None,
+                                    f"{what} is not in the card data; entry kept unused{stale}"))
+        names = cards.by_card.select("card_id", "name_id")
+        bound = bound.drop_nulls("card_id").join(names, on="card_id", how="left")
+        limits = bound.group_by("name_id").agg(pl.col("limit").min())
+        per_card = bound.group_by("card_id").agg(pl.col("points").max()).with_columns(
+            pl.lit(True).alias("listed"))
+        out = (
+            names.join(limits, on="name_id", how="left")
+            .join(per_card, on="card_id", how="left")
+            .filter(pl.col("listed").is_not_null() | pl.col("limit").is_not_null())
+            .with_columns(pl.col("listed").fill_null(False))
+            .select("card_id", "limit", "points", "listed")
         )
+        return Bound(out, warnings)
+
+
+def stale_hint(cards: CardDB, banlist: Banlist) -> str:
+    """"; card data dated D is older than list L: run `deckcheck data update`" when the
+    list is newer than the card data, else nothing."""
+    listed, data = banlist.date, cards.data_date
+    if listed is None or data is None or data[:len(listed)] >= listed:
+        return ""
+    return (f"; card data dated {data} is older than list {banlist.name}: run "
+            "`deckcheck data update`")
 
 
 def _entries(rows: list[tuple[int | None, str | None, int | None, float | None, int]]) -> (
@@ -229,10 +281,8 @@ def from_ygojson(cards: CardDB, region: str) -> Banlist:
         raise InputError.at(f"ygojson:{region}",
                             "the card data holds no legality for this region")
     genesys = region == "genesys"
-    first = cards.cards.group_by("card_id").agg(pl.col("passcode").min())
     entries = (
-        legal.join(first, on="card_id", how="left")
-        .with_columns(
+        legal.with_columns(
             pl.col("status").replace_strict(STATUS_WORDS, default=None, return_dtype=pl.Int64)
             .alias("limit"),
             pl.lit(None, pl.Utf8).alias("name"),
@@ -247,13 +297,19 @@ def from_ygojson(cards: CardDB, region: str) -> Banlist:
     return Banlist(f"ygojson:{region}", f"ygojson:{region}", entries, genesys=genesys)
 
 
-def read_banlist(path: Path, list_name: str | None = None) -> Banlist:
-    """One list from a file: lflist.conf (picking ``list_name`` or the first), CSV or XLSX."""
+def read_list_file(path: Path) -> list[Banlist]:
+    """Every list of a file: each ``!name`` list of an lflist.conf, or the one list of a
+    CSV/XLSX (named after the file)."""
     if not path.exists():
         raise InputError.at(str(path), "no such list file")
     if path.suffix.lower() in (".csv", ".xlsx", ".tsv"):
-        return read_table_list(path)
-    lists = parse_lflist(decode_text(path.read_bytes(), str(path)), str(path))
+        return [read_table_list(path)]
+    return parse_lflist(decode_text(path.read_bytes(), str(path)), str(path))
+
+
+def read_banlist(path: Path, list_name: str | None = None) -> Banlist:
+    """One list from a file: lflist.conf (picking ``list_name`` or the first), CSV or XLSX."""
+    lists = read_list_file(path)
     if list_name is None:
         return lists[0]
     for candidate in lists:
@@ -261,3 +317,16 @@ def read_banlist(path: Path, list_name: str | None = None) -> Banlist:
             return candidate
     names = ", ".join(repr(b.name) for b in lists)
     raise InputError.at(str(path), f"no list named {list_name!r} (the file has {names})")
+
+
+def looks_like_table_list(path: Path) -> bool:
+    """A CSV/XLSX whose header has a status or points column (a list, not a card table)."""
+    try:
+        sheets = [s for s in read_sheets(path) if s.rows]
+    except InputError:
+        return False
+    if not sheets:
+        return False
+    header = {h.strip().lower() for h in sheets[0].rows[0]}
+    return bool(header & set(_LIST_COLUMNS["status"] + _LIST_COLUMNS["points"])) and not (
+        {"kind", "pools", "extra"} & header)

@@ -10,37 +10,14 @@ from pathlib import Path, PurePosixPath
 
 import polars as pl
 
-from .banlist import Banlist, from_ygojson, read_banlist
-from .cards import CardDB
 from .entries import entries_frame
 from .errors import InputError, Problem
-from .formats import Format, banlists_dir
 from .readers.ydk import is_ydke, parse_ydke, read_deck_bytes, read_deck_file
 from .safety import check_archive
-from .store import DEMO, data_dir
 
-__all__ = ["DECK_SUFFIXES", "deck_files", "load_banlist", "read_deck_uploads", "read_decks"]
+__all__ = ["DECK_SUFFIXES", "deck_files", "read_deck_uploads", "read_decks"]
 
 DECK_SUFFIXES = (".ydk", ".ydke", ".txt")
-
-
-def load_banlist(spec: str | None, list_name: str | None, fmt: Format,
-                 cards: CardDB, folder: Path | None = None) -> Banlist:
-    """The list to check against: a file, ``ygojson:REGION``, or the format's default — the
-    public list once `deckcheck data update` has downloaded it, else the shipped demo list."""
-    if spec is None:
-        downloaded = data_dir(folder) / "lists" / (fmt.public_list or "")
-        demo = any(source.get("source") == DEMO for source in cards.sources)
-        if fmt.public_list and downloaded.is_file() and not demo:
-            spec = str(downloaded)
-        else:
-            spec = fmt.default_list
-            list_name = list_name or fmt.default_list_name
-            if not spec.startswith("ygojson:"):
-                spec = str(banlists_dir() / spec)
-    if spec.startswith("ygojson:"):
-        return from_ygojson(cards, spec.split(":", 1)[1])
-    return read_banlist(Path(spec), list_name)
 
 
 def deck_files(paths: Iterable[Path]) -> list[Path]:

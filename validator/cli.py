@@ -20,14 +20,13 @@ from rich.markup import escape
 from rich.table import Table
 
 from . import store
-from .cards import CardDB
 from .engine import check
 from .errors import InputError
 
 __all__ = ["main"]
 
 F = TypeVar("F", bound=Callable[..., Any])
-err = Console(stderr=True)
+err = Console(stderr=True, soft_wrap=True)  # an error is one line, however long
 out = Console()
 
 
@@ -76,44 +75,77 @@ def data() -> None:
 @data_dir_option
 @user_errors
 def data_import(sources: tuple[Path, ...], data_dir: Path | None) -> None:
-    """Import card sources (YGOJSON json/folder/zip, EDOPro .cdb, card CSV/XLSX) into the store.
+    """Add card sources (YGOJSON json/folder/zip, EDOPro .cdb, card CSV/XLSX) and
+    Forbidden/Limited lists (lflist.conf, CSV/XLSX) to the data store.
 
-    Example: deckcheck data import ../shared/data/ygojson/cards.json
+    Imports accumulate; a source of the same file name replaces the earlier one.
+
+    Example: deckcheck data import ../shared/data/ygojson/cards.json 0TCG.lflist.conf
     """
-    db = store.import_into_store(list(sources), data_dir)
-    _print_info(db, store.data_dir(data_dir))
+    for source in sources:
+        if not source.exists():
+            raise InputError.at(str(source), "no such file or folder")
+    store.import_into_store(list(sources), data_dir)
+    _print_info(store.data_dir(data_dir))
+
+
+@data.command("remove")
+@click.argument("name")
+@data_dir_option
+@user_errors
+def data_remove(name: str, data_dir: Path | None) -> None:
+    """Remove one imported card source or list from the data store, by its file name.
+
+    Example: deckcheck data remove cards.delta.cdb
+    """
+    store.remove_from_store(name, data_dir)
+    out.print(f"Removed {escape(name)}.")
+    _print_info(store.data_dir(data_dir))
 
 
 @data.command("info")
 @data_dir_option
 @user_errors
 def data_info(data_dir: Path | None) -> None:
-    """Show what the card store holds: counts, sources, snapshot dates.
+    """Show what the data store holds: card sources and lists, counts and dates.
 
     Example: deckcheck data info
     """
-    folder = store.data_dir(data_dir)
+    _print_info(store.data_dir(data_dir))
+
+
+def _print_info(folder: Path) -> None:
     db = store.load_store(folder)
     if db is None:
-        out.print(f"No card store in {folder}; checks use the embedded demo pool.")
-        db = store.demo_cards()
-    _print_info(db, folder)
-
-
-def _print_info(db: CardDB, folder: Path) -> None:
-    table = Table(title=f"Card data ({folder})")
-    for column in ("source", "kind", "cards", "snapshot", "imported"):
+        out.print(f"No card data in {folder}; checks use the embedded demo pool.")
+    else:
+        table = Table(title=f"Card data ({folder})")
+        for column in ("source", "kind", "cards", "data date", "file date", "imported"):
+            table.add_column(column)
+        for source in db.sources:
+            table.add_row(escape(str(source.get("name", source.get("source", "")))),
+                          str(source.get("kind", "")), f"{source.get('cards', 0):,}",
+                          str(source.get("data_date") or "—"), str(source.get("snapshot", "")),
+                          str(source.get("imported", "")))
+        out.print(table)
+        out.print(f"{db.cards.height:,} printings, {db.card_count():,} cards, "
+                  f"{db.name_count():,} card names, "
+                  f"{int(db.cards['rush'].sum()):,} Rush printings, "
+                  f"{int(db.cards['legend'].sum()):,} Legend printings")
+        for warning in db.warnings[:20]:
+            err.print(f"warning: {escape(str(warning))}", highlight=False)
+    lists = store.stored_lists(folder)
+    if not lists:
+        out.print("No Forbidden/Limited list imported; checks of real card data need one "
+                  "(`deckcheck data import LIST.lflist.conf` or `deckcheck data update`).")
+        return
+    table = Table(title="Forbidden/Limited lists (newest first)")
+    for column in ("list", "file", "list date", "file date"):
         table.add_column(column)
-    for source in db.sources:
-        table.add_row(*(f"{source.get(c, ''):,}" if isinstance(source.get(c), int)
-                        else str(source.get(c, "")) for c in
-                        ("source", "kind", "cards", "snapshot", "imported")))
+    for item in lists:
+        table.add_row(escape(item.name), escape(item.source), str(item.date or "—"),
+                      str(item.snapshot))
     out.print(table)
-    out.print(f"{db.cards.height:,} printings, {db.card_count():,} card names, "
-              f"{int(db.cards['rush'].sum()):,} Rush printings, "
-              f"{int(db.cards['legend'].sum()):,} Legend printings")
-    for warning in db.warnings[:20]:
-        err.print(f"warning: {escape(str(warning))}", highlight=False)
 
 
 def _write_json(payload: dict[str, object], target: str) -> None:
@@ -157,10 +189,11 @@ def check_command(decks: tuple[Path, ...], cards_spec: str | None, banlist_spec:
 
     Example: deckcheck check decks/ --format advanced-tcg --json report.json
     """
-    from .checking import load_banlist, read_decks
+    from .checking import read_decks
     from .formats import load_format
     from .penalties import load_policy
     from .report import print_text, to_json_dict
+    from .setup import load_banlist
 
     fmt = load_format(format_spec)
     cards = store.load_cards(cards_spec, data_dir)
@@ -215,9 +248,8 @@ def data_update(mirror: str | None, only: tuple[str, ...], data_dir: Path | None
                 tasks[name] = bar.add_task(name, total=total)
             bar.update(tasks[name], completed=done, total=total)
 
-        db = update(data_dir, mirror, list(only) or None, progress)
-    _print_info(db, store.data_dir(data_dir))
-    out.print(f"Lists saved in {store.data_dir(data_dir) / 'lists'}")
+        update(data_dir, mirror, list(only) or None, progress)
+    _print_info(store.data_dir(data_dir))
 
 
 @main.command("template")
@@ -274,11 +306,11 @@ def event_command(registrations: Path, decks: Path | None, cards_spec: str | Non
 
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from .checking import load_banlist
     from .event import run_event
     from .formats import load_format
     from .penalties import load_policy
     from .report_event import event_json, write_event_xlsx
+    from .setup import load_banlist
 
     steps = ["load card data and list", "read and check lists and decks", "write the report"]
     with Progress(TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn(),

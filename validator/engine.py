@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Literal
 
 import polars as pl
 
-from .banlist import Banlist
+from .banlist import Banlist, stale_hint
 from .cards import CardDB
-from .entries import ENTRY_SCHEMA, SECTIONS
+from .entries import SECTIONS, conform
 from .errors import Problem
 from .formats import Format
 from .resolve import RESOLVED_SCHEMA, resolve
@@ -50,20 +51,55 @@ class CheckResult:
         return {code: int(by_code[code]) for code in CODES if code in by_code}
 
 
-def _attributes(cards: CardDB, banlist: Banlist, fmt: Format) -> pl.DataFrame:
-    """One row per card name: attributes, the list's limit and points."""
-    limits = banlist.bind(cards)
+def _source_labels(cards: CardDB) -> dict[str, str]:
+    """Each card source's label as messages name it: file name and the data's date."""
+    labels: dict[str, str] = {}
+    for source in cards.sources:
+        path = str(source.get("source", ""))
+        date = source.get("data_date") or source.get("snapshot")
+        name = Path(path).name or path
+        labels[path] = f"{name}, data of {date}" if date else name
+    return labels
+
+
+def _attributes(cards: CardDB, banlist: Banlist, fmt: Format) -> tuple[pl.DataFrame,
+                                                                       list[Problem]]:
+    """One row per card: attributes, the name it counts as, the list's limit and points.
+
+    A card named on the format's own list counts as released in the format's card pool
+    (the list is the region's own statement), whatever the card data says.
+    """
+    bound = banlist.bind(cards)
+    limits = bound.cards
     if fmt.forbidden_as_limited:
         limits = limits.with_columns(
             pl.when(pl.col("limit") == 0).then(1).otherwise(pl.col("limit")).alias("limit"))
+    labels = _source_labels(cards)
     attrs = cards.by_card.select(
-        "card_id", pl.col("name_en").alias("card"), "kind", pl.col("extra").alias("is_extra"),
-        "rush", pl.col("legend").alias("is_legend"), "subtypes", "pools",
-        pl.col("points").alias("card_points"))
-    joined = attrs.join(limits, on="card_id", how="left").with_columns(
-        pl.col("listed").fill_null(False))
+        "card_id", "name_id", pl.col("name_en").alias("card"), "kind",
+        pl.col("extra").alias("is_extra"), "rush", pl.col("legend").alias("is_legend"),
+        "subtypes", "pools", pl.col("points").alias("card_points"),
+        pl.col("source").str.split("; ").list.eval(
+            pl.element().replace(labels)).list.join("; ").alias("source"))
+    names = attrs.select(pl.col("card_id").alias("name_id"), pl.col("card").alias("counts_as"))
+    joined = (
+        attrs.join(limits, on="card_id", how="left")
+        .join(names, on="name_id", how="left")
+        .with_columns(
+            pl.col("listed").fill_null(False),
+            (pl.len().over("name_id") > 1).alias("folded"),
+            pl.when(pl.col("name_id") != pl.col("card_id")).then(pl.col("counts_as"))
+            .alias("counts_as"),
+        )
+    )
+    if fmt.card_pool and fmt.owns_list(banlist.name):
+        joined = joined.with_columns(
+            pl.when(pl.col("listed"))
+            .then(pl.concat_list("pools", pl.lit(fmt.card_pool)).list.unique().list.sort())
+            .otherwise(pl.col("pools")).alias("pools"))
     points = pl.col("points").fill_null(0.0) if banlist.genesys else pl.col("card_points")
-    return joined.with_columns(points.alias("points")).drop("card_points")
+    return (joined.with_columns(points.alias("points")).drop("card_points"),
+            list(bound.warnings))
 
 
 def _lean(frame: pl.DataFrame) -> pl.DataFrame:
@@ -200,19 +236,20 @@ def check(
     ``list_problems=False`` leaves the registered lists' own problems (unresolved names) to
     a separate check of the lists.
     """
-    entries = _lean(entries.select(list(ENTRY_SCHEMA)))
+    entries = _lean(conform(entries))
     if registered is not None:
-        registered = _lean(registered.select(list(ENTRY_SCHEMA)))
+        registered = _lean(conform(registered))
     ids = [pl.Series(deck_ids or [], dtype=pl.Utf8), _run_starts(entries)] + (
         [_run_starts(registered)] if registered is not None else [])
     index = (
         pl.concat(ids).unique(maintain_order=True).to_frame("deck_id")
         .with_row_index("deck")
     )
-    attrs = _attributes(cards, banlist, fmt)
+    attrs, bind_warnings = _attributes(cards, banlist, fmt)
     total = entries.height + (registered.height if registered is not None else 0)
     if total <= chunk_above:
-        return _check(entries, registered, index, attrs, cards, fmt, banlist, list_problems)
+        return _check(entries, registered, index, attrs, cards, fmt, banlist, list_problems,
+                      bind_warnings)
     frames = [entries] + ([registered] if registered is not None else [])
     numbers = [_deck_numbers(frame, index) for frame in frames]
     per_deck = pl.concat(numbers).rename("deck").value_counts()
@@ -227,7 +264,7 @@ def check(
                   for frame, number in zip(frames, numbers, strict=True)]
         part_index = index.slice(low, high - low).with_columns(pl.col("deck") - low)
         part = _check(pieces[0], pieces[1] if registered is not None else None, part_index,
-                      attrs, cards, fmt, banlist, list_problems)
+                      attrs, cards, fmt, banlist, list_problems, bind_warnings)
         part.decks = part.decks.with_columns(pl.col("deck") + low)
         part.violations = part.violations.with_columns(pl.col("deck") + low)
         parts.append(part)
@@ -244,16 +281,15 @@ def check(
 
 def _check(entries: pl.DataFrame, registered: pl.DataFrame | None, index: pl.DataFrame,
            attrs: pl.DataFrame, cards: CardDB, fmt: Format, banlist: Banlist,
-           list_problems: bool) -> CheckResult:
+           list_problems: bool, bind_warnings: list[Problem]) -> CheckResult:
     """One chunk of whole decks; ``index`` numbers exactly these decks from 0."""
     clock = _Clock()
-    resolved = resolve(entries, cards, rush=fmt.rush)
+    resolved = resolve(entries, cards, fmt)
     rows_df = prepare_rows(resolved, index)
     rows = rows_df.lazy()
     reg_df = None
     if registered is not None:
-        reg_df = prepare_rows(resolve(registered.select(list(ENTRY_SCHEMA)), cards,
-                                      rush=fmt.rush), index)
+        reg_df = prepare_rows(resolve(registered, cards, fmt), index)
     clock.lap("resolve")
     # card-level conditions are evaluated once per card, on the small card table
     flags: dict[str, pl.Expr] = {}
@@ -261,8 +297,8 @@ def _check(entries: pl.DataFrame, registered: pl.DataFrame | None, index: pl.Dat
         if hasattr(module, "card_flags"):
             flags.update(module.card_flags(fmt, banlist.whitelist))
     card_table = attrs.lazy().with_columns(**flags)
-    narrow = card_table.select("card_id", "limit", "kind", "is_extra", "is_legend", "points",
-                               *flags)
+    narrow = card_table.select("card_id", "name_id", "folded", "limit", "kind", "is_extra",
+                               "is_legend", "points", *flags)
     # one pass over every row: the wide deck-by-card table, with the card flags joined once
     plans = [wide(rows).join(narrow, on="card_id", how="left", maintain_order="left")]
     if reg_df is not None:
@@ -270,9 +306,11 @@ def _check(entries: pl.DataFrame, registered: pl.DataFrame | None, index: pl.Dat
     collected = pl.collect_all(plans, engine=ENGINE)
     clock.lap("deck-by-card table")
     deck_cards = collected[0].lazy()
+    # a Skill card is not a card of the deck (Speed Duel: it starts the duel outside it)
+    main = pl.when(pl.col("kind") == "skill").then(0).otherwise(pl.col("main"))
     counted = index.lazy().join(
         deck_cards.set_sorted("deck").group_by("deck", maintain_order=True).agg(
-            pl.col(*SECTIONS).sum(), pl.col("row").min()),
+            main.sum().alias("main"), pl.col("extra", "side").sum(), pl.col("row").min()),
         on="deck", how="left",
     ).with_columns(pl.col(*SECTIONS).fill_null(0)).collect(engine=ENGINE)
     sources = rows_df.select("file").gather(counted["row"].fill_null(0))["file"]
@@ -282,7 +320,7 @@ def _check(entries: pl.DataFrame, registered: pl.DataFrame | None, index: pl.Dat
         fmt=fmt, whitelist=banlist.whitelist, attrs=card_table, rows=rows, cards=deck_cards,
         sizes=sizes, registered=reg_df.lazy() if reg_df is not None else None,
         registered_cards=collected[1].lazy() if reg_df is not None else None,
-        list_problems=list_problems,
+        list_problems=list_problems, stale=stale_hint(cards, banlist),
     )
     clock.lap("sizes")
     frames = [frame for module in MODULES for frame in module.check(ctx)]
@@ -290,7 +328,7 @@ def _check(entries: pl.DataFrame, registered: pl.DataFrame | None, index: pl.Dat
     found, deck_sizes = pl.collect_all([plan, sizes], engine=ENGINE)
     clock.lap("rules")
     found = _locate(found, rows_df) if reg_df is None else _locate_both(found, rows_df, reg_df)
-    names = attrs.select("card_id", "card")
+    names = attrs.select("card_id", "card", "counts_as")
     found = (
         found.drop("row", "on_list").join(index, on="deck", how="left")
         .join(names, on="card_id", how="left")
@@ -306,6 +344,6 @@ def _check(entries: pl.DataFrame, registered: pl.DataFrame | None, index: pl.Dat
         decks=decks, violations=found, format=fmt, banlist=banlist.name,
         cards=", ".join(str(s.get("source")) for s in cards.sources),
         resolved=resolved.filter((pl.col("status") != "ok") | (pl.col("how") == "fuzzy")),
-        warnings=list(banlist.warnings) + list(cards.warnings),
+        warnings=list(banlist.warnings) + bind_warnings + list(cards.warnings),
         timings=clock.lap("report rows"),
     )

@@ -1,8 +1,11 @@
 """The long table every reader returns: one row per (deck, section, card, quantity).
 
 ``passcode`` is set when the source gave one, ``name`` when it gave typed text; the
-resolver later adds ``card_id``. ``file``, ``line`` and ``cell`` locate the entry in its
-source so every message can point at what the organizer must fix.
+resolver later adds ``card_id``. ``slot`` is the block of the source the entry was written
+in, when it tells a card's kind (the Monster/Spell/Trap/Extra blocks of a Konami sheet, a
+"Skill" header): the resolver prefers cards of that kind when a name fits several.
+``file``, ``line`` and ``cell`` locate the entry in its source so every message can point
+at what the organizer must fix.
 """
 
 from __future__ import annotations
@@ -11,9 +14,10 @@ from typing import Any
 
 import polars as pl
 
-__all__ = ["ENTRY_SCHEMA", "SECTIONS", "entries_frame"]
+__all__ = ["ENTRY_SCHEMA", "SECTIONS", "SLOTS", "conform", "entries_frame"]
 
 SECTIONS: tuple[str, ...] = ("main", "extra", "side")
+SLOTS: tuple[str, ...] = ("monster", "spell", "trap", "extra", "skill")
 
 ENTRY_SCHEMA: dict[str, pl.DataType] = {
     "deck_id": pl.Utf8(),
@@ -24,6 +28,7 @@ ENTRY_SCHEMA: dict[str, pl.DataType] = {
     "file": pl.Utf8(),
     "line": pl.Int32(),
     "cell": pl.Utf8(),
+    "slot": pl.Enum(list(SLOTS)),
 }
 
 
@@ -33,3 +38,10 @@ def entries_frame(rows: list[dict[str, Any]] | None = None) -> pl.DataFrame:
     return pl.DataFrame(
         {col: [row.get(col) for row in rows] for col in ENTRY_SCHEMA}, schema=ENTRY_SCHEMA
     )
+
+
+def conform(frame: pl.DataFrame) -> pl.DataFrame:
+    """Exactly the entry columns, in order; a column the frame lacks is null (constant)."""
+    return frame.select(
+        [pl.col(c) if c in frame.columns else pl.lit(None, t).alias(c)
+         for c, t in ENTRY_SCHEMA.items()])

@@ -60,6 +60,7 @@ class EventSettings:
     format: str
     regulation: str
     lang: str
+    banlist: str = ""  # a list of the data store by its name; "" = the format's default
 
 
 @dataclass(frozen=True)
@@ -92,8 +93,15 @@ class EventDB:
             self._conn.execute("PRAGMA synchronous=FULL")
             self._conn.execute("PRAGMA foreign_keys=ON")
             self._conn.executescript(SCHEMA)
+            self._migrate()
         except sqlite3.DatabaseError as exc:
             raise InputError.at(str(path), f"not a deckcheck event database ({exc})") from exc
+
+    def _migrate(self) -> None:
+        """Columns added since a file was created."""
+        columns = {row[1] for row in self._conn.execute("PRAGMA table_info(event)")}
+        if "banlist" not in columns:
+            self._conn.execute("ALTER TABLE event ADD COLUMN banlist TEXT NOT NULL DEFAULT ''")
 
     def close(self) -> None:
         self._conn.close()
@@ -127,17 +135,18 @@ class EventDB:
         return bytes.fromhex(self._query("SELECT value FROM meta WHERE key = 'secret'")[0][0])
 
     def settings(self) -> EventSettings | None:
-        rows = self._query("SELECT name, date, format, regulation, lang FROM event")
+        rows = self._query("SELECT name, date, format, regulation, lang, banlist FROM event")
         return EventSettings(*rows[0]) if rows else None
 
     def save_settings(self, settings: EventSettings) -> None:
         with self.transaction() as conn:
             conn.execute(
-                "INSERT INTO event VALUES (1, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET "
+                "INSERT INTO event (id, name, date, format, regulation, lang, banlist) "
+                "VALUES (1, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET "
                 "name=excluded.name, date=excluded.date, format=excluded.format, "
-                "regulation=excluded.regulation, lang=excluded.lang",
+                "regulation=excluded.regulation, lang=excluded.lang, banlist=excluded.banlist",
                 (settings.name, settings.date, settings.format, settings.regulation,
-                 settings.lang))
+                 settings.lang, settings.banlist))
 
     def add_uploads(self, kind: str, files: list[tuple[str, bytes]],
                     replace: bool = False) -> None:

@@ -7,6 +7,7 @@ pool, Legend rule, forbidden card types, points cap and default list.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from pathlib import Path
 from typing import Literal
@@ -49,10 +50,15 @@ class Format(BaseModel):
     skill_max: int | None = None
     points_cap: float | None = None
     forbidden_as_limited: bool = False
-    default_list: str = Field(description="a list file under banlists/, or ygojson:REGION")
+    default_list: str = Field(
+        description="the demo list under banlists/ used with the demo cards, or ygojson:REGION")
     public_list: str | None = Field(
-        None, description="file name of the public list `deckcheck data update` downloads; "
-                          "used instead of default_list once downloaded")
+        None, description="file name of the public list `deckcheck data update` downloads")
+    list_pattern: str | None = Field(
+        None, description="regular expression a list's own name (its `!name` line) matches "
+                          "when the list is this format's list: the newest such list in the "
+                          "data store is the default, and every card it names counts as "
+                          "released in the format's card pool")
     default_list_name: str | None = None
     points_list: str | None = None
 
@@ -60,7 +66,17 @@ class Format(BaseModel):
     def _sizes(self) -> Format:
         if self.main_min > self.main_max:
             raise ValueError("main_min is larger than main_max")
+        if self.list_pattern is not None:
+            try:
+                re.compile(self.list_pattern)
+            except re.error as exc:
+                raise ValueError(f"list_pattern is not a regular expression ({exc})") from exc
         return self
+
+    def owns_list(self, list_name: str) -> bool:
+        """Whether a list of this name is this format's own list."""
+        return self.list_pattern is not None and re.search(self.list_pattern, list_name) is \
+            not None
 
 
 def banlists_dir() -> Path:

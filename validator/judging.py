@@ -39,11 +39,11 @@ class ListLine:
     where: str
 
 
-def registered_lines(entries: pl.DataFrame, cards: CardDB, rush: bool) -> list[ListLine]:
+def registered_lines(entries: pl.DataFrame, cards: CardDB, fmt: Format) -> list[ListLine]:
     """A player's registered list grouped Monster/Spell/Trap/Extra/Side, by card name."""
     if entries.is_empty():
         return []
-    resolved = resolve(entries, cards, rush=rush).join(
+    resolved = resolve(entries, cards, fmt).join(
         cards.by_card.select("card_id", "name_en", "kind"), on="card_id", how="left")
     lines: list[ListLine] = []
     grouped = (

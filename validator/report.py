@@ -20,7 +20,7 @@ __all__ = ["VIOLATION_FIELDS", "penalties_by_deck", "penalty_json", "print_text"
 
 #: the fields of one violation in the JSON contract (the event report adds "on")
 VIOLATION_FIELDS = ("code", "section", "passcode", "card", "count", "limit", "registered",
-                    "message", "file", "line", "cell")
+                    "message", "file", "line", "cell", "counts_as")
 
 
 def penalties_by_deck(violations: pl.DataFrame, policy: Policy, stage: str,

@@ -132,10 +132,10 @@ def _players(ws: Worksheet, result: EventResult, penalties: dict[int, Any]) -> N
 
 def _violations(ws: Worksheet, result: EventResult) -> None:
     titles = ["Player ID", "Player", "On", "Code", "Section", "Card", "Passcode", "Count",
-              "Limit", "Registered", "Message", "File", "Row/line", "Cell"]
+              "Limit", "Registered", "Message", "File", "Row/line", "Cell", "Counts as"]
     write_header(ws, 1, titles)
     columns = ["player_id", "player_name", "on", "code", "section", "card", "passcode", "count",
-               "limit", "registered", "message", "file", "line", "cell"]
+               "limit", "registered", "message", "file", "line", "cell", "counts_as"]
     frame = result.violations.select(
         [pl.col(c).cast(pl.Utf8) if c in ("on", "section") else pl.col(c) for c in columns])
     for r, row in enumerate(frame.iter_rows(), start=2):

@@ -1,65 +1,195 @@
-"""Resolving entries to card names: passcodes by join, typed names by normalised key.
+"""Resolving entries to cards: passcodes by join, typed names as a judge reads them.
 
-A typed name is accepted when its normalised key (any language) names exactly one card.
-Otherwise a fuzzy matcher (rapidfuzz) ranks suggestions; a fuzzy match is accepted only
-when it is near-identical to one card's name and clearly better than every other card's
-(``ACCEPT_SCORE``, ``ACCEPT_MARGIN``), and the entry records that it was read fuzzily.
-Anything else stays unresolved, with its suggestions — never silently another card.
-Work is done once per distinct name of the whole input, never per deck.
+A typed name is matched against every printed name of every card, in every language, and
+the candidates are ranked, most important first:
+
+1. cards the event's format admits (its game — OCG/TCG or Rush —, and its kinds: Skills only
+   where the format has Skills, Tokens nowhere) before any other card;
+2. the exact string (Unicode NFC, trimmed) before the normalised key (case, width, quotes,
+   ``&``/and, spacing and punctuation folded);
+3. a card with a passcode before an entry without one (anime cards, video-game variants);
+4. a card of the kind the entry's block names (a Spell block, a "Skill" header) first;
+5. a card released in the format's card pool first;
+6. a name printed in English, then Japanese, Korean, Chinese, French, German, Italian,
+   Spanish, Portuguese (the same text can be one card's name in one language and another
+   card's in another).
+
+The best-ranked card is the reading. Only a true tie — two cards equal on every step, such as
+two cards printing the same name in one language — is ambiguous, and then the entry names
+both. A name that matches nothing gets fuzzy suggestions (rapidfuzz, all distinct names in one
+batch); a suggestion is taken as the reading only when it is near-identical to one card's
+name and clearly better than every other card's (``ACCEPT_SCORE``, ``ACCEPT_MARGIN``), and
+the entry records that it was read fuzzily. Anything else stays unresolved, with its
+suggestions — never silently another card. Work is done once per distinct name.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+import numpy as np
 import polars as pl
 from rapidfuzz import fuzz, process
 
-from .cards import CardDB
+from .cards import LANGS, CardDB
+from .entries import ENTRY_SCHEMA, conform
+from .formats import Format
 from .normalize import name_key_expr
 
-__all__ = ["ACCEPT_MARGIN", "ACCEPT_SCORE", "RESOLVED_SCHEMA", "resolve"]
+__all__ = ["ACCEPT_MARGIN", "ACCEPT_SCORE", "RESOLVED_SCHEMA", "Admits", "resolve"]
 
 ACCEPT_SCORE = 90.0
 ACCEPT_MARGIN = 8.0
 MIN_FUZZY_LENGTH = 8
 SUGGESTIONS = 3
+_SHORTLIST = 20
 
 RESOLVED_SCHEMA: dict[str, pl.DataType] = {
     "card_id": pl.Int64(),
     "status": pl.Enum(["ok", "unknown", "unresolved"]),
     "how": pl.Enum(["passcode", "name", "fuzzy"]),
     "suggestions": pl.List(pl.Utf8()),
+    "ambiguous": pl.Boolean(),
 }
 
 
-def _fuzzy(missing: list[str], keys: pl.DataFrame) -> pl.DataFrame:
-    """Per missing key: the accepted card_id (or null) and suggestion names."""
-    choices = keys["key"].to_list()
-    ids = keys["card_id"].to_list()
-    names = keys["name_en"].to_list()
-    out_id: list[int | None] = []
-    out_sugg: list[list[str]] = []
-    for key in missing:
-        loose: dict[int, float] = {}
-        strict: dict[int, float] = {}
-        for _, score, index in process.extract(key, choices, scorer=fuzz.WRatio, limit=20):
-            card = ids[index]
-            loose[card] = max(loose.get(card, 0.0), float(score))
-            strict[card] = max(strict.get(card, 0.0), float(fuzz.ratio(key, choices[index])))
-        by_strict = [*sorted(strict.values(), reverse=True), 0.0, 0.0]
-        best = max(strict, key=lambda c: strict[c]) if strict else None
+@dataclass(frozen=True)
+class Admits:
+    """The cards a format admits, for ranking readings of a typed name."""
+
+    rush: bool | None = None  # None: either game
+    kinds: tuple[str, ...] = ("monster", "spell", "trap")
+    pool: tuple[str, ...] = ()  # regions; empty: any
+
+    @classmethod
+    def of(cls, fmt: Format | None) -> Admits:
+        if fmt is None:
+            return cls(None, ("monster", "spell", "trap", "skill"), ())
+        return cls(fmt.rush, tuple(fmt.allowed_kinds), tuple(fmt.card_pool))
+
+
+def _card_table(cards: CardDB, admits: Admits) -> pl.DataFrame:
+    """Per card: whether the format admits it, has a passcode, is released, and its slot."""
+    game = pl.lit(True) if admits.rush is None else pl.col("rush") == admits.rush
+    released = (pl.lit(True) if not admits.pool else
+                pl.col("pools").list.set_intersection(pl.lit(list(admits.pool))).list.len() > 0)
+    slot = (pl.when(pl.col("kind") == "monster")
+            .then(pl.when(pl.col("extra")).then(pl.lit("extra")).otherwise(pl.lit("monster")))
+            .otherwise(pl.col("kind").cast(pl.Utf8)))
+    return cards.by_card.select(
+        "card_id", "name_en", "passcode",
+        (game & pl.col("kind").cast(pl.Utf8).is_in(list(admits.kinds))).alias("admitted"),
+        pl.col("passcode").is_not_null().alias("has_code"),
+        released.fill_null(False).alias("released"),
+        slot.alias("card_slot"),
+    )
+
+
+_NAME_SCHEMA: dict[str, pl.DataType] = {
+    "name": pl.Utf8(), "slot": pl.Utf8(), "name_id": pl.Int64(),
+    "ambiguous": pl.List(pl.Utf8()), "fuzzy_id": pl.Int64(),
+    "suggestions": pl.List(pl.Utf8())}
+_LANG_ORDER = {lang: i for i, lang in enumerate(LANGS)}
+
+
+def _candidates(typed: pl.DataFrame, names: pl.DataFrame) -> pl.DataFrame:
+    """Every (typed name, card) pair that matches exactly or by key, with its rank."""
+    exact = typed.join(names.select("exact", "card_id", "lang_rank"), on="exact").with_columns(
+        pl.lit(0).alias("match"))
+    keyed = typed.join(names.select("key", "card_id", "lang_rank"), on="key").with_columns(
+        pl.lit(1).alias("match"))
+    return pl.concat([exact, keyed], how="diagonal_relaxed")
+
+
+def _names(typed: pl.DataFrame, cards: CardDB, admits: Admits) -> pl.DataFrame:
+    """Per distinct (typed name, slot): the card read, or the tie, or fuzzy suggestions."""
+    distinct = typed.drop_nulls("name").unique().sort("name", "slot", nulls_last=True)
+    if distinct.is_empty():
+        return pl.DataFrame(schema=_NAME_SCHEMA)
+    distinct = distinct.with_columns(
+        pl.col("name").str.normalize("NFC").str.strip_chars().alias("exact"),
+        name_key_expr(pl.col("name")).alias("key"))
+    table = _card_table(cards, admits)
+    names = cards.names.with_columns(
+        pl.col("name").str.normalize("NFC").str.strip_chars().alias("exact"),
+        pl.col("lang").replace_strict(_LANG_ORDER, default=len(LANGS)).alias("lang_rank"))
+    found = _candidates(distinct.select("name", "slot", "exact", "key"), names).join(
+        table, on="card_id", how="left")
+    rank = (
+        (~pl.col("admitted")).cast(pl.Int64) * 2**9
+        + pl.col("match").cast(pl.Int64) * 2**8
+        + (~pl.col("has_code")).cast(pl.Int64) * 2**7
+        + (pl.col("slot").is_not_null() & (pl.col("card_slot") != pl.col("slot")))
+        .cast(pl.Int64) * 2**6
+        + (~pl.col("released")).cast(pl.Int64) * 2**5
+        + pl.col("lang_rank")
+    )
+    best = (
+        found.with_columns(rank.alias("rank"))
+        .group_by("name", "slot", "card_id").agg(pl.col("rank").min(),
+                                                 pl.col("name_en").first(),
+                                                 pl.col("passcode").first())
+        .filter(pl.col("rank") == pl.col("rank").min().over("name", "slot"))
+        .group_by("name", "slot").agg(
+            pl.col("card_id").sort().first().alias("first_id"), pl.len().alias("n"),
+            pl.format("{} ({})", pl.col("name_en"), pl.col("passcode")).sort()
+            .alias("tie"))
+    )
+    out = distinct.select("name", "slot", "key").join(best, on=["name", "slot"], how="left",
+                                                      nulls_equal=True)
+    out = out.with_columns(
+        pl.when(pl.col("n") == 1).then(pl.col("first_id")).alias("name_id"),
+        pl.when(pl.col("n") > 1).then(pl.col("tie")).alias("ambiguous"))
+    missing = out.filter(pl.col("n").is_null())
+    fuzzy = _fuzzy(missing["key"].unique().sort().to_list(), names, table)
+    return out.join(fuzzy, on="key", how="left").select(list(_NAME_SCHEMA))
+
+
+def _fuzzy(missing: list[str], names: pl.DataFrame, table: pl.DataFrame) -> pl.DataFrame:
+    """Per missing key: the accepted card (or null) and suggestion names, all keys in one
+    batch: one similarity matrix against the distinct keys of the admitted cards."""
+    schema: dict[str, pl.DataType] = {"key": pl.Utf8(), "fuzzy_id": pl.Int64(),
+                                      "suggestions": pl.List(pl.Utf8())}
+    if not missing:
+        return pl.DataFrame(schema=schema)
+    choices = (
+        names.join(table.filter(pl.col("admitted") & pl.col("has_code")), on="card_id")
+        .filter(pl.col("key") != "")
+        .group_by("key").agg(pl.col("card_id").unique(), pl.col("name_en").first())
+        .sort("key")
+    )
+    keys = choices["key"].to_list()
+    ids = choices["card_id"].to_list()
+    shown = dict(zip(table["card_id"].to_list(), table["name_en"].to_list(), strict=True))
+    ids_out: list[int | None] = []
+    suggestions: list[list[str]] = []
+    if not keys:
+        return pl.DataFrame({"key": missing, "fuzzy_id": [None] * len(missing),
+                             "suggestions": [[] for _ in missing]}, schema=schema)
+    loose = process.cdist(missing, keys, scorer=fuzz.WRatio, dtype=np.uint8, workers=-1)
+    shortlist = np.argsort(-loose.astype(np.int16), axis=1, kind="stable")[:, :_SHORTLIST]
+    for row, key in enumerate(missing):
+        loose_by: dict[int, float] = {}
+        strict_by: dict[int, float] = {}
+        for index in shortlist[row]:
+            score = float(loose[row, index])
+            if score <= 0:
+                continue
+            strict = float(fuzz.ratio(key, keys[index]))
+            for card in ids[index]:
+                loose_by[card] = max(loose_by.get(card, 0.0), score)
+                strict_by[card] = max(strict_by.get(card, 0.0), strict)
+        by_strict = [*sorted(strict_by.values(), reverse=True), 0.0, 0.0]
+        best = max(strict_by, key=lambda c: (strict_by[c], -c)) if strict_by else None
         accepted = best if (
             best is not None and len(key) >= MIN_FUZZY_LENGTH
             and by_strict[0] >= ACCEPT_SCORE and by_strict[0] - by_strict[1] >= ACCEPT_MARGIN
         ) else None
-        first_name = {ids[i]: names[i] or choices[i] for i in range(len(ids) - 1, -1, -1)
-                      if ids[i] in loose}
-        ranked = sorted(loose, key=lambda c: (-loose[c], -strict[c]))[:SUGGESTIONS]
-        out_id.append(accepted)
-        out_sugg.append([first_name[c] for c in ranked])
-    return pl.DataFrame(
-        {"key": missing, "fuzzy_id": out_id, "suggestions": out_sugg},
-        schema={"key": pl.Utf8, "fuzzy_id": pl.Int64, "suggestions": pl.List(pl.Utf8)},
-    )
+        ranked = sorted(loose_by, key=lambda c: (-loose_by[c], -strict_by[c], c))
+        ids_out.append(accepted)
+        suggestions.append(list(dict.fromkeys(shown[c] for c in ranked))[:SUGGESTIONS])
+    return pl.DataFrame({"key": missing, "fuzzy_id": ids_out, "suggestions": suggestions},
+                        schema=schema)
 
 
 def _status(value: str) -> pl.Expr:
@@ -70,55 +200,31 @@ def _how(value: str) -> pl.Expr:
     return pl.lit(value, RESOLVED_SCHEMA["how"])
 
 
-_NAME_SCHEMA: dict[str, pl.DataType] = {
-    "name": pl.Utf8(), "name_id": pl.Int64(), "ambiguous": pl.List(pl.Utf8()),
-    "fuzzy_id": pl.Int64(), "suggestions": pl.List(pl.Utf8())}
+def resolve(entries: pl.DataFrame, cards: CardDB, fmt: Format | Admits | None = None) -> (
+        pl.DataFrame):
+    """Entries plus ``card_id``, ``status``, ``how``, ``suggestions`` and ``ambiguous``.
 
-
-def _names(typed: pl.Series, cards: CardDB, rush: bool | None) -> pl.DataFrame:
-    """Per distinct typed name: exact card, ambiguity, fuzzy card and suggestions."""
-    distinct = typed.drop_nulls().unique().sort().to_frame("name")
-    if distinct.is_empty():
-        return pl.DataFrame(schema=_NAME_SCHEMA)
-    distinct = distinct.with_columns(name_key_expr(pl.col("name")).alias("key"))
-    pool = cards.by_card if rush is None else cards.by_card.filter(pl.col("rush") == rush)
-    names = cards.names.join(pool.select("card_id", "name_en"), on="card_id", how="inner")
-    by_key = names.group_by("key").agg(
-        pl.col("card_id").unique().alias("ids"), pl.col("name_en").unique().alias("cands")
-    )
-    exact = by_key.filter(pl.col("ids").list.len() == 1).select(
-        "key", pl.col("ids").list.first().alias("name_id"))
-    ambiguous = by_key.filter(pl.col("ids").list.len() > 1).select(
-        "key", pl.col("cands").list.sort().alias("ambiguous"))
-    found = distinct.join(exact, on="key", how="left").join(ambiguous, on="key", how="left")
-    missing = found.filter(pl.col("name_id").is_null() & pl.col("ambiguous").is_null())
-    choices = names.unique(["key", "card_id"], maintain_order=True).select(
-        "key", "card_id", "name_en")
-    fuzzy = _fuzzy(missing["key"].unique().sort().to_list(), choices)
-    return found.join(fuzzy, on="key", how="left").select(list(_NAME_SCHEMA))
-
-
-def resolve(entries: pl.DataFrame, cards: CardDB, rush: bool | None = None) -> pl.DataFrame:
-    """Entries plus ``card_id``, ``status``, ``how`` and ``suggestions``.
-
-    ``rush`` limits typed names to Rush Duel cards (True) or to OCG/TCG cards (False), so
-    "Dark Magician" means the card of the event's game; passcodes are always looked up whole.
-    Names are resolved once per distinct text, then joined back to every row.
+    ``fmt`` ranks the readings of typed names (see the module); passcodes are always looked
+    up whole. Names are resolved once per distinct (text, slot), then joined back to every row.
     """
-    # lookups join only the key column and add the results beside the entries, so the
+    admits = fmt if isinstance(fmt, Admits) else Admits.of(fmt)
+    if set(ENTRY_SCHEMA) - set(entries.columns):
+        entries = conform(entries)
+    # lookups join only the key columns and add the results beside the entries, so the
     # entries' other (string) columns are never copied
     printings = cards.cards.select("passcode", pl.col("card_id").alias("code_id")).drop_nulls()
     looked_up = [entries.select("passcode").join(printings, on="passcode", how="left",
                                                  maintain_order="left").select("code_id")]
-    typed = _names(entries["name"], cards, rush)
+    keys = entries.select("name", pl.col("slot").cast(pl.Utf8))
+    typed = _names(keys, cards, admits)
     if not typed.is_empty():
-        looked_up.append(entries.select("name").join(typed, on="name", how="left",
-                                                     maintain_order="left").drop("name"))
+        looked_up.append(keys.join(typed, on=["name", "slot"], how="left", nulls_equal=True,
+                                   maintain_order="left").drop("name", "slot"))
     keyed = pl.concat([entries, *looked_up], how="horizontal")
     if typed.is_empty():  # decks given by passcode only: nothing was looked up by name
         keyed = keyed.with_columns(
             [pl.lit(None, dtype).alias(column) for column, dtype in _NAME_SCHEMA.items()
-             if column != "name"])
+             if column not in ("name", "slot")])
     by_passcode = pl.col("passcode").is_not_null()
     card_id = (
         pl.when(by_passcode).then(pl.col("code_id"))
@@ -135,4 +241,5 @@ def resolve(entries: pl.DataFrame, cards: CardDB, rush: bool | None = None) -> p
         .when(pl.col("fuzzy_id").is_not_null()).then(_how("fuzzy"))
         .otherwise(pl.lit(None, RESOLVED_SCHEMA["how"])).alias("how"),
         pl.coalesce("ambiguous", "suggestions").alias("suggestions"),
-    ).drop("code_id", "name_id", "ambiguous", "fuzzy_id")
+        (~by_passcode & pl.col("ambiguous").is_not_null()).alias("ambiguous"),
+    ).drop("code_id", "name_id", "fuzzy_id")

@@ -71,14 +71,11 @@ def update(folder: Path | None = None, mirror: str | None = None, only: list[str
     if only and len(chosen) != len(set(only)):
         known = ", ".join(s.name for s in sources())
         raise InputError.at(",".join(only), f"unknown source; expected some of {known}")
-    card_files: list[Path] = []
+    files: list[Path] = []
     with httpx.Client(follow_redirects=True, timeout=timeout) as client:
         for source in chosen:
             url = f"{mirror.rstrip('/')}/{source.file}" if mirror else source.url
             target = (lists if source.kind == "list" else downloads) / source.file
             _download(client, url, target, progress)
-            if source.kind == "cards":
-                card_files.append(target)
-    if not card_files:
-        return load_store(root) or demo_cards()
-    return import_into_store(card_files, root)
+            files.append(target)
+    return import_into_store(files, root) or load_store(root) or demo_cards()

@@ -8,12 +8,13 @@ from validator.cards import CardDB
 
 def _with_skills(db: CardDB) -> CardDB:
     extra = pl.DataFrame({"passcode": [900000001, 900000002], "card_id": [900000001, 900000002],
+                          "name_id": [900000001, 900000002],
                           "name_en": ["Skill A", "Skill B"]}).with_columns(
         pl.lit("skill").cast(db.cards.schema["kind"]).alias("kind"))
     return CardDB(pl.concat([db.cards, extra], how="diagonal").with_columns(
         pl.col("extra", "rush", "legend").fill_null(False),
         pl.when(pl.col("kind") == "skill").then(pl.lit(["speed"])).otherwise(pl.col("pools"))
-        .alias("pools")))
+        .alias("pools")), sources=db.sources)
 
 
 def test_pass_one_skill(run, demo_db) -> None:  # type: ignore[no-untyped-def]

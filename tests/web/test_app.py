@@ -205,3 +205,32 @@ def test_password_protects_every_page(tmp_path: Path) -> None:
         ok = client.post("/login", data={"csrf": token, "password": "s3cret"})
         assert ok.status_code == 200
         assert "Registered deck lists" in client.get("/").text
+
+
+def test_the_organizer_picks_the_events_list_from_the_data_store(tmp_path: Path) -> None:
+    from validator.store import import_into_store
+
+    # a stricter list than the demo one: Ash Blossom Forbidden
+    strict = tmp_path / "Strict.lflist.conf"
+    strict.write_text("#[2026.06 Strict TCG]\n!2026.06 Strict TCG\n14558127 0 --Ash Blossom\n")
+    data = tmp_path / "data"
+    import_into_store([strict], data)
+    with _client(tmp_path / "event.sqlite", data_dir=data) as client:
+        _upload_sample(client)
+        assert "2026.06 Strict TCG" in client.get("/").text  # offered on the event form
+        assert "11 illegal" in client.get("/").text  # the demo cards' own list by default
+        token = _token(client)
+        chosen = client.post("/event", data={"csrf": token, "name": "Sample Regional",
+                                             "date": "2026-12-05", "format": "advanced-tcg",
+                                             "regulation": "th", "lang": "en",
+                                             "banlist": "2026.06 Strict TCG"})
+        assert chosen.status_code == 200
+        page = client.get("/?code=FORBIDDEN_CARD").text
+        assert 'value="2026.06 Strict TCG" selected' in page
+        report = client.get("/report.json").json()
+        assert report["banlist"] == "2026.06 Strict TCG"
+        assert report["summary"]["violations_by_code"]["FORBIDDEN_CARD"] > 1
+        refused = client.post("/event", data={"csrf": token, "name": "x", "date": "2026-12-05",
+                                              "format": "advanced-tcg", "regulation": "th",
+                                              "lang": "en", "banlist": "No Such List"})
+        assert refused.status_code == 400

@@ -7,6 +7,7 @@ Columns (case-insensitive; only ``passcode`` and ``name`` are required):
 | passcode | the printing's passcode (digits) |
 | name / name_en | English name; `name_ja`, `name_ko`, `name_zh`, `name_fr`, ... other languages |
 | alias | passcode of the printing this one is an alternate artwork/reprint of |
+| treated_as | passcode of the card whose name this card's name is always treated as |
 | kind | monster, spell, trap, token or skill (default monster) |
 | extra | yes/no: an Extra Deck monster |
 | legend | yes/no: a Rush Duel Legend card |
@@ -23,14 +24,14 @@ from typing import Any
 
 import polars as pl
 
-from ..cards import CARD_SCHEMA, KINDS, LANGS, CardDB, fold_aliases, unique_printings
+from ..cards import CARD_SCHEMA, KINDS, LANGS, LINK_SCHEMA, CardDB, finalize
 from ..errors import ProblemCollector
 from ..tabular import read_sheets
 
 __all__ = ["COLUMNS", "read"]
 
-COLUMNS = ("passcode", "alias", "kind", "extra", "legend", "rush", "subtypes", "pools",
-           "points", *(f"name_{lang}" for lang in LANGS))
+COLUMNS = ("passcode", "alias", "treated_as", "kind", "extra", "legend", "rush", "subtypes",
+           "pools", "points", *(f"name_{lang}" for lang in LANGS))
 _TRUE = {"1", "yes", "y", "true", "x", "✓", "はい", "예"}
 _FALSE = {"", "0", "no", "n", "false", "いいえ", "아니오"}
 
@@ -49,7 +50,7 @@ def read(path: Path) -> CardDB:
             problems.add(f"header lacks a {needed.removeprefix('name_') or needed} column "
                          f"(found: {', '.join(h for h in header if h)})", line=1)
     problems.raise_if_any()
-    cols: dict[str, list[Any]] = {c: [] for c in (*CARD_SCHEMA, "alias")}
+    cols: dict[str, list[Any]] = {c: [] for c in (*CARD_SCHEMA, "alias", "treated_as")}
     for number, row in enumerate(sheet.rows[1:], start=2):
         cells = dict(zip(header, row, strict=False))
         if not any(cells.values()):
@@ -59,8 +60,12 @@ def read(path: Path) -> CardDB:
             problems.add(f"passcode {passcode!r} is not a number", number, "passcode")
             continue
         alias = cells.get("alias", "") or "0"
+        treated_as = cells.get("treated_as", "") or "0"
         if not alias.isdigit():
             problems.add(f"alias {alias!r} is not a passcode", number, "alias")
+            continue
+        if not treated_as.isdigit():
+            problems.add(f"treated_as {treated_as!r} is not a passcode", number, "treated_as")
             continue
         kind = (cells.get("kind") or "monster").lower()
         if kind not in KINDS:
@@ -83,7 +88,10 @@ def read(path: Path) -> CardDB:
             continue
         cols["passcode"].append(int(passcode))
         cols["alias"].append(int(alias))
-        cols["card_id"].append(0)
+        cols["treated_as"].append(int(treated_as))
+        cols["card_id"].append(int(passcode))
+        cols["name_id"].append(int(passcode))
+        cols["other_names"].append([])
         for lang in LANGS:
             cols[f"name_{lang}"].append(cells.get(f"name_{lang}") or None)
         cols["kind"].append(kind)
@@ -95,7 +103,19 @@ def read(path: Path) -> CardDB:
         cols["points"].append(points)
         cols["source"].append(str(path))
     problems.raise_if_any()
-    frame = pl.DataFrame(cols, schema={**CARD_SCHEMA, "alias": pl.Int64()})
-    frame = frame.with_columns(fold_aliases(frame["passcode"], frame["alias"]).alias("card_id"))
-    frame = unique_printings(frame.drop("alias"))
-    return CardDB(frame, sources=[{"source": str(path), "kind": "csv", "cards": frame.height}])
+    frame = pl.DataFrame(cols, schema={**CARD_SCHEMA, "alias": pl.Int64(),
+                                       "treated_as": pl.Int64()})
+    duplicated = frame.filter(pl.col("passcode").is_duplicated())["passcode"].unique().sort()
+    for code in duplicated.to_list():
+        problems.add(f"passcode {code} is on more than one row")
+    problems.raise_if_any()
+    links = pl.concat([
+        frame.filter(pl.col(column) > 0).select(
+            pl.col("passcode").alias("source"), pl.col(column).alias("target"),
+            pl.lit(None, pl.Utf8).alias("target_name"), pl.lit(link, LINK_SCHEMA["link"])
+            .alias("link"))
+        for column, link in (("alias", "alias"), ("treated_as", "name"))
+    ])
+    frame, link_problems = finalize(frame.drop("alias", "treated_as"), links)
+    return CardDB(frame, sources=[{"source": str(path), "kind": "csv", "cards": frame.height}],
+                  warnings=link_problems, links=links)

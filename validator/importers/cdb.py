@@ -4,9 +4,11 @@
   token 0x4000, xyz 0x800000, pendulum 0x1000000, link 0x4000000, skill 0x8000000;
   fusion/synchro/xyz/link monsters go to the Extra Deck.
 * ``ot`` bits: OCG 0x1, TCG 0x2, Speed 0x40, prerelease 0x100, Rush 0x200, Legend 0x400.
-* ``alias`` folding: a row whose ``alias`` is within 10 of its id (an alternate artwork), or
-  names a row of the same database with the very same name (a reprint), is the same card
-  name. Other aliases ("treated as" links to cards outside the database) are not folded.
+* ``alias``: EDOPro counts copies by alias at any distance, so every alias is a name link.
+  A row whose alias is within 10 of its id (an alternate artwork), or names a printing with
+  the very same name (a reprint), is moreover the same card; other aliases ("always treated
+  as" cards such as A Legendary Ocean → Umi, or a Rush card → the OCG card it is based on)
+  give another card the same name (see :func:`validator.cards.finalize`).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from pathlib import Path
 
 import polars as pl
 
-from ..cards import CARD_SCHEMA, CardDB, fold_aliases
+from ..cards import CARD_SCHEMA, LINK_SCHEMA, CardDB, finalize
 from ..errors import InputError
 
 __all__ = ["OT_BITS", "TYPE_BITS", "read"]
@@ -78,19 +80,10 @@ def read(path: Path) -> CardDB:
                 "name_en": pl.Utf8},
         orient="row",
     )
-    names = raw.select(pl.col("passcode").alias("alias"), pl.col("name_en").alias("alias_name"))
-    raw = raw.join(names, on="alias", how="left", maintain_order="left").with_columns(
-        pl.when(
-            (pl.col("alias") > 0)
-            & (
-                ((pl.col("alias") - pl.col("passcode")).abs() <= 10)
-                | (pl.col("alias_name") == pl.col("name_en"))
-            )
-        )
-        .then(pl.col("alias"))
-        .otherwise(0)
-        .alias("fold")
-    )
+    links = raw.filter(pl.col("alias") > 0).select(
+        pl.col("passcode").alias("source"), pl.col("alias").alias("target"),
+        pl.lit(None, pl.Utf8).alias("target_name"),
+        pl.lit("alias", LINK_SCHEMA["link"]).alias("link"))
     type_bit = {k: (pl.col("type") & v) != 0 for k, v in TYPE_BITS.items()}
     ot_bit = {k: (pl.col("ot") & v) != 0 for k, v in OT_BITS.items()}
     kind = (
@@ -109,7 +102,8 @@ def read(path: Path) -> CardDB:
          for p in ("ocg", "tcg", "speed", "rush", "prerelease")]
     ).list.drop_nulls()
     cards = raw.with_columns(
-        fold_aliases(raw["passcode"], raw["fold"]).alias("card_id"),
+        pl.col("passcode").alias("card_id"),
+        pl.col("passcode").alias("name_id"),
         kind.alias("kind"),
         ((pl.col("type") & _EXTRA) != 0).alias("extra"),
         ot_bit["rush"].alias("rush"),
@@ -117,12 +111,17 @@ def read(path: Path) -> CardDB:
         subtypes.alias("subtypes"),
         pools.alias("pools"),
         pl.lit(None, pl.Float64).alias("points"),
+        pl.lit([], pl.List(pl.Utf8)).alias("other_names"),
         pl.lit(str(path)).alias("source"),
     )
-    # every printing of one name shows that name (reprint rows of a cdb may lack a text row)
-    cards = cards.with_columns(pl.col("name_en").drop_nulls().first().over("card_id"))
+    # a reprint row of a cdb may lack its text row: it shows the name of what it aliases
+    names = cards.select(pl.col("passcode").alias("alias"), pl.col("name_en").alias("named"))
+    cards = cards.join(names, on="alias", how="left", maintain_order="left").with_columns(
+        pl.coalesce("name_en", "named").alias("name_en"))
     frame = cards.select(
         [pl.col(c).cast(t) if c in cards.columns else pl.lit(None, t).alias(c)
          for c, t in CARD_SCHEMA.items()]
     )
-    return CardDB(frame, sources=[{"source": str(path), "kind": "cdb", "cards": frame.height}])
+    frame, problems = finalize(frame, links)
+    return CardDB(frame, sources=[{"source": str(path), "kind": "cdb", "cards": frame.height}],
+                  warnings=problems, links=links)

@@ -24,10 +24,10 @@ from typing import Any
 
 import polars as pl
 
-from ..entries import entries_frame
+from ..entries import ENTRY_SCHEMA, entries_frame
 from ..errors import InputError, Problem
 from ..tabular import Sheet, cell_name, read_sheets
-from .textlist import parse_quantity_line, parse_text_list, section_of
+from .textlist import header_of, parse_quantity_line, parse_text_list, section_of
 from .ydk import is_ydke, parse_ydke
 
 __all__ = ["PLAYER_SCHEMA", "Registrations", "read_registration_files", "read_registrations"]
@@ -143,10 +143,12 @@ def _read_long(sheet: Sheet, header_row: int, cols: dict[str, int], out: _Out) -
     frame = frame.with_columns(player.alias("player")).filter(
         ~pl.when(pl.col("player") != "").then(pl.col("player")).otherwise(column("card"))
         .str.contains(totals))
-    named = {value: section_of(value) for value in frame.select(column("section"))
+    named = {value: header_of(value) for value in frame.select(column("section"))
              .to_series().unique().to_list() if value}
     section = column("section").replace_strict(
-        {k: v for k, v in named.items() if v}, default=None, return_dtype=pl.Utf8)
+        {k: v[0] for k, v in named.items() if v}, default=None, return_dtype=pl.Utf8)
+    slot = column("section").replace_strict(
+        {k: v[1] for k, v in named.items() if v and v[1]}, default=None, return_dtype=pl.Utf8)
     quantity = (column("qty").str.normalize("NFKC").str.strip_chars()
                 .str.extract(r"(?i)^[x×]?\s*(\d{1,3})\s*[x×枚장ใบ]?$").cast(pl.Int32))
     bad_section = (column("section") != "") & section.is_null()
@@ -163,7 +165,7 @@ def _read_long(sheet: Sheet, header_row: int, cols: dict[str, int], out: _Out) -
     )
     frame = frame.with_columns(problem.alias("problem"), quantity.alias("quantity"),
                                pl.when(bad_section).then(None).otherwise(section)
-                               .alias("named"))
+                               .alias("named"), slot.alias("slot"))
     for line, message in frame.filter(pl.col("problem").is_not_null()).select(
             "line", "problem").iter_rows():
         key, text_ = message.split("|", 1)
@@ -186,6 +188,7 @@ def _read_long(sheet: Sheet, header_row: int, cols: dict[str, int], out: _Out) -
         pl.lit(sheet.file).alias("file"),
         pl.col("line"),
         where.alias("cell"),
+        pl.col("slot").cast(ENTRY_SCHEMA["slot"]),
     ))
     names = good.group_by("player", maintain_order=True).agg(
         pl.when(column("player_name") != "").then(column("player_name"))
@@ -210,14 +213,14 @@ def _label_value(sheet: Sheet, words: tuple[str, ...]) -> str:
     return ""
 
 
-def _blocks(sheet: Sheet) -> list[tuple[int, int, str]]:
+def _blocks(sheet: Sheet) -> list[tuple[int, int, str, str | None]]:
     found = []
     for r, row in enumerate(sheet.rows):
         for c, text in enumerate(row):
             if text and len(text) < 40 and _quantity(text) is None:
-                named = section_of(text)
+                named = header_of(text)
                 if named is not None:
-                    found.append((r, c, named))
+                    found.append((r, c, *named))
     return found
 
 
@@ -231,8 +234,8 @@ def _read_konami(sheet: Sheet, out: _Out, fallback_id: str) -> bool:
                         "event": _label_value(sheet, _LABELS["event"]),
                         "date": _label_value(sheet, _LABELS["date"]),
                         "file": sheet.file, "sheet": sheet.name})
-    starts = {(r, c) for r, c, _ in blocks}
-    for r0, c, section in blocks:
+    starts = {(r, c) for r, c, _, _ in blocks}
+    for r0, c, section, slot in blocks:
         total = 0
         for r in range(r0 + 1, len(sheet.rows)):
             row = sheet.rows[r]
@@ -267,7 +270,7 @@ def _read_konami(sheet: Sheet, out: _Out, fallback_id: str) -> bool:
                              "passcode": int(name_text) if name_text.isdigit() else None,
                              "name": None if name_text.isdigit() else name_text, "qty": qty,
                              "file": sheet.file, "line": r + 1,
-                             "cell": _where(sheet, r + 1, c + 1)})
+                             "cell": _where(sheet, r + 1, c + 1), "slot": slot})
     return True
 
 

@@ -19,7 +19,8 @@ from ..entries import entries_frame
 from ..errors import ProblemCollector
 from ..tabular import decode_text
 
-__all__ = ["SECTION_WORDS", "parse_quantity_line", "parse_text_list", "section_of"]
+__all__ = ["SECTION_WORDS", "SLOT_WORDS", "header_of", "parse_quantity_line", "parse_text_list",
+           "section_of"]
 
 SECTION_WORDS: dict[str, str] = {
     "main": "main", "main deck": "main", "monster": "main", "monsters": "main",
@@ -36,6 +37,22 @@ SECTION_WORDS: dict[str, str] = {
     "เมน": "main", "เมนเด็ค": "main", "มอนสเตอร์": "main", "เวทมนตร์": "main",
     "กับดัก": "main", "เอ็กซ์ตร้า": "extra", "เอ็กซ์ตร้าเด็ค": "extra", "ไซด์": "side",
     "ไซด์เด็ค": "side",
+    "skill": "main", "skill card": "main", "スキル": "main", "スキルカード": "main",
+    "스킬": "main", "스킬 카드": "main", "สกิล": "main",
+}
+#: headers that also tell the kind of the cards below them
+SLOT_WORDS: dict[str, str] = {
+    "monster": "monster", "monsters": "monster", "monster cards": "monster",
+    "spell": "spell", "spells": "spell", "spell cards": "spell",
+    "trap": "trap", "traps": "trap", "trap cards": "trap",
+    "extra": "extra", "extra deck": "extra", "skill": "skill", "skill card": "skill",
+    "モンスター": "monster", "モンスターカード": "monster", "魔法": "spell",
+    "魔法カード": "spell", "罠": "trap", "罠カード": "trap", "エクストラ": "extra",
+    "エクストラデッキ": "extra", "スキル": "skill", "スキルカード": "skill",
+    "몬스터": "monster", "마법": "spell", "함정": "trap", "엑스트라": "extra",
+    "엑스트라 덱": "extra", "엑스트라덱": "extra", "스킬": "skill", "스킬 카드": "skill",
+    "มอนสเตอร์": "monster", "เวทมนตร์": "spell", "กับดัก": "trap", "เอ็กซ์ตร้า": "extra",
+    "เอ็กซ์ตร้าเด็ค": "extra", "สกิล": "skill",
 }
 _TOTAL = re.compile(r"^(total|sum|合計|総数|합계|총|รวม)\b", re.IGNORECASE)
 _UNITS = r"(?:枚|장|ใบ|x|×|copies|copy|cards?)?"
@@ -48,11 +65,21 @@ _HEADER_NOISE = re.compile(r"[\s\-=:：\[\]【】()（）<>#*_~]+|\d+\s*(枚|장
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
-def section_of(text: str) -> str | None:
-    """The section a header line names, or None when it is not a header."""
+def header_of(text: str) -> tuple[str, str | None] | None:
+    """The section a header line names and the kind of card it announces (the slot), or
+    None when it is not a header."""
     bare = _HEADER_NOISE.sub(" ", unicodedata.normalize("NFKC", text)).strip().lower()
     bare = re.sub(r"\s+", " ", bare)
-    return SECTION_WORDS.get(bare) or SECTION_WORDS.get(bare.replace(" ", ""))
+    for word in (bare, bare.replace(" ", "")):
+        if word in SECTION_WORDS:
+            return SECTION_WORDS[word], SLOT_WORDS.get(word)
+    return None
+
+
+def section_of(text: str) -> str | None:
+    """The section a header line names, or None when it is not a header."""
+    header = header_of(text)
+    return header[0] if header else None
 
 
 def parse_quantity_line(text: str) -> tuple[int, str]:
@@ -73,15 +100,15 @@ def parse_text_list(data: bytes | str, file: str, deck_id: str) -> pl.DataFrame:
     if _CONTROL.search(text):
         problems.add("contains control characters; expected a text deck list")
         problems.raise_if_any()
-    section = "main"
+    section, slot = "main", None
     rows: list[dict[str, object]] = []
     for number, raw in enumerate(text.removeprefix("\ufeff").splitlines(), start=1):
         line = raw.strip()
         if not line or line.startswith(("#", "//")) or _TOTAL.match(line):
             continue
-        header = section_of(line)
+        header = header_of(line)
         if header:
-            section = header
+            section, slot = header
             continue
         qty, name = parse_quantity_line(line)
         if qty < 1:
@@ -91,7 +118,7 @@ def parse_text_list(data: bytes | str, file: str, deck_id: str) -> pl.DataFrame:
             problems.add("a card name longer than any card's", number)
             continue
         entry: dict[str, object] = {"deck_id": deck_id, "section": section, "qty": qty,
-                                    "file": file, "line": number}
+                                    "file": file, "line": number, "slot": slot}
         if name.isascii() and name.isdigit() and len(name) <= 10:
             entry["passcode"] = int(name)
         else:

@@ -8,7 +8,8 @@ import polars as pl
 
 from ..formats import Format
 
-__all__ = ["SECTIONS", "VIOLATION_SCHEMA", "Context", "by_section", "violations"]
+__all__ = ["SECTIONS", "VIOLATION_SCHEMA", "Context", "by_section", "name_totals",
+           "violations"]
 
 SECTIONS = ("main", "extra", "side")
 
@@ -43,7 +44,9 @@ class Context:
     * ``rows``: one row per entry (for rules that need the typed text);
     * ``sizes``: one row per deck with main/extra/side card counts;
     * ``registered`` / ``registered_cards``: the registered lists' rows and wide table;
-    * ``list_problems``: whether rules also report problems of the registered lists.
+    * ``list_problems``: whether rules also report problems of the registered lists;
+    * ``stale``: a note for messages about cards the data lacks, when the card data is older
+      than the list ("; card data dated D is older than list L: run `deckcheck data update`").
     """
 
     fmt: Format
@@ -55,6 +58,7 @@ class Context:
     registered: pl.LazyFrame | None = None
     registered_cards: pl.LazyFrame | None = None
     list_problems: bool = True
+    stale: str = ""
 
     @property
     def known(self) -> pl.LazyFrame:
@@ -65,6 +69,35 @@ class Context:
         """Add the card's English name (and other card-table columns) to failing rows."""
         return frame.join(self.attrs.select("card_id", "card", *columns), on="card_id",
                           how="left")
+
+
+def name_totals(ctx: Context) -> pl.LazyFrame:
+    """Copies per (deck, card *name*) across main, extra and side, with the name's limit.
+
+    Most cards are their own name: their row of the deck-by-card table is used as it is.
+    Cards whose name is always treated as another's ("folded") are added up per name; the
+    row then stands for the name (``card_id`` = the name's card) and ``detail`` spells out
+    the printed cards, e.g. " (3 Harpie Lady + 1 Harpie Lady 1, one name)".
+    """
+    known = ctx.known
+    single = known.filter(~pl.col("folded")).select(
+        "deck", "card_id", "total", "row", "limit", pl.lit("").alias("detail"))
+    folded = (
+        ctx.named(known.filter(pl.col("folded"))).sort("card")
+        .group_by("deck", "name_id")
+        .agg(pl.col("total").sum(), pl.col("row").min(), pl.col("limit").min(),
+             pl.col("card_id").first().alias("only"), pl.len().alias("cards"),
+             pl.format("{} {}", pl.col("total"), pl.col("card")).str.join(" + ")
+             .alias("parts"))
+        .select(
+            "deck",
+            pl.when(pl.col("cards") == 1).then(pl.col("only")).otherwise(pl.col("name_id"))
+            .alias("card_id"),
+            "total", "row", "limit",
+            pl.when(pl.col("cards") == 1).then(pl.lit(""))
+            .otherwise(pl.format(" ({}, one name)", pl.col("parts"))).alias("detail"))
+    )
+    return pl.concat([single, folded])
 
 
 def by_section(frame: pl.LazyFrame) -> pl.LazyFrame:

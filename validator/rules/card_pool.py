@@ -3,7 +3,10 @@
 A card is outside the pool when the list is a whitelist that does not name it, when it was
 not released in any of the format's regions (e.g. an OCG-only card at a TCG event), when it
 belongs to the other game (a Rush card in OCG/TCG or the reverse), or when it is of a kind
-the format has none of (tokens; skills outside Speed Duel). Regulation: th §3 and ko §3 (a
+the format has none of (tokens; skills outside Speed Duel). A card is released in a region
+when any source says so: a cdb's ``ot`` bits, YGOJSON's legality, or the region's own
+Forbidden/Limited list naming it (sources disagree: YGOJSON calls some cards unreleased in
+the TCG that EDOPro and the TCG list itself show released). Regulation: th §3 and ko §3 (a
 card that cannot be used in the tournament → Duel Forfeiture).
 
 PASS: only cards on the whitelist.  FAIL: a Rush Duel card at a TCG event.
@@ -34,11 +37,15 @@ def _reason(fmt: Format, whitelist: bool) -> pl.Expr:
     ]
     if whitelist:
         reasons.append((~pl.col("listed"), "is not on the format's list of legal cards"))
+    texts = [pl.lit(t) for _, t in reasons]
+    conditions = [c for c, _ in reasons]
     if fmt.card_pool:
         released = pl.col("pools").list.set_intersection(pl.lit(fmt.card_pool)).list.len() > 0
-        reasons.append((pl.col("pools").is_not_null() & ~released,
-                        f"is not released in {'/'.join(p.upper() for p in fmt.card_pool)}"))
-    return pl.coalesce([pl.when(c).then(pl.lit(t)) for c, t in reasons])
+        conditions.append(pl.col("pools").is_not_null() & ~released)
+        texts.append(pl.format(
+            "is not released in {}: no card source says so ({}), nor does the format's list",
+            pl.lit("/".join(p.upper() for p in fmt.card_pool)), pl.col("source")))
+    return pl.coalesce([pl.when(c).then(t) for c, t in zip(conditions, texts, strict=True)])
 
 
 def check(ctx: Context) -> list[pl.LazyFrame]:

@@ -1,6 +1,7 @@
 """FORBIDDEN_CARD: a card the Forbidden/Limited list sets to 0, in any section (side too).
 
-A limit on any printing applies to the card name. In a format where Forbidden cards count as
+A limit on any printing applies to the card name, and to cards whose name is always treated
+as that name. In a format where Forbidden cards count as
 Limited (Traditional) the card is Limited instead. Regulation: th §3 (a Forbidden card in the
 main or side deck → Duel Forfeiture), ko §3 (a card that cannot be used → Duel Forfeiture).
 
@@ -17,8 +18,11 @@ CODES = ("FORBIDDEN_CARD",)
 
 
 def check(ctx: Context) -> list[pl.LazyFrame]:
-    failing = by_section(ctx.named(ctx.known.filter(pl.col("limit") == 0)))
+    failing = by_section(ctx.named(ctx.known.filter(pl.col("limit") == 0), "counts_as"))
+    treated = pl.when(pl.col("counts_as").is_not_null()).then(
+        pl.format(" (its name is always treated as {})", pl.col("counts_as"))).otherwise(
+        pl.lit(""))
     return [violations(failing, "FORBIDDEN_CARD",
-                       pl.format("{} is Forbidden ({} in the {} deck)", pl.col("card"),
-                                 pl.col("qty"), pl.col("section").cast(pl.Utf8)),
+                       pl.format("{}{} is Forbidden ({} in the {} deck)", pl.col("card"),
+                                 treated, pl.col("qty"), pl.col("section").cast(pl.Utf8)),
                        count=pl.col("qty"), limit=pl.lit(0))]

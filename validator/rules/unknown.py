@@ -1,8 +1,9 @@
 """UNKNOWN_CARD: a passcode the card data does not know.
 
 An unknown passcode cannot be checked and may be a card that does not exist; the deck is
-illegal until it is fixed. Regulation: th §3 and ko §3 (a card that cannot be used → Duel
-Forfeiture).
+illegal until it is fixed. When the card data is older than the list, the message says so:
+the card may be newer than the data (`deckcheck data update`). Regulation: th §3 and ko §3
+(a card that cannot be used → Duel Forfeiture).
 
 PASS: every passcode known.  FAIL: passcode 12 in the main deck.
 """
@@ -19,7 +20,7 @@ CODES = ("UNKNOWN_CARD",)
 def check(ctx: Context) -> list[pl.LazyFrame]:
     failing = by_section(ctx.cards.filter(pl.col("status") == "unknown"))
     return [violations(failing, "UNKNOWN_CARD",
-                       pl.format("Passcode {} is not a known card ({} in the {} deck)",
+                       pl.format("Passcode {} is not a known card ({} in the {} deck){}",
                                  pl.col("key"), pl.col("qty"),
-                                 pl.col("section").cast(pl.Utf8)),
+                                 pl.col("section").cast(pl.Utf8), pl.lit(ctx.stale)),
                        count=pl.col("qty"))]

@@ -22,11 +22,15 @@ def check(ctx: Context) -> list[pl.LazyFrame]:
     if ctx.registered is not None and ctx.list_problems:
         sources.append(ctx.registered.with_columns(pl.lit(True).alias("on_list")))
     failing = pl.concat(sources).filter(pl.col("status") == "unresolved")
-    hint = pl.when(pl.col("suggestions").list.len() > 0).then(
-        pl.format("; did you mean {}?", pl.col("suggestions").list.join(" / "))
-    ).otherwise(pl.lit(""))
+    hint = (
+        pl.when(pl.col("ambiguous")).then(
+            pl.format(" names more than one card: {}", pl.col("suggestions").list.join(" / ")))
+        .when(pl.col("suggestions").list.len() > 0).then(
+            pl.format(" names no card; did you mean {}?",
+                      pl.col("suggestions").list.join(" / ")))
+        .otherwise(pl.lit(" names no card"))
+    )
     return [violations(failing, "UNRESOLVED_NAME",
-                       pl.format("{} {}x \"{}\" names no single card{}",
-                                 pl.col("section").cast(pl.Utf8), pl.col("qty"),
-                                 pl.col("name"), hint),
+                       pl.format("{} {}x \"{}\"{}", pl.col("section").cast(pl.Utf8),
+                                 pl.col("qty"), pl.col("name"), hint),
                        count=pl.col("qty"))]

@@ -34,7 +34,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from .. import store
 from ..banlist import Banlist
 from ..cards import CardDB
-from ..checking import load_banlist, read_deck_uploads
+from ..checking import read_deck_uploads
 from ..errors import InputError, Problem
 from ..event import EventResult, check_event
 from ..eventdb import EventDB, EventSettings
@@ -45,6 +45,7 @@ from ..penalties import LANGS, REGULATIONS, SEVERITY, load_policy
 from ..readers.registrations import read_registration_files
 from ..report_event import event_json, event_xlsx
 from ..rules import CODES
+from ..setup import load_banlist
 from ..xlsx import autosize, put, write_header
 
 __all__ = ["MAX_UPLOAD", "create_app"]
@@ -110,6 +111,7 @@ class State:
     cards: CardDB
     password: str | None
     secret: bytes
+    data_dir: Path | None = None
     cache: dict[str, Any] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -120,7 +122,8 @@ class State:
     def setup(self) -> tuple[EventSettings, Format, Banlist]:
         settings = self.settings()
         fmt = load_format(settings.format)
-        return settings, fmt, load_banlist(None, None, fmt, self.cards)
+        return settings, fmt, load_banlist(settings.banlist or None, None, fmt, self.cards,
+                                           self.data_dir)
 
     def result(self) -> tuple[EventResult | None, list[Problem]]:
         """The event checked from exactly what was uploaded (cached until it changes).
@@ -167,7 +170,7 @@ def _sign(secret: bytes, value: str) -> str:
 def create_app(db_path: Path, *, password: str | None = None, cards_spec: str | None = None,
                data_dir: Path | None = None, max_upload: int = MAX_UPLOAD) -> FastAPI:
     db = EventDB(db_path)
-    state = State(db, store.load_cards(cards_spec, data_dir), password, db.secret())
+    state = State(db, store.load_cards(cards_spec, data_dir), password, db.secret(), data_dir)
     app = FastAPI(title="deckcheck", docs_url=None, redoc_url=None, openapi_url=None)
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     templates.env.globals.update(LANGS=LANGS, REGULATIONS=REGULATIONS, SEVERITY=SEVERITY,
@@ -261,16 +264,20 @@ def create_app(db_path: Path, *, password: str | None = None, cards_spec: str | 
             counts = result.counts()
         return page(request, "index.html", result=result, players=players, counts=counts,
                     errors=errors, status=status, code=code, q=q, msg=msg,
-                    uploads=state.db.upload_summary(), formats=format_names())
+                    uploads=state.db.upload_summary(), formats=format_names(),
+                    lists=store.stored_lists(state.data_dir))
 
     @app.post("/event")
     async def save_event(request: Request) -> Response:
         data = await form(request)
         values = {k: str(data.get(k, "")).strip() for k in
-                  ("name", "date", "format", "regulation", "lang")}
+                  ("name", "date", "format", "regulation", "lang", "banlist")}
         if values["format"] not in format_names() or values["regulation"] not in REGULATIONS \
                 or values["lang"] not in LANGS or not values["name"]:
             raise InputError.at("event", "name, format, regulation and language are required")
+        if values["banlist"] and values["banlist"] not in {
+                s.name for s in store.stored_lists(state.data_dir)}:
+            raise InputError.at("banlist", "not a list of the data store")
         state.db.save_settings(EventSettings(**values))
         return RedirectResponse("/?msg=" + quote("Event saved."), status_code=303)
 
@@ -351,11 +358,11 @@ def create_app(db_path: Path, *, password: str | None = None, cards_spec: str | 
 
     def _diff(result: EventResult, player_id: str, fmt: Format) -> list[dict[str, Any]]:
         listed = registered_lines(result.registrations.entries.filter(
-            pl.col("deck_id") == player_id), state.cards, fmt.rush)
+            pl.col("deck_id") == player_id), state.cards, fmt)
         deck: dict[tuple[str, int], int] = {}
         if result.submitted is not None:
             mine = result.submitted.filter(pl.col("deck_id") == player_id)
-            for line in registered_lines(mine, state.cards, fmt.rush):
+            for line in registered_lines(mine, state.cards, fmt):
                 if line.key is not None:
                     deck[line.section, line.key] = deck.get((line.section, line.key), 0) + \
                         line.qty
@@ -413,7 +420,7 @@ def create_app(db_path: Path, *, password: str | None = None, cards_spec: str | 
         row = _player(result, player_id)
         _, fmt, _ = state.setup()
         lines = registered_lines(result.registrations.entries.filter(
-            pl.col("deck_id") == player_id), state.cards, fmt.rush)
+            pl.col("deck_id") == player_id), state.cards, fmt)
         return page(request, "judge.html", player=row, lines=lines,
                     history=state.db.log(player_id))
 
