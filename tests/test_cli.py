@@ -64,7 +64,7 @@ def test_check_exit_codes_and_json(tmp_path: Path) -> None:
                                                                    "FORBIDDEN_CARD"]
     penalty = verdicts["bad"]["penalty"]
     assert penalty["type"] == "DUEL_FORFEITURE"
-    assert penalty["recorded"] is True
+    assert penalty["recorded"] is False  # only the ko regulation says penalties are recorded
     assert len(penalty["remedies"]) == 2
     assert "ILLEGAL" in bad.output
 
@@ -72,11 +72,19 @@ def test_check_exit_codes_and_json(tmp_path: Path) -> None:
 def test_check_stage_and_language(tmp_path: Path) -> None:
     deck = _ydk(tmp_path / "d.ydk", _legal_main()[:39])
     result = CliRunner().invoke(main, ["check", str(deck), "--json", "-", "--stage", "in-duel",
-                                       "--lang", "ja", "--regulation", "ja"])
+                                       "--lang", "ja", "--regulation", "th"])
     penalty = json.loads(result.output)["decks"][0]["penalty"]
     assert penalty["applies_to"] == "進行中のデュエル"
     assert penalty["label"] == "デュエルの敗北"
     assert penalty["remedies"] == ["デッキに適切なカードを加え、40枚にする。"]
+    # the ja regulation's copy has no clause for a small deck: the head judge decides
+    ja = CliRunner().invoke(main, ["check", str(deck), "--json", "-", "--lang", "ja",
+                                   "--regulation", "ja"])
+    verdict = json.loads(ja.output)["decks"][0]
+    assert verdict["penalty"] is None
+    assert verdict["status"] == "illegal"
+    assert verdict["head_judge"] == ["MAIN_TOO_SMALL"]
+    assert verdict["remedies"] == ["デッキに適切なカードを加え、40枚にする。"]
 
 
 def test_bad_deck_file_is_reported_and_others_checked(tmp_path: Path) -> None:

@@ -19,7 +19,8 @@ SKIP = ("deckcheck serve", "deckcheck data update")  # a server, and the network
 
 def _examples() -> list[str]:
     text = (ROOT / "README.md").read_text()
-    blocks = re.findall(r"```\n(.*?)```", text, flags=re.S)
+    blocks = [body for lang, body in re.findall(r"^```(\w*)\n(.*?)^```", text,
+                                                flags=re.S | re.M) if not lang]
     return [line.strip() for block in blocks for line in block.splitlines()
             if line.strip().startswith("deckcheck ") and not line.strip().startswith(SKIP)]
 

@@ -7,19 +7,21 @@ from pathlib import Path
 import pytest
 
 from validator.errors import ImplementationError
-from validator.penalties import LANGS, REGULATIONS, load_policy
-from validator.rules import CODES, MODULES, RULES, rule_for
+from validator.penalties import LANGS, REGULATIONS, STAGES, load_policy
+from validator.rules import CODES, DECISION_CODES, MODULES, RULES, rule_for
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_codes_are_unique_and_match_the_issue_table() -> None:
-    assert len(CODES) == len(set(CODES)) == 16
+    assert len(CODES) == len(set(CODES)) == 17
     assert set(CODES) == {
         "MAIN_TOO_SMALL", "MAIN_TOO_LARGE", "EXTRA_TOO_LARGE", "SIDE_TOO_LARGE",
         "TOO_MANY_COPIES", "FORBIDDEN_CARD", "LIMIT_EXCEEDED", "LEGEND_LIMIT_EXCEEDED",
         "NOT_IN_CARD_POOL", "FORBIDDEN_CARD_TYPE", "WRONG_SECTION", "UNKNOWN_CARD",
-        "POINTS_EXCEEDED", "SKILL_COUNT", "LIST_MISMATCH", "UNRESOLVED_NAME"}
+        "POINTS_EXCEEDED", "SKILL_COUNT", "LIST_MISMATCH", "UNRESOLVED_NAME",
+        "UNREADABLE_ROW"}
+    assert {"UNRESOLVED_NAME", "UNREADABLE_ROW"} == DECISION_CODES
 
 
 @pytest.mark.parametrize("module", MODULES, ids=lambda m: m.__name__.rsplit(".", 1)[1])
@@ -47,13 +49,17 @@ def test_code_is_in_the_readme(code: str) -> None:
 def test_every_code_has_penalty_texts_in_four_languages(regulation: str) -> None:
     policy = load_policy(regulation)
     for code in CODES:
+        rule = policy.codes[code]
         for lang in LANGS:
             assert policy.remedy(code, lang).strip()
-            assert policy.penalty_name(policy.codes[code].penalty, lang).strip()
-        assert policy.codes[code].penalty == "DUEL_FORFEITURE"
-    for stage in ("pre-event", "between-duels", "in-duel"):
-        for lang in LANGS:
-            assert policy.timing[stage].get(lang).strip()
+            if rule.penalty is not None:
+                assert policy.penalty_name(rule.penalty, lang).strip()
+                for stage in STAGES:
+                    assert policy.applies_to(rule.penalty, stage, lang).strip()
+        # a penalty always rests on a clause; a decision never carries one
+        assert (rule.penalty is None) == (rule.clause is None)
+        if code in DECISION_CODES:
+            assert rule.penalty is None
 
 
 def test_unknown_code_is_an_implementation_error() -> None:

@@ -8,6 +8,7 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
+import polars as pl
 import pytest
 from openpyxl import load_workbook
 
@@ -66,6 +67,74 @@ def test_tcg_illegal_players_are_exactly_the_planted_problems() -> None:
     assert result.unmatched_decks == ["0499999999"]
 
 
+#: the sample players whose lists hold an entry only the head judge can settle
+DECISIONS = {23: "Ash Blosom", 48: "three"}
+
+
+def test_players_with_unsettled_entries_need_a_decision_and_get_no_penalty() -> None:
+    result = _run("regional-tcg")
+    report = event_json(result, load_policy("th"), "pre-event", "en")
+    players = {p["player_id"]: p for p in report["players"]}
+    for index in DECISIONS:
+        player = players[player_id(index)]
+        assert player["status"] == "needs_decision"
+        assert player["legal"] is False
+        assert player["penalty"] is None
+        assert player["remedies"] == [load_policy("th").remedies["decide"].en]
+        held = [v for v in player["violations"] if not v["decision"]]
+        assert held
+        assert all(v["held"] for v in held)  # the list-dependent verdicts wait
+    assert report["statuses"] == {"legal": 53, "illegal": 9, "needs_decision": 2}
+
+
+def _decided(tmp_path: Path, rows: str) -> Path:
+    path = tmp_path / "decisions.csv"
+    path.write_text("player_id,where,card,qty,decided_by,reason\n" + rows, encoding="utf-8")
+    return path
+
+
+def test_a_decision_settles_the_entry_and_the_report_shows_it(tmp_path: Path) -> None:
+    from validator.decisions import read_decisions
+
+    ash, three = player_id(23), player_id(48)
+    decisions = read_decisions(_decided(tmp_path, (
+        f"{ash},{ash}!B9,Ash Blossom & Joyous Spring,,Head judge Mai,obvious typo\n"
+        f"{three},{three}!A17,Infinite Impermanence,3,Head judge Mai,written 'three'\n")))
+    registrations, decks, fmt_name = EVENTS["regional-tcg"]
+    cards = demo_cards()
+    fmt = load_format(fmt_name)
+    result = run_event(Path(registrations), cards=cards, fmt=fmt,
+                       banlist=load_banlist(None, None, fmt, cards), decks=Path(decks),
+                       decisions=decisions)
+    status = dict(result.players.select("player_id", pl.col("status").cast(pl.Utf8)).rows())
+    assert (status[ash], status[three]) == ("legal", "legal")
+    report = event_json(result, load_policy("th"), "pre-event", "en")
+    assert [(d["player_id"], d["typed"], d["card"]) for d in report["decisions"]] == [
+        (ash, "Ash Blosom", "Ash Blossom & Joyous Spring"),
+        (three, "quantity 'three' is not a number 1-99", "Infinite Impermanence")]
+    players = {p["player_id"]: p for p in report["players"]}
+    assert players[ash]["decisions"][0]["decided_by"] == "Head judge Mai"
+    target = tmp_path / "report.xlsx"
+    write_event_xlsx(result, load_policy("th"), "pre-event", "en", target)
+    rows = [[c.value for c in r] for r in load_workbook(target)["Decisions"].iter_rows(
+        min_row=2)]
+    assert [r[0] for r in rows] == [ash, three]
+    assert rows[0][3:7] == ["Ash Blosom", "Ash Blossom & Joyous Spring", None, "Head judge Mai"]
+
+
+def test_a_decision_that_matches_nothing_is_reported(tmp_path: Path) -> None:
+    from validator.decisions import read_decisions
+
+    decisions = read_decisions(_decided(tmp_path, "0400000000,Z99,Raigeki,,Mai,typo\n"))
+    registrations, _, fmt_name = EVENTS["regional-tcg"]
+    cards = demo_cards()
+    fmt = load_format(fmt_name)
+    result = run_event(Path(registrations), cards=cards, fmt=fmt,
+                       banlist=load_banlist(None, None, fmt, cards), decisions=decisions)
+    assert any("no open entry of player 0400000000 at 'Z99'" in p.message
+               for p in result.problems)
+
+
 def test_rush_legend_pairs() -> None:
     result = _run("rush-cup")
     illegal = result.players.filter(~result.players["legal"])["player_id"].to_list()
@@ -90,7 +159,7 @@ def test_xlsx_report_sheets_player_and_remedy(tmp_path: Path) -> None:
     write_event_xlsx(_run("regional-tcg"), load_policy("th"), "pre-event", "en", target)
     workbook = load_workbook(target)
     assert workbook.sheetnames == ["Summary", "Players", "Violations", "Penalties",
-                                   "Unresolved", "Problems"]
+                                   "Unresolved", "Decisions", "Problems"]
     players = workbook["Players"]
     assert players.freeze_panes == "A2"
     assert players.auto_filter.ref
@@ -98,7 +167,8 @@ def test_xlsx_report_sheets_player_and_remedy(tmp_path: Path) -> None:
     forbidden = rows[player_id(18)]  # the Pot of Greed in the side deck
     assert forbidden[2].value == "Illegal"
     assert forbidden[2].fill.fgColor.rgb.endswith("FFC7CE")
-    assert "Remove the inappropriate cards" in forbidden[12].value
+    # a Forbidden card on the list itself: the head judge decides how list and deck are fixed
+    assert "the head judge decides how the deck list and the deck" in forbidden[12].value
     assert rows[player_id(0)][2].value == "Legal"
     violations = [[c.value for c in r] for r in workbook["Violations"].iter_rows(min_row=2)]
     assert [player_id(18), "list", "FORBIDDEN_CARD"] in [[v[0], v[2], v[3]] for v in violations]
@@ -107,9 +177,11 @@ def test_xlsx_report_sheets_player_and_remedy(tmp_path: Path) -> None:
     assert "Ash Blossom & Joyous Spring" in unresolved[0][6]
     slips = "\n".join(str(c.value) for r in workbook["Penalties"].iter_rows() for c in r
                       if c.value)
-    assert slips.count("Penalty: Duel Forfeiture") == len(PROBLEMS)
+    # the two players waiting for the head judge's decision get no penalty slip
+    assert slips.count("Penalty: Duel Forfeiture") == len(PROBLEMS) - len(DECISIONS)
     summary = {r[0].value: r[1].value for r in workbook["Summary"].iter_rows() if r[0].value}
-    assert (summary["Players"], summary["Illegal"]) == (64, len(PROBLEMS))
+    assert (summary["Players"], summary["Illegal"]) == (64, len(PROBLEMS) - len(DECISIONS))
+    assert summary["Needs a head judge's decision"] == len(DECISIONS)
 
 
 def test_report_is_byte_stable(tmp_path: Path) -> None:

@@ -6,16 +6,22 @@ import io
 import re
 import zipfile
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 import polars as pl
 
+from .decisions import Decision, apply_decisions, unreadable_rows
+from .engine import CheckResult, check, combine
 from .entries import entries_frame
 from .errors import InputError, Problem
+from .readers.registrations import Registrations
 from .readers.ydk import is_ydke, parse_ydke, read_deck_bytes, read_deck_file
 from .safety import check_archive
+from .setup import Setup
 
-__all__ = ["DECK_SUFFIXES", "deck_files", "read_deck_uploads", "read_decks"]
+__all__ = ["DECK_SUFFIXES", "DeckCheck", "check_decks", "deck_files", "read_deck_uploads",
+           "read_decks"]
 
 DECK_SUFFIXES = (".ydk", ".ydke", ".txt")
 
@@ -168,3 +174,51 @@ def read_deck_uploads(files: list[tuple[str, bytes]], pasted: str = "") -> tuple
         except InputError as exc:
             problems.extend(exc.problems)
     return (pl.concat(frames) if frames else entries_frame()), problems
+
+
+@dataclass
+class DeckCheck:
+    """Decks checked, and compared with their registered lists when given."""
+
+    result: CheckResult
+    lists: CheckResult | None  # the registered lists' own check
+    problems: list[Problem]  # rows of the lists that could not be used, unmatched decisions
+    decisions: list[Decision]  # the head judge's decisions applied
+    duel: int | None
+
+    @property
+    def compared(self) -> bool:
+        return self.lists is not None
+
+
+def check_decks(entries: pl.DataFrame, setup: Setup, *,
+                registrations: Registrations | None = None,
+                decisions: list[Decision] | None = None, duel: int | None = None,
+                decisions_label: str = "decisions") -> DeckCheck:
+    """Check decks; with registrations, check the lists too and compare each deck with its
+    player's list (deck id = player id), from duel 2 on allowing side deck exchanges."""
+    if registrations is None:
+        result = check(entries, cards=setup.cards, fmt=setup.fmt, banlist=setup.banlist)
+        return DeckCheck(result, None, [], [], duel)
+    applied = apply_decisions(registrations.entries, registrations.problems, decisions or [],
+                              decisions_label)
+    players = registrations.players["player_id"].to_list()
+    unmatched = sorted(set(entries["deck_id"].unique().to_list()) - set(players))
+    sources = dict(entries.group_by("deck_id").agg(pl.col("file").first()).iter_rows())
+    strays = [Problem(str(sources[d]), None, None, f"deck {d!r} matches no registered player: "
+                      "checked without a list") for d in unmatched]
+    lists = check(applied.entries, cards=setup.cards, fmt=setup.fmt, banlist=setup.banlist,
+                  deck_ids=players, unreadable=unreadable_rows(applied.problems, False))
+    registered = pl.col("deck_id").is_in(players)
+    present = entries["deck_id"].unique().implode()
+    result = check(entries.filter(registered), cards=setup.cards, fmt=setup.fmt,
+                   banlist=setup.banlist,
+                   registered=applied.entries.filter(pl.col("deck_id").is_in(present)),
+                   list_problems=False, siding=duel is not None and duel > 1,
+                   unreadable=unreadable_rows(applied.problems, True))
+    if unmatched:
+        alone = check(entries.filter(~registered), cards=setup.cards, fmt=setup.fmt,
+                      banlist=setup.banlist)
+        result = combine([result, alone])
+    return DeckCheck(result, lists, applied.problems + applied.unmatched + strays,
+                     applied.decisions, duel)

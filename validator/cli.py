@@ -11,7 +11,7 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 import polars as pl
@@ -20,8 +20,12 @@ from rich.markup import escape
 from rich.table import Table
 
 from . import store
-from .engine import check
 from .errors import InputError
+
+if TYPE_CHECKING:
+    from .decisions import Decision
+    from .event import EventResult
+    from .penalties import Policy, Stage
 
 __all__ = ["main"]
 
@@ -157,67 +161,93 @@ def _write_json(payload: dict[str, object], target: str) -> None:
         Path(target).write_text(text, encoding="utf-8")
 
 
+regulation_option = click.option(
+    "--regulation", default=None,
+    help="Penalty regulation: th, ja, ko, or a policy TOML file of the same schema (default: "
+         "ko for Rush Duel, ja when --lang ja, else th).")
+lang_option = click.option("--lang", type=click.Choice(["en", "ja", "ko", "th"]), default="en",
+                           show_default=True, help="Language of penalties and remedies.")
+decisions_option = click.option(
+    "--decisions", type=click.Path(path_type=Path), default=None,
+    help="The head judge's decisions (CSV: player_id, where, card, qty, decided_by, reason) "
+         "on names and rows of the lists the tool could not settle.")
+
+
+def _policy(regulation: str | None, rush: bool, lang: str) -> Policy:
+    from .penalties import default_regulation, load_policy
+
+    return load_policy(regulation or default_regulation(rush, lang))
+
+
+def _decisions(path: Path | None) -> list[Decision]:
+    from .decisions import read_decisions
+
+    return [] if path is None else read_decisions(path)
+
+
 @main.command("check")
 @click.argument("decks", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--cards", "cards_spec", default=None,
               help="Card data: a source file/folder, 'store' or 'demo' (default: the store, "
                    "else the embedded demo pool).")
 @click.option("--banlist", "banlist_spec", default=None,
-              help="Forbidden/Limited list: lflist.conf, CSV/XLSX, or ygojson:REGION "
-                   "(default: the format's list).")
+              help="Forbidden/Limited list: lflist.conf, CSV/XLSX, ygojson:REGION or a list "
+                   "of the data store by name (default: the format's newest list).")
 @click.option("--list", "list_name", default=None, help="Which !name list of an lflist.conf.")
 @click.option("--format", "format_spec", default="advanced-tcg", show_default=True,
               help="A format name (see banlists/formats) or a TOML file.")
 @click.option("--registrations", type=click.Path(path_type=Path), default=None,
               help="Registered deck lists to compare the decks with (deck file name = player id).")
-@click.option("--regulation", type=click.Choice(["th", "ja", "ko"]), default="th",
-              show_default=True)
-@click.option("--lang", type=click.Choice(["en", "ja", "ko", "th"]), default="en",
-              show_default=True)
-@click.option("--stage", type=click.Choice(["pre-event", "between-duels", "in-duel"]),
-              default="pre-event", show_default=True)
+@click.option("--duel", type=click.IntRange(min=1), default=None,
+              help="The duel of the match the deck is for: from 2 on, side deck exchanges "
+                   "are allowed when comparing with the registered list.")
+@decisions_option
+@regulation_option
+@lang_option
+@click.option("--stage", type=click.Choice(["pre-event", "in-duel", "between-duels",
+                                            "between-matches"]), default="pre-event",
+              show_default=True, help="When the check happens (decides when a penalty applies).")
 @click.option("--json", "json_target", default=None, help="Write JSON to FILE ('-': stdout).")
+@click.option("--all", "every_deck", is_flag=True, help="List every deck, legal ones too.")
+@click.option("--quiet", is_flag=True, help="Print nothing per deck (only the exit status).")
 @data_dir_option
 @user_errors
 def check_command(decks: tuple[Path, ...], cards_spec: str | None, banlist_spec: str | None,
                   list_name: str | None, format_spec: str, registrations: Path | None,
-                  regulation: str, lang: str, stage: str, json_target: str | None,
+                  duel: int | None, decisions: Path | None, regulation: str | None, lang: str,
+                  stage: Stage, json_target: str | None, every_deck: bool, quiet: bool,
                   data_dir: Path | None) -> None:
     """Check decks (YDK, ydke, text lists; files or folders) and print every violation.
 
-    Exit status: 0 all legal, 1 violations found, 2 bad input or usage.
+    Exit status: 0 all legal, 1 violations found (or a decision is needed), 2 bad input.
 
-    Example: deckcheck check decks/ --format advanced-tcg --json report.json
+    Example: deckcheck check decks/ --registrations lists.xlsx --duel 2 --json report.json
     """
-    from .checking import read_decks
-    from .formats import load_format
-    from .penalties import load_policy
+    from .checking import check_decks, read_decks
+    from .readers.registrations import read_registrations
     from .report import print_text, to_json_dict
-    from .setup import load_banlist
+    from .setup import load
 
-    fmt = load_format(format_spec)
-    cards = store.load_cards(cards_spec, data_dir)
-    banlist = load_banlist(banlist_spec, list_name, fmt, cards, data_dir)
+    setup = load(format_spec, cards_spec, banlist_spec, list_name, data_dir)
+    policy = _policy(regulation, setup.fmt.rush, lang)
     entries, problems = read_decks(list(decks))
-    registered = None
-    if registrations is not None:
-        from .readers.registrations import read_registrations
-
-        reg = read_registrations(registrations)
-        registered = reg.entries
-        problems.extend(reg.problems)
-    for problem in problems:
-        err.print(f"[red]error:[/red] {escape(str(problem))}", highlight=False)
+    reg = read_registrations(registrations) if registrations is not None else None
     if entries.is_empty() and not problems:
         raise InputError.at(" ".join(map(str, decks)), "no deck files found (.ydk, .ydke, .txt)")
-    result = check(entries, cards=cards, fmt=fmt, banlist=banlist, registered=registered)
-    policy = load_policy(regulation)
+    checked = check_decks(entries, setup, registrations=reg, decisions=_decisions(decisions),
+                          duel=duel)
+    problems.extend(checked.problems)
+    for problem in problems:
+        err.print(f"[red]error:[/red] {escape(str(problem))}", highlight=False)
+    result = checked.result
     for warning in result.warnings[:20]:
         err.print(f"warning: {escape(str(warning))}", highlight=False)
     if json_target is not None:
-        _write_json(to_json_dict(result, policy, stage, lang), json_target)
-    if json_target != "-":
-        print_text(result, policy, stage, lang, out)
+        _write_json(to_json_dict(result, policy, stage, lang, lists=checked.lists,
+                                 compared=checked.compared, duel=duel), json_target)
+    if json_target != "-" and not quiet:
+        print_text(result, policy, stage, lang, out, every_deck=every_deck, lists=checked.lists,
+                   compared=checked.compared, duel=duel)
     if problems:
         sys.exit(2)
     sys.exit(0 if bool(result.decks["legal"].all()) else 1)
@@ -281,11 +311,11 @@ def template_command(target: Path, players: int) -> None:
 @click.option("--banlist", "banlist_spec", default=None,
               help="Forbidden/Limited list (default: the format's list).")
 @click.option("--list", "list_name", default=None, help="Which !name list of an lflist.conf.")
-@click.option("--format", "format_spec", default="advanced-tcg", show_default=True)
-@click.option("--regulation", type=click.Choice(["th", "ja", "ko"]), default="th",
-              show_default=True)
-@click.option("--lang", type=click.Choice(["en", "ja", "ko", "th"]), default="en",
-              show_default=True)
+@click.option("--format", "format_spec", default="advanced-tcg", show_default=True,
+              help="A format name (see banlists/formats) or a TOML file.")
+@decisions_option
+@regulation_option
+@lang_option
 @click.option("--report", type=click.Path(path_type=Path), required=True,
               help="The XLSX report to write.")
 @click.option("--json", "json_target", default=None, help="Also write the JSON report here.")
@@ -293,8 +323,8 @@ def template_command(target: Path, players: int) -> None:
 @user_errors
 def event_command(registrations: Path, decks: Path | None, cards_spec: str | None,
                   banlist_spec: str | None, list_name: str | None, format_spec: str,
-                  regulation: str, lang: str, report: Path, json_target: str | None,
-                  data_dir: Path | None) -> None:
+                  decisions: Path | None, regulation: str | None, lang: str, report: Path,
+                  json_target: str | None, data_dir: Path | None) -> None:
     """Check a whole event: every registered list, every submitted deck, list against deck.
 
     Exit status as `check`: 0 all legal, 1 violations found, 2 bad input.
@@ -307,22 +337,20 @@ def event_command(registrations: Path, decks: Path | None, cards_spec: str | Non
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
     from .event import run_event
-    from .formats import load_format
-    from .penalties import load_policy
     from .report_event import event_json, write_event_xlsx
-    from .setup import load_banlist
+    from .setup import load
 
     steps = ["load card data and list", "read and check lists and decks", "write the report"]
     with Progress(TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn(),
                   console=err, transient=True) as bar:
         task = bar.add_task(steps[0], total=len(steps))
-        fmt = load_format(format_spec)
-        cards = store.load_cards(cards_spec, data_dir)
-        banlist = load_banlist(banlist_spec, list_name, fmt, cards, data_dir)
+        setup = load(format_spec, cards_spec, banlist_spec, list_name, data_dir)
+        policy = _policy(regulation, setup.fmt.rush, lang)
+        settled = _decisions(decisions)
         bar.update(task, advance=1, description=steps[1])
-        result = run_event(registrations, cards=cards, fmt=fmt, banlist=banlist, decks=decks)
+        result = run_event(registrations, cards=setup.cards, fmt=setup.fmt,
+                           banlist=setup.banlist, decks=decks, decisions=settled)
         bar.update(task, advance=1, description=steps[2])
-        policy = load_policy(regulation)
         stamp = os.environ.get("SOURCE_DATE_EPOCH")
         when = dt.datetime.fromtimestamp(int(stamp), dt.UTC) if stamp and stamp.isdigit() \
             else None
@@ -334,20 +362,24 @@ def event_command(registrations: Path, decks: Path | None, cards_spec: str | Non
     sys.exit(0 if bool(result.players["legal"].all()) else 1)
 
 
-def _print_event_summary(result: Any, report: Path, json_target: str | None) -> None:
+def _print_event_summary(result: EventResult, report: Path, json_target: str | None) -> None:
     table = Table(title="Event summary")
     table.add_column("")
     table.add_column("count", justify="right")
-    legal = int(result.players["legal"].sum())
-    for label, value in (("players", result.players.height), ("legal", legal),
-                         ("illegal", result.players.height - legal),
+    counted = dict(result.players["status"].cast(pl.Utf8).value_counts().iter_rows())
+    for label, value in (("players", result.players.height),
+                         ("legal", counted.get("legal", 0)),
+                         ("illegal", counted.get("illegal", 0)),
+                         ("need a head judge's decision", counted.get("needs_decision", 0)),
+                         ("head judge's decisions applied", len(result.decisions)),
                          ("problems (unreadable rows, unmatched decks)", len(result.problems))):
         table.add_row(label, str(value))
     for code, count in result.counts().items():
         table.add_row(f"  {code}", str(count))
     out.print(table)
+    words = {"illegal": "[red]ILLEGAL[/red]", "needs_decision": "[yellow]DECIDE[/yellow]"}
     for player in result.players.filter(~pl.col("legal")).head(30).iter_rows(named=True):
-        out.print(f"  [red]ILLEGAL[/red] {escape(str(player['player_id']))} "
+        out.print(f"  {words[str(player['status'])]} {escape(str(player['player_id']))} "
                   f"{escape(str(player['player_name']))} ({player['violations']} "
                   f"violation{'s' if player['violations'] != 1 else ''})",
                   highlight=False)

@@ -21,9 +21,13 @@ from .entries import SECTIONS, conform
 from .errors import Problem
 from .formats import Format
 from .resolve import RESOLVED_SCHEMA, resolve
-from .rules import CODES, MODULES, VIOLATION_SCHEMA, Context
+from .rules import CODES, COUNTING_CODES, DECISION_CODES, MODULES, VIOLATION_SCHEMA, Context
 
-__all__ = ["CheckResult", "check", "prepare_rows", "wide"]
+__all__ = ["STATUS", "UNREADABLE_SCHEMA", "CheckResult", "check", "combine", "prepare_rows",
+           "wide"]
+
+#: a deck's verdict: it breaks a rule, the head judge must settle an entry first, or legal
+STATUS = pl.Enum(["legal", "illegal", "needs_decision"])
 
 _CODE_ORDER = pl.Enum(list(CODES))
 #: polars' in-memory engine: its streaming engine (polars 2.1) panics on some string
@@ -192,13 +196,13 @@ def _locate(found: pl.DataFrame, rows: pl.DataFrame) -> pl.DataFrame:
     """Fill passcode, file, line and cell of violations from the entry row they point at."""
     at = found["row"]
     where = rows.select("passcode", "file", "line", "cell")
+    if where.is_empty():  # nothing to point at (decks without a single row)
+        where = pl.DataFrame([None], schema=where.schema, orient="row")
+        at = at.clear(found.height)
     picked = where.gather(at.fill_null(0)).with_columns(
         pl.when(at.is_not_null()).then(pl.col(c)).alias(c) for c in where.columns)
     return found.with_columns(
-        pl.coalesce(found["passcode"], picked["passcode"]).alias("passcode"),
-        picked["file"].alias("file"), picked["line"].alias("line"),
-        picked["cell"].alias("cell"),
-    )
+        pl.coalesce(found[c], picked[c]).alias(c) for c in ("passcode", "file", "line", "cell"))
 
 
 def _locate_both(found: pl.DataFrame, rows: pl.DataFrame,
@@ -217,6 +221,21 @@ CHUNK_ABOVE = 8_000_000
 CHUNK_ROWS = 2_000_000
 
 
+#: the rows of lists that could not be read, for UNREADABLE_ROW: ``on_list`` when the row
+#: belongs to the registered list of a compared deck rather than to the checked entries
+UNREADABLE_SCHEMA: dict[str, pl.DataType] = {
+    "deck_id": pl.Utf8(), "section": pl.Enum(list(SECTIONS)), "file": pl.Utf8(),
+    "line": pl.Int32(), "cell": pl.Utf8(), "message": pl.Utf8(), "on_list": pl.Boolean(),
+}
+
+
+@dataclass(frozen=True)
+class _Options:
+    list_problems: bool
+    siding: bool
+    warnings: list[Problem]
+
+
 def check(
     entries: pl.DataFrame,
     *,
@@ -226,6 +245,8 @@ def check(
     registered: pl.DataFrame | None = None,
     deck_ids: list[str] | None = None,
     list_problems: bool = True,
+    siding: bool = False,
+    unreadable: pl.DataFrame | None = None,
     chunk_rows: int = CHUNK_ROWS,
     chunk_above: int = CHUNK_ABOVE,
 ) -> CheckResult:
@@ -234,7 +255,13 @@ def check(
     ``deck_ids`` names decks that must get a verdict even with no rows at all (a player
     whose registered sheet is empty is a deck of 0 cards, not a missing one).
     ``list_problems=False`` leaves the registered lists' own problems (unresolved names) to
-    a separate check of the lists.
+    a separate check of the lists. ``siding`` compares decks with their lists as in duel 2
+    and later (side deck exchanges allowed). ``unreadable`` holds rows of the lists that
+    could not be read (``UNREADABLE_SCHEMA``): decisions for the head judge.
+
+    Every deck gets a ``status``: ``illegal`` when it breaks a rule, ``needs_decision``
+    when the head judge must first settle an entry (an unresolved name, an unreadable row)
+    — then the verdicts that count the whole deck or list wait (``held``) —, else ``legal``.
     """
     entries = _lean(conform(entries))
     if registered is not None:
@@ -246,10 +273,11 @@ def check(
         .with_row_index("deck")
     )
     attrs, bind_warnings = _attributes(cards, banlist, fmt)
+    options = _Options(list_problems, siding, bind_warnings)
+    unread = _unreadable(unreadable, index)
     total = entries.height + (registered.height if registered is not None else 0)
     if total <= chunk_above:
-        return _check(entries, registered, index, attrs, cards, fmt, banlist, list_problems,
-                      bind_warnings)
+        return _check(entries, registered, unread, index, attrs, cards, fmt, banlist, options)
     frames = [entries] + ([registered] if registered is not None else [])
     numbers = [_deck_numbers(frame, index) for frame in frames]
     per_deck = pl.concat(numbers).rename("deck").value_counts()
@@ -263,15 +291,23 @@ def check(
         pieces = [frame.filter(number.is_between(low, high - 1))
                   for frame, number in zip(frames, numbers, strict=True)]
         part_index = index.slice(low, high - low).with_columns(pl.col("deck") - low)
-        part = _check(pieces[0], pieces[1] if registered is not None else None, part_index,
-                      attrs, cards, fmt, banlist, list_problems, bind_warnings)
-        part.decks = part.decks.with_columns(pl.col("deck") + low)
-        part.violations = part.violations.with_columns(pl.col("deck") + low)
-        parts.append(part)
+        part_unread = unread.filter(pl.col("deck").is_between(low, high - 1)).with_columns(
+            pl.col("deck") - low)
+        parts.append(_check(pieces[0], pieces[1] if registered is not None else None,
+                            part_unread, part_index, attrs, cards, fmt, banlist, options))
+    return combine(parts)
+
+
+def combine(parts: list[CheckResult]) -> CheckResult:
+    """Results of disjoint sets of decks as one (deck numbers continue one another)."""
     first = parts[0]
+    decks, violations, offset = [], [], 0
+    for part in parts:
+        decks.append(part.decks.with_columns(pl.col("deck") + offset))
+        violations.append(part.violations.with_columns(pl.col("deck") + offset))
+        offset += part.decks.height
     return CheckResult(
-        decks=pl.concat([p.decks for p in parts]),
-        violations=pl.concat([p.violations for p in parts]),
+        decks=pl.concat(decks), violations=pl.concat(violations),
         format=first.format, banlist=first.banlist, cards=first.cards,
         resolved=pl.concat([p.resolved for p in parts]), warnings=first.warnings,
         timings={stage: sum(p.timings.get(stage, 0.0) for p in parts)
@@ -279,9 +315,42 @@ def check(
     )
 
 
-def _check(entries: pl.DataFrame, registered: pl.DataFrame | None, index: pl.DataFrame,
-           attrs: pl.DataFrame, cards: CardDB, fmt: Format, banlist: Banlist,
-           list_problems: bool, bind_warnings: list[Problem]) -> CheckResult:
+def _unreadable(frame: pl.DataFrame | None, index: pl.DataFrame) -> pl.DataFrame:
+    """Unreadable rows by deck number (rows of decks outside this check are dropped)."""
+    rows = pl.DataFrame(schema=UNREADABLE_SCHEMA) if frame is None else frame.select(
+        [pl.col(c).cast(t) if c in frame.columns else pl.lit(None, t).alias(c)
+         for c, t in UNREADABLE_SCHEMA.items()])
+    return rows.join(index, on="deck_id", how="inner").drop("deck_id")
+
+
+def _statuses(found: pl.DataFrame, decks: pl.DataFrame, open_decks: pl.Series,
+              open_lists: pl.Series) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Mark the violations that wait for a decision (``held``) and each deck's status.
+
+    A counting verdict waits while its own side (the deck's rows, or the list's) has an
+    open decision; the list comparison waits while either side has one.
+    """
+    on_list = pl.col("on_list").fill_null(False)
+    deck_open = pl.col("deck").is_in(open_decks.implode())
+    list_open = pl.col("deck").is_in(open_lists.implode())
+    held = pl.col("code").is_in(list(COUNTING_CODES)) & (
+        (~on_list & deck_open) | (on_list & list_open)
+        | ((pl.col("code") == "LIST_MISMATCH") & (deck_open | list_open)))
+    found = found.with_columns(
+        held.alias("held"), pl.col("code").is_in(list(DECISION_CODES)).alias("decision"))
+    facts = found.filter(~pl.col("held") & ~pl.col("decision"))["deck"].unique().implode()
+    pending = found.filter(pl.col("held") | pl.col("decision"))["deck"].unique().implode()
+    status = (pl.when(pl.col("deck").is_in(facts)).then(pl.lit("illegal", STATUS))
+              .when(pl.col("deck").is_in(pending)).then(pl.lit("needs_decision", STATUS))
+              .otherwise(pl.lit("legal", STATUS)))
+    decks = decks.with_columns(status.alias("status")).with_columns(
+        (pl.col("status") == "legal").alias("legal"))
+    return found, decks
+
+
+def _check(entries: pl.DataFrame, registered: pl.DataFrame | None, unread: pl.DataFrame,
+           index: pl.DataFrame, attrs: pl.DataFrame, cards: CardDB, fmt: Format,
+           banlist: Banlist, options: _Options) -> CheckResult:
     """One chunk of whole decks; ``index`` numbers exactly these decks from 0."""
     clock = _Clock()
     resolved = resolve(entries, cards, fmt)
@@ -294,8 +363,7 @@ def _check(entries: pl.DataFrame, registered: pl.DataFrame | None, index: pl.Dat
     # card-level conditions are evaluated once per card, on the small card table
     flags: dict[str, pl.Expr] = {}
     for module in MODULES:
-        if hasattr(module, "card_flags"):
-            flags.update(module.card_flags(fmt, banlist.whitelist))
+        flags.update(module.card_flags(fmt, banlist.whitelist))
     card_table = attrs.lazy().with_columns(**flags)
     narrow = card_table.select("card_id", "name_id", "folded", "limit", "kind", "is_extra",
                                "is_legend", "points", *flags)
@@ -320,7 +388,8 @@ def _check(entries: pl.DataFrame, registered: pl.DataFrame | None, index: pl.Dat
         fmt=fmt, whitelist=banlist.whitelist, attrs=card_table, rows=rows, cards=deck_cards,
         sizes=sizes, registered=reg_df.lazy() if reg_df is not None else None,
         registered_cards=collected[1].lazy() if reg_df is not None else None,
-        list_problems=list_problems, stale=stale_hint(cards, banlist),
+        list_problems=options.list_problems, stale=stale_hint(cards, banlist),
+        siding=options.siding, unreadable=unread.lazy(),
     )
     clock.lap("sizes")
     frames = [frame for module in MODULES for frame in module.check(ctx)]
@@ -328,6 +397,16 @@ def _check(entries: pl.DataFrame, registered: pl.DataFrame | None, index: pl.Dat
     found, deck_sizes = pl.collect_all([plan, sizes], engine=ENGINE)
     clock.lap("rules")
     found = _locate(found, rows_df) if reg_df is None else _locate_both(found, rows_df, reg_df)
+    open_decks = pl.concat([
+        rows_df.filter(pl.col("status") == "unresolved")["deck"],
+        unread.filter(~pl.col("on_list"))["deck"]])
+    open_lists = pl.concat([
+        reg_df.filter(pl.col("status") == "unresolved")["deck"] if reg_df is not None
+        else pl.Series([], dtype=pl.UInt32), unread.filter(pl.col("on_list"))["deck"]])
+    found, decks = _statuses(found, deck_sizes.sort("deck"), open_decks, open_lists)
+    listed = reg_df["deck"].unique().implode() if reg_df is not None else pl.Series(
+        [], dtype=pl.UInt32).implode()
+    decks = decks.with_columns(pl.col("deck").is_in(listed).alias("compared"))
     names = attrs.select("card_id", "card", "counts_as")
     found = (
         found.drop("row", "on_list").join(index, on="deck", how="left")
@@ -336,14 +415,10 @@ def _check(entries: pl.DataFrame, registered: pl.DataFrame | None, index: pl.Dat
         .sort("deck", "code", "section", "card_id", "passcode", nulls_last=True)
         .with_columns(pl.col("code").cast(pl.Utf8))
     )
-    illegal = found.select("deck").unique()
-    decks = deck_sizes.with_columns(
-        (~pl.col("deck").is_in(illegal["deck"].implode())).alias("legal")
-    ).sort("deck")
     return CheckResult(
         decks=decks, violations=found, format=fmt, banlist=banlist.name,
         cards=", ".join(str(s.get("source")) for s in cards.sources),
         resolved=resolved.filter((pl.col("status") != "ok") | (pl.col("how") == "fuzzy")),
-        warnings=list(banlist.warnings) + bind_warnings + list(cards.warnings),
+        warnings=list(banlist.warnings) + options.warnings + list(cards.warnings),
         timings=clock.lap("report rows"),
     )

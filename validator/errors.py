@@ -25,6 +25,10 @@ class Problem:
     column: str | None = None
     message: str = ""
     code: str = "BAD_INPUT"
+    #: the player (deck) a row belongs to, and its section, when the row could hold a card:
+    #: such a row is a decision for the head judge (UNREADABLE_ROW), not only a problem
+    deck_id: str | None = None
+    section: str | None = None
 
     def __str__(self) -> str:
         where = self.file

@@ -3,8 +3,11 @@
 Registered lists come from any registration layout; submitted decks (a folder or a zip) are
 matched to players by file name = player id. Each list is checked for legality; each deck
 is checked for legality and compared with its player's list. A player is legal when both
-are. Unreadable rows, unmatched deck files and players without a submitted deck are
-reported as problems, never dropped.
+are; illegal when either breaks a rule; and needs a decision when the head judge must first
+settle an entry of the list (a name that names no single card, a row that could not be
+read). The head judge's decisions are applied to the lists before they are checked.
+Unreadable rows, unmatched deck files and players without a submitted deck are reported as
+problems, never dropped.
 """
 
 from __future__ import annotations
@@ -17,11 +20,13 @@ import polars as pl
 from .banlist import Banlist
 from .cards import CardDB
 from .checking import read_decks
-from .engine import CheckResult, check
+from .decisions import Decision, apply_decisions, unreadable_rows
+from .engine import STATUS, CheckResult, check
 from .errors import Problem
 from .formats import Format
-from .penalties import Policy, penalty_table
+from .penalties import Policy, Stage
 from .readers.registrations import Registrations, read_registrations
+from .verdicts import verdicts
 
 __all__ = ["EventResult", "check_event", "run_event"]
 
@@ -37,6 +42,8 @@ class EventResult:
     unmatched_decks: list[str] = field(default_factory=list)
     players_without_deck: list[str] = field(default_factory=list)
     submitted: pl.DataFrame | None = None  # the submitted decks' entries
+    decisions: list[Decision] = field(default_factory=list)  # the head judge's, applied
+    registered: pl.DataFrame | None = None  # the lists as checked (decisions applied)
 
     @property
     def format(self) -> Format:
@@ -48,26 +55,35 @@ class EventResult:
         by_code = dict(self.violations.group_by("code").len().iter_rows())
         return {code: int(by_code[code]) for code in CODES if code in by_code}
 
-    def penalties(self, policy: Policy, stage: str, lang: str) -> pl.DataFrame:
-        """One row per illegal player (``deck`` = player number)."""
-        return penalty_table(self.violations, policy, stage, lang)
+    def penalties(self, policy: Policy, stage: Stage, lang: str) -> pl.DataFrame:
+        """One row per player with violations (``deck`` = player number)."""
+        return verdicts(self.violations, policy, stage, lang, compared=self.decks is not None)
+
+    @property
+    def entries(self) -> pl.DataFrame:
+        """The registered lists as checked."""
+        return self.registrations.entries if self.registered is None else self.registered
 
 
 def run_event(registrations: Path, *, cards: CardDB, fmt: Format, banlist: Banlist,
-              decks: Path | None = None) -> EventResult:
+              decks: Path | None = None, decisions: list[Decision] | None = None) -> (
+        EventResult):
     """An event from files: registrations (file or folder) and decks (folder or zip)."""
     submitted = read_decks([decks]) if decks is not None else None
     return check_event(read_registrations(registrations), submitted, cards=cards, fmt=fmt,
-                       banlist=banlist, decks_label=str(decks))
+                       banlist=banlist, decks_label=str(decks), decisions=decisions or [])
 
 
 def check_event(reg: Registrations, submitted: tuple[pl.DataFrame, list[Problem]] | None, *,
                 cards: CardDB, fmt: Format, banlist: Banlist,
-                decks_label: str = "decks") -> EventResult:
+                decks_label: str = "decks", decisions: list[Decision] | None = None,
+                decisions_label: str = "decisions") -> EventResult:
     """An event from registrations and submitted decks already read (files or uploads)."""
-    problems = list(reg.problems)
+    applied = apply_decisions(reg.entries, reg.problems, decisions or [], decisions_label)
+    problems = applied.problems + applied.unmatched
     player_ids = reg.players["player_id"].to_list()
-    lists = check(reg.entries, cards=cards, fmt=fmt, banlist=banlist, deck_ids=player_ids)
+    lists = check(applied.entries, cards=cards, fmt=fmt, banlist=banlist, deck_ids=player_ids,
+                  unreadable=unreadable_rows(applied.problems, on_list=False))
     deck_result: CheckResult | None = None
     unmatched: list[str] = []
     without: list[str] = []
@@ -87,9 +103,10 @@ def check_event(reg: Registrations, submitted: tuple[pl.DataFrame, list[Problem]
                                     f"player {player} has a registered list but no submitted "
                                     "deck"))
         matched = entries.filter(pl.col("deck_id").is_in(list(registered_ids)))
-        listed = reg.entries.filter(pl.col("deck_id").is_in(list(deck_ids)))
+        listed = applied.entries.filter(pl.col("deck_id").is_in(list(deck_ids)))
         deck_result = check(matched, cards=cards, fmt=fmt, banlist=banlist, registered=listed,
-                            list_problems=False)
+                            list_problems=False,
+                            unreadable=unreadable_rows(applied.problems, on_list=True))
     index = reg.players.select("player_id", "player_name").with_row_index("deck")
     frames = [lists.violations.with_columns(pl.lit("list").alias("on"))]
     if deck_result is not None:
@@ -102,7 +119,8 @@ def check_event(reg: Registrations, submitted: tuple[pl.DataFrame, list[Problem]
     )
     players = _players(index, lists, deck_result, violations)
     return EventResult(reg, lists, deck_result, players, violations, problems, unmatched, without,
-                       None if submitted is None else submitted[0])
+                       None if submitted is None else submitted[0], applied.decisions,
+                       applied.entries)
 
 
 def _players(index: pl.DataFrame, lists: CheckResult, decks: CheckResult | None,
@@ -110,24 +128,36 @@ def _players(index: pl.DataFrame, lists: CheckResult, decks: CheckResult | None,
     list_sizes = lists.decks.select(
         pl.col("deck_id").alias("player_id"), pl.col("main").alias("list_main"),
         pl.col("extra").alias("list_extra"), pl.col("side").alias("list_side"),
-        pl.col("legal").alias("list_legal"), pl.col("source").alias("list_source"))
+        pl.col("legal").alias("list_legal"), pl.col("source").alias("list_source"),
+        pl.col("status").alias("list_status"))
     out = index.join(list_sizes, on="player_id", how="left")
     if decks is not None:
         deck_sizes = decks.decks.select(
             pl.col("deck_id").alias("player_id"), pl.col("main").alias("deck_main"),
             pl.col("extra").alias("deck_extra"), pl.col("side").alias("deck_side"),
-            pl.col("legal").alias("deck_legal"), pl.col("source").alias("deck_source"))
+            pl.col("legal").alias("deck_legal"), pl.col("source").alias("deck_source"),
+            pl.col("status").alias("deck_status"))
         out = out.join(deck_sizes, on="player_id", how="left")
     else:
         out = out.with_columns(
             *[pl.lit(None, pl.Int64).alias(c) for c in ("deck_main", "deck_extra", "deck_side")],
             pl.lit(None, pl.Boolean).alias("deck_legal"),
-            pl.lit(None, pl.Utf8).alias("deck_source"))
+            pl.lit(None, pl.Utf8).alias("deck_source"),
+            pl.lit(None, STATUS).alias("deck_status"))
     counted = violations.group_by("deck").len("violations")
+    statuses = [pl.col("list_status"), pl.col("deck_status")]
+    status = (
+        pl.when(pl.any_horizontal(s == "illegal" for s in statuses)).then(pl.lit("illegal", STATUS))
+        .when(pl.any_horizontal(s == "needs_decision" for s in statuses))
+        .then(pl.lit("needs_decision", STATUS))
+        .otherwise(pl.lit("legal", STATUS))
+    )
     return (
         out.join(counted, on="deck", how="left")
         .with_columns(pl.col("violations").fill_null(0).cast(pl.Int64),
-                      pl.col("list_legal").fill_null(True))
-        .with_columns((pl.col("violations") == 0).alias("legal"))
+                      pl.col("list_legal").fill_null(True),
+                      pl.col("list_status").fill_null("legal"))
+        .with_columns(status.alias("status"))
+        .with_columns((pl.col("status") == "legal").alias("legal"))
         .sort("deck")
     )

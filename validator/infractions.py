@@ -10,7 +10,7 @@ from importlib import resources
 from typing import Any
 
 from .errors import ImplementationError, InputError
-from .penalties import LANGS, REGULATIONS, SEVERITY
+from .penalties import LANGS, REGULATIONS, penalty_types
 
 __all__ = ["Infraction", "catalogue", "infraction"]
 
@@ -40,7 +40,7 @@ def catalogue(regulation: str) -> tuple[Infraction, ...]:
     for code, entry in _read(regulation)["infractions"].items():
         texts = common["infractions"].get(code)
         section = common["sections"].get(entry["section"])
-        if texts is None or section is None or entry["penalty"] not in SEVERITY:
+        if texts is None or section is None or entry["penalty"] not in penalty_types():
             raise ImplementationError(f"infraction {code} of {regulation} is incomplete")
         if set(texts) != set(LANGS) or set(section) != set(LANGS):
             raise ImplementationError(f"infraction {code} lacks a language")

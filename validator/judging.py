@@ -15,11 +15,13 @@ from .banlist import Banlist
 from .cards import CardDB
 from .engine import CheckResult, check
 from .entries import SECTIONS, entries_frame
+from .errors import Problem
 from .formats import Format
-from .penalties import SEVERITY, Policy, penalty_table
+from .penalties import Policy, Stage
 from .readers.textlist import parse_text_list
 from .readers.ydk import is_ydke, parse_ydk, parse_ydke
 from .resolve import resolve
+from .verdicts import verdicts
 
 __all__ = ["JudgeCheck", "ListLine", "decision", "found_deck", "judge_check",
            "registered_lines"]
@@ -31,36 +33,47 @@ GROUPS = ("monster", "spell", "trap", "extra", "side")
 class ListLine:
     """One line of a registered list, laid out for counting."""
 
-    group: str  # monster, spell, trap, extra, side (or "unreadable")
+    group: str  # monster, spell, trap, extra, side, or "unreadable"
     section: str
-    key: int | None
+    key: int | None  # the card; None: the head judge must decide what the line is
     name: str
-    qty: int
+    qty: int | None  # None: the quantity could not be read
     where: str
+    note: str = ""  # why the line is unreadable
 
 
-def registered_lines(entries: pl.DataFrame, cards: CardDB, fmt: Format) -> list[ListLine]:
-    """A player's registered list grouped Monster/Spell/Trap/Extra/Side, by card name."""
-    if entries.is_empty():
-        return []
-    resolved = resolve(entries, cards, fmt).join(
-        cards.by_card.select("card_id", "name_en", "kind"), on="card_id", how="left")
+def registered_lines(entries: pl.DataFrame, cards: CardDB, fmt: Format,
+                     unreadable: list[Problem] | None = None) -> list[ListLine]:
+    """A player's registered list grouped Monster/Spell/Trap/Extra/Side, by card; entries
+    that name no single card and rows that could not be read come last as "unreadable"
+    lines, never counted as if they were read."""
     lines: list[ListLine] = []
-    grouped = (
-        resolved.group_by("section", "card_id", "status", maintain_order=True)
-        .agg(pl.col("qty").sum(), pl.col("name_en").first(), pl.col("kind").first(),
-             pl.col("name").first(), pl.col("cell").first(), pl.col("line").first())
-    )
-    for row in grouped.iter_rows(named=True):
-        section = str(row["section"])
-        where = row["cell"] or (f"line {row['line']}" if row["line"] else "")
-        if row["card_id"] is None:
-            lines.append(ListLine("unreadable", section, None, str(row["name"] or "?"),
-                                  row["qty"], where))
-            continue
-        group = section if section != "main" else str(row["kind"] or "monster")
-        lines.append(ListLine(group if group in GROUPS else "monster", section,
-                              int(row["card_id"]), str(row["name_en"]), row["qty"], where))
+    if not entries.is_empty():
+        resolved = resolve(entries, cards, fmt).join(
+            cards.by_card.select("card_id", "name_en", "kind"), on="card_id", how="left")
+        grouped = (
+            resolved.with_columns(
+                pl.when(pl.col("card_id").is_null()).then(pl.col("name")).alias("typed"))
+            .group_by("section", "card_id", "typed", maintain_order=True)
+            .agg(pl.col("qty").sum(), pl.col("name_en").first(), pl.col("kind").first(),
+                 pl.col("cell").first(), pl.col("line").first(),
+                 pl.col("suggestions").first())
+        )
+        for row in grouped.iter_rows(named=True):
+            section = str(row["section"])
+            where = row["cell"] or (f"line {row['line']}" if row["line"] else "")
+            if row["card_id"] is None:
+                hint = " / ".join(row["suggestions"] or [])
+                lines.append(ListLine("unreadable", section, None, str(row["typed"] or "?"),
+                                      row["qty"], where,
+                                      "names no single card" + (f": {hint}?" if hint else "")))
+                continue
+            group = section if section != "main" else str(row["kind"] or "monster")
+            lines.append(ListLine(group if group in GROUPS else "monster", section,
+                                  int(row["card_id"]), str(row["name_en"]), row["qty"], where))
+    for problem in unreadable or []:
+        lines.append(ListLine("unreadable", problem.section or "main", None, "", None,
+                              problem.column or f"line {problem.line}", problem.message))
     order = {g: i for i, g in enumerate((*GROUPS, "unreadable"))}
     return sorted(lines, key=lambda line: (order[line.group], line.name))
 
@@ -88,28 +101,40 @@ def found_deck(player_id: str, counts: dict[tuple[str, int], int],
 @dataclass
 class JudgeCheck:
     result: CheckResult
-    penalty: str | None
+    status: str  # legal, illegal or needs_decision
+    penalty: str | None  # the penalty the regulation prescribes (None: none prescribed)
     label: str
     applies_to: str
     remedies: list[str]
     codes: list[str]
+    head_judge: list[str]  # codes whose penalty the regulation leaves to the head judge
+    siding: bool
 
 
 def judge_check(player_id: str, deck: pl.DataFrame, registered: pl.DataFrame, *,
-                cards: CardDB, fmt: Format, banlist: Banlist, policy: Policy, stage: str,
-                lang: str) -> JudgeCheck:
+                cards: CardDB, fmt: Format, banlist: Banlist, policy: Policy, stage: Stage,
+                lang: str, duel: int | None = None,
+                unreadable: pl.DataFrame | None = None) -> JudgeCheck:
+    """The found deck against the registered list. From duel 2 of a match on (and not
+    between matches, when the deck is restored), side deck exchanges are allowed."""
+    siding = duel is not None and duel > 1 and stage != "between-matches"
     result = check(deck, cards=cards, fmt=fmt, banlist=banlist, registered=registered,
-                   deck_ids=[player_id])
-    table = penalty_table(result.violations, policy, stage, lang)
-    if table.is_empty():
-        return JudgeCheck(result, None, "", "", [], [])
-    row = table.row(0, named=True)
+                   deck_ids=[player_id], siding=siding, unreadable=unreadable)
+    table = verdicts(result.violations, policy, stage, lang, compared=True)
+    status = str(result.decks["status"][0])
     codes = list(dict.fromkeys(result.violations["code"].to_list()))
-    return JudgeCheck(result, row["penalty"], row["label"], row["applies_to"],
-                      list(row["remedies"]), codes)
+    if table.is_empty():
+        return JudgeCheck(result, status, None, "", "", [], codes, [], siding)
+    row = table.row(0, named=True)
+    return JudgeCheck(result, status, row["penalty"], row["label"] or "",
+                      row["applies_to"] or "", list(row["remedies"]), codes,
+                      list(row["head_judge"]), siding)
 
 
-def decision(default: str, chosen: str) -> str:
-    """confirmed, downgraded or upgraded, by the regulations' order of severity."""
-    a, b = SEVERITY.index(default), SEVERITY.index(chosen)
+def decision(default: str | None, chosen: str, policy: Policy) -> str:
+    """confirmed, downgraded or upgraded, by the regulation's order of severity; decided
+    when the regulation prescribes no penalty and the head judge chose one."""
+    if default is None:
+        return "decided"
+    a, b = policy.severity(default), policy.severity(chosen)
     return "confirmed" if a == b else ("upgraded" if b > a else "downgraded")

@@ -9,24 +9,42 @@ from typing import Any
 
 import polars as pl
 from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
 
 from .engine import CheckResult
-from .penalties import Policy, penalty_table
+from .penalties import Policy, Stage
+from .verdicts import verdicts
 
-__all__ = ["VIOLATION_FIELDS", "penalties_by_deck", "penalty_json", "print_text",
-           "to_json_dict", "violations_by_deck"]
+__all__ = ["VIOLATION_FIELDS", "penalty_json", "print_text", "status_counts", "text_lines",
+           "to_json_dict",
+           "verdict_json", "verdicts_by_deck", "violations_by_deck", "with_lists"]
 
 #: the fields of one violation in the JSON contract (the event report adds "on")
 VIOLATION_FIELDS = ("code", "section", "passcode", "card", "count", "limit", "registered",
-                    "message", "file", "line", "cell", "counts_as")
+                    "message", "file", "line", "cell", "counts_as", "held", "decision")
 
 
-def penalties_by_deck(violations: pl.DataFrame, policy: Policy, stage: str,
-                      lang: str) -> dict[int, Any]:
-    """Penalty-table rows keyed by deck number."""
-    table = penalty_table(violations, policy, stage, lang)
+def with_lists(result: CheckResult, lists: CheckResult | None) -> pl.DataFrame:
+    """The decks' violations (``on`` = deck) and, when the lists were checked too, their
+    lists' violations (``on`` = list) under the decks' numbers."""
+    frames = [result.violations.with_columns(pl.lit("deck").alias("on"))]
+    if lists is not None:
+        numbers = result.decks.select("deck_id", pl.col("deck").alias("number"))
+        frames.append(lists.violations.join(numbers, on="deck_id", how="inner")
+                      .with_columns(pl.col("number").alias("deck"), pl.lit("list").alias("on"))
+                      .drop("number"))
+    return pl.concat(frames).with_columns(pl.col("on").cast(pl.Enum(["list", "deck"]))).sort(
+        "deck", "on", maintain_order=True)
+
+
+def _compared(result: CheckResult) -> pl.Series:
+    """The decks that were compared with a registered list."""
+    return result.decks.filter(pl.col("compared"))["deck"]
+
+
+def verdicts_by_deck(violations: pl.DataFrame, policy: Policy, stage: Stage, lang: str,
+                     compared: bool | pl.Series) -> dict[int, Any]:
+    """Verdict rows (penalty, remedies, ...) keyed by deck number."""
+    table = verdicts(violations, policy, stage, lang, compared=compared)
     return {row["deck"]: row for row in table.iter_rows(named=True)}
 
 
@@ -39,28 +57,48 @@ def violations_by_deck(violations: pl.DataFrame, fields: tuple[str, ...]) -> dic
     return grouped
 
 
-def penalty_json(penalty: dict[str, Any] | None) -> dict[str, Any] | None:
-    """A penalty-table row as the JSON contract's ``penalty`` object."""
-    if penalty is None:
+def penalty_json(verdict: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A verdict as the JSON contract's ``penalty`` object (null: no penalty prescribed)."""
+    if verdict is None or verdict["penalty"] is None:
         return None
-    return {"type": penalty["penalty"], "applies_to": penalty["applies_to"],
-            "remedies": penalty["remedies"], "recorded": penalty["recorded"],
-            "label": penalty["label"], "basis": penalty["basis"]}
+    return {"type": verdict["penalty"], "applies_to": verdict["applies_to"],
+            "remedies": verdict["remedies"], "recorded": verdict["recorded"],
+            "label": verdict["label"], "basis": verdict["basis"]}
 
 
-def to_json_dict(result: CheckResult, policy: Policy, stage: str, lang: str) -> dict[str, Any]:
-    penalties = penalties_by_deck(result.violations, policy, stage, lang)
-    by_deck = violations_by_deck(result.violations, VIOLATION_FIELDS)
+def verdict_json(status: str, verdict: dict[str, Any] | None) -> dict[str, Any]:
+    """Fields added beside ``penalty``: the status, the remedies (also when no penalty is
+    prescribed) and the codes whose penalty is the head judge's decision."""
+    return {"status": status,
+            "remedies": [] if verdict is None else verdict["remedies"],
+            "head_judge": [] if verdict is None else verdict["head_judge"]}
+
+
+def status_counts(frame: pl.DataFrame) -> dict[str, int]:
+    """How many decks (players) are legal, illegal, or wait for a decision."""
+    counted = dict(frame["status"].cast(pl.Utf8).value_counts().iter_rows())
+    return {status: int(counted.get(status, 0)) for status in
+            ("legal", "illegal", "needs_decision")}
+
+
+def to_json_dict(result: CheckResult, policy: Policy, stage: Stage, lang: str, *,
+                 lists: CheckResult | None = None, compared: bool = False,
+                 duel: int | None = None) -> dict[str, Any]:
+    violations = with_lists(result, lists)
+    by_verdict = verdicts_by_deck(violations, policy, stage, lang, _compared(result))
+    fields = (*VIOLATION_FIELDS, "on") if compared else VIOLATION_FIELDS
+    by_deck = violations_by_deck(violations, fields)
     decks = []
     for row in result.decks.iter_rows(named=True):
-        penalty = penalties.get(row["deck"])
+        verdict = by_verdict.get(row["deck"])
         decks.append({
             "deck_id": row["deck_id"],
             "source": row["source"],
             "legal": row["legal"],
             "counts": {"main": row["main"], "extra": row["extra"], "side": row["side"]},
             "violations": by_deck.get(row["deck"], []),
-            "penalty": penalty_json(penalty),
+            "penalty": penalty_json(verdict),
+            **verdict_json(str(row["status"]), verdict),
         })
     legal = int(result.decks["legal"].sum())
     return {
@@ -70,6 +108,8 @@ def to_json_dict(result: CheckResult, policy: Policy, stage: str, lang: str) -> 
         "regulation": policy.regulation,
         "stage": stage,
         "lang": lang,
+        "duel": duel,
+        "comparison": None if not compared else ("siding" if duel and duel > 1 else "sections"),
         "decks": decks,
         "summary": {
             "decks": result.decks.height,
@@ -77,41 +117,76 @@ def to_json_dict(result: CheckResult, policy: Policy, stage: str, lang: str) -> 
             "illegal": result.decks.height - legal,
             "violations_by_code": result.counts(),
         },
+        "statuses": status_counts(result.decks),
         "warnings": [str(w) for w in result.warnings],
     }
 
 
-def print_text(result: CheckResult, policy: Policy, stage: str, lang: str,
-               console: Console) -> None:
-    """A verdict table, then each illegal deck's violations, penalty and remedies."""
-    penalties = penalties_by_deck(result.violations, policy, stage, lang)
-    grouped = {d: frame for (d,), frame in
-               result.violations.partition_by("deck", as_dict=True).items()}
-    table = Table(title=f"{result.format.title} — list {result.banlist}")
-    for column in ("deck", "main", "extra", "side", "verdict", "violations"):
-        table.add_column(column, justify="right" if column in ("main", "extra", "side",
-                                                              "violations") else "left")
-    for row in result.decks.iter_rows(named=True):
-        verdict = "[green]legal[/green]" if row["legal"] else "[bold red]ILLEGAL[/bold red]"
-        found = grouped.get(row["deck"])
-        table.add_row(escape(str(row["deck_id"])), str(row["main"]), str(row["extra"]),
-                      str(row["side"]), verdict, str(0 if found is None else found.height))
-    console.print(table)
-    for row in result.decks.filter(~pl.col("legal")).iter_rows(named=True):
-        console.print(f"\n[bold]{escape(str(row['deck_id']))}[/bold]  "
-                      f"({escape(str(row['source']))})", highlight=False)
-        for v in grouped[row["deck"]].iter_rows(named=True):
-            where = f"  ({v['file']}:{v['line']})" if v["file"] and v["code"] in (
-                "UNRESOLVED_NAME", "UNKNOWN_CARD") else ""
-            console.print(f"  [red]{v['code']}[/red] {escape(v['message'] + where)}",
-                          highlight=False)
-        penalty = penalties[row["deck"]]
-        console.print(f"  → [bold]{escape(penalty['label'])}[/bold], applied to "
-                      f"{escape(penalty['applies_to'])}", highlight=False)
-        for remedy in penalty["remedies"]:
-            console.print(f"    • {escape(remedy)}", highlight=False)
-    legal = int(result.decks["legal"].sum())
-    console.print(f"\n{result.decks.height} decks: {legal} legal, "
-                  f"{result.decks.height - legal} illegal")
-    for code, count in result.counts().items():
-        console.print(f"  {code}: {count}")
+_STATUS_WORD = {"legal": "legal", "illegal": "ILLEGAL", "needs_decision": "NEEDS A DECISION"}
+
+
+def text_lines(result: CheckResult, policy: Policy, stage: Stage, lang: str, *,
+               lists: CheckResult | None = None, compared: bool = False,
+               duel: int | None = None, every_deck: bool = False) -> list[str]:
+    """The terminal report: one block per deck that is not legal (every deck with
+    ``every_deck``) — its violations, penalty or the head judge's decision, remedies — and
+    the summary last. Built column-wise, so 10,000 decks print in one write."""
+    violations = with_lists(result, lists)
+    by_verdict = verdicts(violations, policy, stage, lang, compared=_compared(result))
+    decks = result.decks if every_deck else result.decks.filter(pl.col("status") != "legal")
+    where = pl.when(pl.col("line").is_not_null()).then(
+        pl.format("  ({}:{})", pl.col("file"), pl.coalesce(pl.col("cell"),
+                                                           pl.col("line").cast(pl.Utf8))))
+    wait = pl.when(pl.col("held")).then(pl.lit(" [waits for the head judge's decision]"))
+    side = pl.when(pl.col("on") == "list").then(pl.lit("list: ")).otherwise(pl.lit(""))
+    lines = (
+        violations.filter(pl.col("deck").is_in(decks["deck"].implode()))
+        .select("deck", pl.format("  {} {}{}{}{}", pl.col("code"), side, pl.col("message"),
+                                  where.fill_null(""), wait.fill_null("")).alias("text"))
+        .group_by("deck", maintain_order=True).agg(pl.col("text"))
+    )
+    no_clause = policy.text("no_clause", lang)
+    decide = policy.text("decision", lang)
+    verdict = (
+        pl.when(pl.col("penalty").is_not_null())
+        .then(pl.format("  → {}, applied to {}", pl.col("label"), pl.col("applies_to")))
+        .when(pl.col("head_judge").list.len() > 0)
+        .then(pl.format("  → {}: {}", pl.col("head_judge").list.join(", "), pl.lit(no_clause)))
+        .otherwise(pl.format("  → {}", pl.lit(decide)))
+    )
+    extra = pl.when(pl.col("penalty").is_not_null() & (pl.col("head_judge").list.len() > 0)) \
+        .then(pl.format("  → also {}: {}", pl.col("head_judge").list.join(", "),
+                        pl.lit(no_clause)))
+    blocks = (
+        decks.select("deck", "deck_id", "source", "status", "main", "extra", "side")
+        .join(lines, on="deck", how="left").join(by_verdict, on="deck", how="left")
+        .with_columns(
+            pl.format("\n{}  ({})  {}  main {} / extra {} / side {}", pl.col("deck_id"),
+                      pl.col("source"), pl.col("status").cast(pl.Utf8)
+                      .replace_strict(_STATUS_WORD), "main", "extra", "side").alias("head"),
+            pl.when(pl.col("status") != "legal").then(verdict).alias("verdict"),
+            extra.alias("extra_verdict"),
+            pl.col("remedies").list.eval(pl.format("    • {}", pl.element())).alias("fixes"))
+        .select(pl.concat_list(
+            pl.col("head"), pl.col("text").fill_null(pl.lit([], pl.List(pl.Utf8))),
+            pl.col("verdict"), pl.col("extra_verdict"),
+            pl.col("fixes").fill_null(pl.lit([], pl.List(pl.Utf8)))).list.drop_nulls()
+            .alias("block"))
+    )
+    out = [line for block in blocks["block"].to_list() for line in block]
+    counted = status_counts(result.decks)
+    comparison = "" if not compared else " — compared with the registered lists" + (
+        f" as in duel {duel} (side deck exchanges allowed)" if duel and duel > 1 else "")
+    out.append(
+        f"\n{result.format.title} — list {result.banlist} — {policy.title}{comparison}")
+    out.append(f"{result.decks.height} decks: {counted['legal']} legal, "
+               f"{counted['illegal']} illegal, "
+               f"{counted['needs_decision']} need a head judge's decision")
+    out.extend(f"  {code}: {count}" for code, count in result.counts().items())
+    return out
+
+
+def print_text(result: CheckResult, policy: Policy, stage: Stage, lang: str,
+               console: Console, **options: Any) -> None:
+    """:func:`text_lines` to a console (plain text: user data is never markup)."""
+    console.file.write("\n".join(text_lines(result, policy, stage, lang, **options)) + "\n")

@@ -3,7 +3,8 @@
 Sheets: Summary (counts, format, list, data, generated-at), Players (one row per player,
 filters, frozen header, status colours), Violations (one row per violation with its file
 and cell), Penalties (printable slips in the chosen language), Unresolved (names with
-suggestions) and Problems (rows that could not be read, unmatched decks). User text never
+suggestions), Decisions (the head judge's decisions applied) and Problems (rows that could
+not be read, unmatched decks). User text never
 becomes a formula. Apart from the Summary's generated-at line the workbook is byte-stable:
 its zip entries and document properties carry a fixed date.
 """
@@ -25,8 +26,15 @@ from openpyxl.worksheet.properties import PageSetupProperties
 from openpyxl.worksheet.worksheet import Worksheet
 
 from .event import EventResult
-from .penalties import Policy
-from .report import VIOLATION_FIELDS, penalties_by_deck, penalty_json, violations_by_deck
+from .penalties import Policy, Stage
+from .report import (
+    VIOLATION_FIELDS,
+    penalty_json,
+    status_counts,
+    verdict_json,
+    verdicts_by_deck,
+    violations_by_deck,
+)
 from .xlsx import FILLS, autosize, put, write_header
 
 __all__ = ["event_json", "event_xlsx", "write_event_xlsx"]
@@ -35,12 +43,27 @@ _FIXED_DATE = (1980, 1, 1, 0, 0, 0)
 _WRAP = Alignment(wrap_text=True, vertical="top")
 _BOLD = Font(bold=True)
 _VIOLATION_COLUMNS = ("on", *VIOLATION_FIELDS)
+_STATUS_LABEL = {"legal": "Legal", "illegal": "Illegal", "needs_decision": "Needs a decision"}
+_STATUS_FILL = {"legal": "legal", "illegal": "illegal", "needs_decision": "warning"}
 
 
-def event_json(result: EventResult, policy: Policy, stage: str, lang: str) -> dict[str, Any]:
+def _penalty_cell(verdict: dict[str, Any] | None, policy: Policy, lang: str) -> str:
+    """The prescribed penalty, or what the head judge decides and why."""
+    if verdict is None:
+        return ""
+    parts = [verdict["label"]] if verdict["label"] else []
+    if verdict["head_judge"]:
+        parts.append(f"{', '.join(verdict['head_judge'])}: {policy.text('no_clause', lang)}")
+    return "; ".join(parts) or policy.text("decision", lang)
+
+
+def event_json(result: EventResult, policy: Policy, stage: Stage, lang: str) -> dict[str, Any]:
     """The event as JSON-ready data (no timestamps: stable for diffs and golden tests)."""
-    penalties = penalties_by_deck(result.violations, policy, stage, lang)
+    penalties = _verdicts(result, policy, stage, lang)
     by_player = violations_by_deck(result.violations, _VIOLATION_COLUMNS)
+    decided: dict[str, list[dict[str, Any]]] = {}
+    for item in result.decisions:
+        decided.setdefault(item.player_id, []).append(item.json())
     players = []
     for row in result.players.iter_rows(named=True):
         penalty = penalties.get(row["deck"])
@@ -57,6 +80,8 @@ def event_json(result: EventResult, policy: Policy, stage: str, lang: str) -> di
             "deck_source": row["deck_source"],
             "violations": by_player.get(row["deck"], []),
             "penalty": penalty_json(penalty),
+            **verdict_json(str(row["status"]), penalty),
+            "decisions": decided.get(row["player_id"], []),
         })
     legal = int(result.players["legal"].sum())
     return {
@@ -71,6 +96,7 @@ def event_json(result: EventResult, policy: Policy, stage: str, lang: str) -> di
                      for p in result.problems],
         "unmatched_decks": result.unmatched_decks,
         "players_without_deck": result.players_without_deck,
+        "decisions": [d.json() for d in result.decisions],
         "summary": {
             "players": result.players.height,
             "legal": legal,
@@ -78,20 +104,28 @@ def event_json(result: EventResult, policy: Policy, stage: str, lang: str) -> di
             "violations_by_code": result.counts(),
             "problems": len(result.problems),
         },
+        "statuses": status_counts(result.players),
     }
+
+
+def _verdicts(result: EventResult, policy: Policy, stage: Stage, lang: str) -> dict[int, Any]:
+    return verdicts_by_deck(result.violations, policy, stage, lang,
+                            compared=result.decks is not None)
 
 
 def _summary(ws: Worksheet, result: EventResult, policy: Policy, generated_at: str) -> None:
     put(ws, 1, 1, "Deck check report").font = Font(bold=True, size=14)
-    legal = int(result.players["legal"].sum())
+    counted = dict(result.players["status"].cast(pl.Utf8).value_counts().iter_rows())
     facts: list[tuple[str, Any]] = [
         ("Format", result.format.title),
         ("Forbidden/Limited list", result.lists.banlist),
         ("Card data", result.lists.cards),
         ("Regulation", f"{policy.title} ({policy.title_local})"),
         ("Players", result.players.height),
-        ("Legal", legal),
-        ("Illegal", result.players.height - legal),
+        ("Legal", counted.get("legal", 0)),
+        ("Illegal", counted.get("illegal", 0)),
+        ("Needs a head judge's decision", counted.get("needs_decision", 0)),
+        ("Head judge's decisions applied", len(result.decisions)),
         ("Problems (unreadable rows, unmatched decks)", len(result.problems)),
         ("Generated at", generated_at),
     ]
@@ -106,25 +140,26 @@ def _summary(ws: Worksheet, result: EventResult, policy: Policy, generated_at: s
     autosize(ws, {1: 44})
 
 
-def _players(ws: Worksheet, result: EventResult, penalties: dict[int, Any]) -> None:
+def _players(ws: Worksheet, result: EventResult, penalties: dict[int, Any], policy: Policy,
+             lang: str) -> None:
     titles = ["Player ID", "Player", "Status", "List legal", "Deck legal", "Main (list)",
               "Extra (list)", "Side (list)", "Deck file", "Violations", "Penalty", "Applies to",
               "Remedies"]
     write_header(ws, 1, titles)
     for r, row in enumerate(result.players.iter_rows(named=True), start=2):
         penalty = penalties.get(row["deck"])
-        values = [row["player_id"], row["player_name"], "Legal" if row["legal"] else "Illegal",
+        values = [row["player_id"], row["player_name"], _STATUS_LABEL[str(row["status"])],
                   "yes" if row["list_legal"] else "no",
                   "" if row["deck_legal"] is None else ("yes" if row["deck_legal"] else "no"),
                   row["list_main"], row["list_extra"], row["list_side"], row["deck_source"],
-                  row["violations"], penalty["label"] if penalty else "",
-                  penalty["applies_to"] if penalty else "",
+                  row["violations"], _penalty_cell(penalty, policy, lang),
+                  (penalty["applies_to"] or "") if penalty else "",
                   "\n".join(penalty["remedies"]) if penalty else ""]
         for c, value in enumerate(values, start=1):
             put(ws, r, c, value)
         if penalty:
             ws.cell(row=r, column=len(values)).alignment = _WRAP
-        ws.cell(row=r, column=3).fill = FILLS["legal" if row["legal"] else "illegal"]
+        ws.cell(row=r, column=3).fill = FILLS[_STATUS_FILL[str(row["status"])]]
     ws.freeze_panes = "A2"
     ws.auto_filter.ref = ws.dimensions
     autosize(ws, {13: 70})
@@ -132,10 +167,12 @@ def _players(ws: Worksheet, result: EventResult, penalties: dict[int, Any]) -> N
 
 def _violations(ws: Worksheet, result: EventResult) -> None:
     titles = ["Player ID", "Player", "On", "Code", "Section", "Card", "Passcode", "Count",
-              "Limit", "Registered", "Message", "File", "Row/line", "Cell", "Counts as"]
+              "Limit", "Registered", "Message", "File", "Row/line", "Cell", "Counts as",
+              "Waits for a decision", "Head judge's decision"]
     write_header(ws, 1, titles)
     columns = ["player_id", "player_name", "on", "code", "section", "card", "passcode", "count",
-               "limit", "registered", "message", "file", "line", "cell", "counts_as"]
+               "limit", "registered", "message", "file", "line", "cell", "counts_as", "held",
+               "decision"]
     frame = result.violations.select(
         [pl.col(c).cast(pl.Utf8) if c in ("on", "section") else pl.col(c) for c in columns])
     for r, row in enumerate(frame.iter_rows(), start=2):
@@ -161,12 +198,13 @@ def _slips(ws: Worksheet, result: EventResult, policy: Policy, lang: str,
     underline = Border(bottom=Side(style="thin"))
     r = 1
     grouped = {k: v for (k,), v in result.violations.partition_by("deck", as_dict=True).items()}
-    for row in result.players.filter(~pl.col("legal")).iter_rows(named=True):
+    for row in result.players.filter(pl.col("status") == "illegal").iter_rows(named=True):
         penalty = penalties[row["deck"]]
-        put(ws, r, 1, f"{labels[0]}: {penalty['label']}").font = Font(bold=True, size=13)
+        put(ws, r, 1, f"{labels[0]}: {_penalty_cell(penalty, policy, lang)}").font = Font(
+            bold=True, size=13)
         lines: list[tuple[str, str]] = [
             (labels[1], row["player_name"]), (labels[2], row["player_id"]),
-            (labels[3], penalty["applies_to"]),
+            (labels[3], penalty["applies_to"] or policy.text("no_clause", lang)),
             (labels[4], "\n".join(f"[{v['on']}] {v['code']}: {v['message']}"
                                   for v in grouped[row["deck"]].iter_rows(named=True))),
             (labels[5], "\n".join(f"• {remedy}" for remedy in penalty["remedies"])),
@@ -201,6 +239,19 @@ def _unresolved(ws: Worksheet, result: EventResult) -> None:
     autosize(ws)
 
 
+def _decisions(ws: Worksheet, result: EventResult) -> None:
+    write_header(ws, 1, ["Player ID", "Player", "Where", "The entry said", "Decided: card",
+                         "Qty", "Decided by", "Reason"])
+    names = dict(result.players.select("player_id", "player_name").iter_rows())
+    for r, item in enumerate(result.decisions, start=2):
+        for c, value in enumerate([item.player_id, names.get(item.player_id), item.where,
+                                   item.typed, item.card, item.qty, item.decided_by,
+                                   item.reason], start=1):
+            put(ws, r, c, value)
+    ws.freeze_panes = "A2"
+    autosize(ws)
+
+
 def _problems(ws: Worksheet, result: EventResult) -> None:
     write_header(ws, 1, ["File", "Row/line", "Where", "Problem"])
     for r, p in enumerate(result.problems, start=2):
@@ -210,7 +261,8 @@ def _problems(ws: Worksheet, result: EventResult) -> None:
     autosize(ws, {4: 90})
 
 
-def write_event_xlsx(result: EventResult, policy: Policy, stage: str, lang: str, target: Path,
+def write_event_xlsx(result: EventResult, policy: Policy, stage: Stage, lang: str,
+                     target: Path,
                      generated_at: dt.datetime | None = None) -> None:
     """The report as a file, written whole or not at all."""
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -219,20 +271,21 @@ def write_event_xlsx(result: EventResult, policy: Policy, stage: str, lang: str,
     partial.replace(target)
 
 
-def event_xlsx(result: EventResult, policy: Policy, stage: str, lang: str,
+def event_xlsx(result: EventResult, policy: Policy, stage: Stage, lang: str,
                generated_at: dt.datetime | None = None) -> bytes:
     """The report workbook's bytes."""
     when = generated_at or dt.datetime.now(dt.UTC).replace(microsecond=0)
-    penalties = penalties_by_deck(result.violations, policy, stage, lang)
+    penalties = _verdicts(result, policy, stage, lang)
     workbook = Workbook()
     summary = workbook.active
     assert summary is not None
     summary.title = "Summary"
     _summary(summary, result, policy, when.isoformat())
-    _players(workbook.create_sheet("Players"), result, penalties)
+    _players(workbook.create_sheet("Players"), result, penalties, policy, lang)
     _violations(workbook.create_sheet("Violations"), result)
     _slips(workbook.create_sheet("Penalties"), result, policy, lang, penalties)
     _unresolved(workbook.create_sheet("Unresolved"), result)
+    _decisions(workbook.create_sheet("Decisions"), result)
     _problems(workbook.create_sheet("Problems"), result)
     stamp = when.astimezone(dt.UTC).replace(tzinfo=None)
     workbook.properties.created = stamp

@@ -69,7 +69,7 @@ def test_upload_sample_event_and_see_illegal_players(client: TestClient) -> None
     player = client.get(f"/players/{FORBIDDEN_PLAYER}").text
     assert "Pot of Greed is Forbidden" in player
     assert "Duel Forfeiture" in player
-    assert "Remove the inappropriate cards" in player
+    assert "the head judge decides how the deck list and the deck" in player
 
 
 def test_report_downloads(client: TestClient) -> None:

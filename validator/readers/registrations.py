@@ -24,7 +24,7 @@ from typing import Any
 
 import polars as pl
 
-from ..entries import ENTRY_SCHEMA, entries_frame
+from ..entries import ENTRY_SCHEMA, SECTIONS, entries_frame
 from ..errors import InputError, Problem
 from ..tabular import Sheet, cell_name, read_sheets
 from .textlist import header_of, parse_quantity_line, parse_text_list, section_of
@@ -91,9 +91,13 @@ class _Out:
     problems: list[Problem] = field(default_factory=list)
     rows_read: int = 0
 
-    def problem(self, sheet: Sheet, row: int, col: int | None, message: str) -> None:
+    def problem(self, sheet: Sheet, row: int, col: int | None, message: str,
+                deck_id: str | None = None, section: str | None = None) -> None:
+        """A problem at a cell; with ``deck_id`` the row could hold a card of that player's
+        list, so it is also a decision for the head judge."""
         where = _where(sheet, row, col) if col is not None else (sheet.name or None)
-        self.problems.append(Problem(sheet.file, row, where, message))
+        self.problems.append(Problem(sheet.file, row, where, message, deck_id=deck_id,
+                                     section=section))
 
 
 def _where(sheet: Sheet, row: int, col: int) -> str:
@@ -166,13 +170,16 @@ def _read_long(sheet: Sheet, header_row: int, cols: dict[str, int], out: _Out) -
     frame = frame.with_columns(problem.alias("problem"), quantity.alias("quantity"),
                                pl.when(bad_section).then(None).otherwise(section)
                                .alias("named"), slot.alias("slot"))
-    for line, message in frame.filter(pl.col("problem").is_not_null()).select(
-            "line", "problem").iter_rows():
+    # a row without a section of its own is in the section of the rows above it
+    frame = frame.with_columns(pl.col("named").forward_fill().fill_null("main"))
+    for line, message, player_of, section_of_row in frame.filter(
+            pl.col("problem").is_not_null()).select("line", "problem", "player",
+                                                     "named").iter_rows():
         key, text_ = message.split("|", 1)
         column_index = cols.get(key, cols.get("player_name", cols.get("player_id")))
-        out.problem(sheet, line, column_index, text_)
-    good = frame.filter(pl.col("problem").is_null()).with_columns(
-        pl.col("named").forward_fill().fill_null("main"))
+        out.problem(sheet, line, column_index, text_, deck_id=player_of or None,
+                    section=section_of_row)
+    good = frame.filter(pl.col("problem").is_null())
     by_code = code != ""
     letter = {k: cell_name(1, i)[:-1] for k, i in cols.items()}
     prefix = f"{sheet.name}!" if sheet.name else ""
@@ -260,10 +267,12 @@ def _read_konami(sheet: Sheet, out: _Out, fallback_id: str) -> bool:
                 if not name_text and lead_name != qty_text:
                     qty, name_text = lead_qty, lead_name
             if qty is None or qty < 1:
-                out.problem(sheet, r + 1, c, f"quantity {qty_text!r} is not a number 1-99")
+                out.problem(sheet, r + 1, c, f"quantity {qty_text!r} is not a number 1-99",
+                            deck_id=player_id, section=section)
                 continue
             if not name_text:
-                out.problem(sheet, r + 1, c + 1, f"quantity {qty} without a card name")
+                out.problem(sheet, r + 1, c + 1, f"quantity {qty} without a card name",
+                            deck_id=player_id, section=section)
                 continue
             total += qty
             out.rows.append({"deck_id": player_id, "section": section,
@@ -318,7 +327,8 @@ def _read_forms(sheet: Sheet, header_row: int, cols: dict[str, int], out: _Out) 
                         .alias("section"),
                         pl.lit(r, pl.Int32).alias("line"), pl.lit(where).alias("cell"))
             except InputError as exc:
-                out.problems.extend(Problem(sheet.file, r, where, p.message)
+                out.problems.extend(Problem(sheet.file, r, where, p.message, deck_id=player,
+                                            section=key[4:] if key[4:] in SECTIONS else None)
                                     for p in exc.problems)
                 continue
             out.frames.append(frame)

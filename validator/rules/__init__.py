@@ -1,14 +1,21 @@
 """The rule registry: one module per rule, each with stable violation codes.
 
-Every module declares ``CODES`` and ``check(ctx) -> list[LazyFrame]``; its docstring is the
-user documentation (what it checks, the regulation it enforces, PASS and FAIL examples).
+Every module follows :class:`RuleModule`: it declares ``CODES``, whether its items are the
+head judge's decisions rather than violations (``DECISION``), whether its verdict counts the
+whole deck or list and so waits while a decision is open (``COUNTS``), the card-level
+conditions it needs (``card_flags``, evaluated once per card) and ``check(ctx)``. Its
+docstring is the user documentation (what it checks, the regulation it enforces, PASS and
+FAIL examples).
 """
 
 from __future__ import annotations
 
-from types import ModuleType
+from typing import Protocol
+
+import polars as pl
 
 from ..errors import ImplementationError
+from ..formats import Format
 from . import (
     card_pool,
     card_type,
@@ -21,22 +28,42 @@ from . import (
     section_size,
     skill,
     unknown,
+    unreadable,
     unresolved,
     wrong_section,
 )
 from ._context import VIOLATION_SCHEMA, Context
 
-__all__ = ["CODES", "MODULES", "RULES", "VIOLATION_SCHEMA", "Context", "rule_for"]
+__all__ = ["CODES", "COUNTING_CODES", "DECISION_CODES", "MODULES", "RULES", "VIOLATION_SCHEMA",
+           "Context", "RuleModule", "rule_for"]
 
-MODULES: tuple[ModuleType, ...] = (
+
+class RuleModule(Protocol):
+    @property
+    def CODES(self) -> tuple[str, ...]: ...
+    @property
+    def DECISION(self) -> bool: ...
+    @property
+    def COUNTS(self) -> bool: ...
+
+    def card_flags(self, fmt: Format, whitelist: bool) -> dict[str, pl.Expr]: ...
+
+    def check(self, ctx: Context) -> list[pl.LazyFrame]: ...
+
+
+MODULES: tuple[RuleModule, ...] = (
     section_size, copies, forbidden, limit, legend, card_pool, card_type, wrong_section,
-    unknown, points, skill, list_mismatch, unresolved,
+    unknown, points, skill, list_mismatch, unresolved, unreadable,
 )
-RULES: dict[str, ModuleType] = {code: module for module in MODULES for code in module.CODES}
+RULES: dict[str, RuleModule] = {code: module for module in MODULES for code in module.CODES}
 CODES: tuple[str, ...] = tuple(RULES)
+#: codes whose items are the head judge's decisions: no penalty is proposed for them
+DECISION_CODES: frozenset[str] = frozenset(c for m in MODULES if m.DECISION for c in m.CODES)
+#: codes whose verdict counts a whole deck or list: held while a decision on it is open
+COUNTING_CODES: frozenset[str] = frozenset(c for m in MODULES if m.COUNTS for c in m.CODES)
 
 
-def rule_for(code: str) -> ModuleType:
+def rule_for(code: str) -> RuleModule:
     try:
         return RULES[code]
     except KeyError:

@@ -46,7 +46,11 @@ class Context:
     * ``registered`` / ``registered_cards``: the registered lists' rows and wide table;
     * ``list_problems``: whether rules also report problems of the registered lists;
     * ``stale``: a note for messages about cards the data lacks, when the card data is older
-      than the list ("; card data dated D is older than list L: run `deckcheck data update`").
+      than the list ("; card data dated D is older than list L: run `deckcheck data update`");
+    * ``siding``: compare decks with lists as in duel 2 and later of a match, where side
+      deck cards may have been exchanged one for one (see ``list_mismatch``);
+    * ``unreadable``: rows of the lists that could not be read (``deck``, ``section``,
+      ``file``, ``line``, ``cell``, ``message``, ``on_list``).
     """
 
     fmt: Format
@@ -59,6 +63,8 @@ class Context:
     registered_cards: pl.LazyFrame | None = None
     list_problems: bool = True
     stale: str = ""
+    siding: bool = False
+    unreadable: pl.LazyFrame | None = None
 
     @property
     def known(self) -> pl.LazyFrame:

@@ -6,8 +6,9 @@ belongs to the other game (a Rush card in OCG/TCG or the reverse), or when it is
 the format has none of (tokens; skills outside Speed Duel). A card is released in a region
 when any source says so: a cdb's ``ot`` bits, YGOJSON's legality, or the region's own
 Forbidden/Limited list naming it (sources disagree: YGOJSON calls some cards unreleased in
-the TCG that EDOPro and the TCG list itself show released). Regulation: th §3 and ko §3 (a
-card that cannot be used in the tournament → Duel Forfeiture).
+the TCG that EDOPro and the TCG list itself show released). Regulation: th §3A (a card
+prohibited from use in the tournament) and ko §3A (a card that cannot be used) → Duel
+Forfeiture; ja: no clause in its copy.
 
 PASS: only cards on the whitelist.  FAIL: a Rush Duel card at a TCG event.
 """
@@ -20,6 +21,8 @@ from ..formats import Format
 from ._context import Context, by_section, violations
 
 CODES = ("NOT_IN_CARD_POOL",)
+DECISION = False
+COUNTS = False
 
 
 def card_flags(fmt: Format, whitelist: bool) -> dict[str, pl.Expr]:

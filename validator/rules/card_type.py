@@ -1,7 +1,8 @@
 """FORBIDDEN_CARD_TYPE: a card of a type the format bans.
 
 GOAT: Synchro, Xyz, Pendulum and Link monsters; Genesys: Link and Pendulum monsters.
-Regulation: th §3 and ko §3 (a card that cannot be used in the tournament → Duel Forfeiture).
+Regulation: th §3A (a card prohibited from use in the tournament) and ko §3A (a card that
+cannot be used) → Duel Forfeiture; ja: no clause in its copy.
 
 PASS: a Fusion monster in GOAT.  FAIL: a Link monster in Genesys.
 """
@@ -14,6 +15,8 @@ from ..formats import Format
 from ._context import Context, by_section, violations
 
 CODES = ("FORBIDDEN_CARD_TYPE",)
+DECISION = False
+COUNTS = False
 
 
 def _banned(fmt: Format) -> pl.Expr:

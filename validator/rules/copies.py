@@ -4,9 +4,9 @@ Alternate artworks and reprints are the same name and count together, and so do 
 text says their name "is always treated as" another card's (Harpie Lady 1 counts as Harpie
 Lady, Fusion Substitute as Polymerization, A Legendary Ocean as Umi), as EDOPro counts
 copies by alias and the official rulings limit such cards to 3 combined. A card merely
-"treated as a "Kuriboh" card" is of that archetype, not of that name. Regulation: th §3
-(more than three cards of the same name in deck, extra and side deck → Duel Forfeiture),
-ko §3 (4 or more copies of one card → Duel Forfeiture).
+"treated as a "Kuriboh" card" is of that archetype, not of that name. Regulation: th §3A
+(more than three cards of the same name in the deck) and ko §3A (4 or more copies of one
+card in deck, extra and side deck) → Duel Forfeiture; ja: no clause in its copy.
 
 PASS: 3 Ash Blossom; 3 Kuriboh + 3 Kuribee.  FAIL: 2 Dark Magician + 2 of its alternate
 artwork → count 4, limit 3; 3 Harpie Lady + 1 Harpie Lady 1 → count 4, limit 3.
@@ -16,9 +16,16 @@ from __future__ import annotations
 
 import polars as pl
 
+from ..formats import Format
 from ._context import Context, name_totals, violations
 
 CODES = ("TOO_MANY_COPIES",)
+DECISION = False
+COUNTS = True
+
+
+def card_flags(fmt: Format, whitelist: bool) -> dict[str, pl.Expr]:
+    return {}
 
 
 def check(ctx: Context) -> list[pl.LazyFrame]:

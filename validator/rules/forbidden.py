@@ -1,9 +1,10 @@
 """FORBIDDEN_CARD: a card the Forbidden/Limited list sets to 0, in any section (side too).
 
 A limit on any printing applies to the card name, and to cards whose name is always treated
-as that name. In a format where Forbidden cards count as
-Limited (Traditional) the card is Limited instead. Regulation: th §3 (a Forbidden card in the
-main or side deck → Duel Forfeiture), ko §3 (a card that cannot be used → Duel Forfeiture).
+as that name. In a format where Forbidden cards count as Limited (Traditional) the card is
+Limited instead. Regulation: th §3A (a card prohibited from use in the main or side deck)
+and ko §3A (more Forbidden, Limited or Semi-Limited cards than allowed) → Duel Forfeiture;
+ja: no clause in its copy.
 
 PASS: no Forbidden card.  FAIL: 1 Pot of Greed in the side deck under the TCG list.
 """
@@ -12,9 +13,16 @@ from __future__ import annotations
 
 import polars as pl
 
+from ..formats import Format
 from ._context import Context, by_section, violations
 
 CODES = ("FORBIDDEN_CARD",)
+DECISION = False
+COUNTS = False
+
+
+def card_flags(fmt: Format, whitelist: bool) -> dict[str, pl.Expr]:
+    return {}
 
 
 def check(ctx: Context) -> list[pl.LazyFrame]:

@@ -1,8 +1,9 @@
 """LEGEND_LIMIT_EXCEEDED: Rush Duel, more than one Legend card of one card type.
 
 At most one Legend Monster, one Legend Spell and one Legend Trap in the main and extra deck
-together; the side deck is not counted. Regulation: ko §3 (more Legend cards than allowed →
-Duel Forfeiture; remove the inappropriate cards to make the deck legal).
+together; the side deck is not counted. Regulation: ko §3A (more Legend cards than allowed →
+Duel Forfeiture; remove the inappropriate cards to make the deck legal); th and ja say
+nothing of Legend cards — head judge's decision.
 
 PASS: one Legend Monster and one Legend Spell.  FAIL: two different Legend Monsters.
 """
@@ -11,9 +12,16 @@ from __future__ import annotations
 
 import polars as pl
 
+from ..formats import Format
 from ._context import Context, violations
 
 CODES = ("LEGEND_LIMIT_EXCEEDED",)
+DECISION = False
+COUNTS = True
+
+
+def card_flags(fmt: Format, whitelist: bool) -> dict[str, pl.Expr]:
+    return {}
 
 
 def check(ctx: Context) -> list[pl.LazyFrame]:

@@ -2,8 +2,9 @@
 Semi-Limited (2).
 
 The limit binds to the card name, so it counts every printing and every card whose name is
-always treated as that name. Regulation: th §3 and ko §3 (more Forbidden/Limited/
-Semi-Limited cards than allowed → Duel Forfeiture; remove the cards to make the deck legal).
+always treated as that name. Regulation: th §3A and ko §3A (more Forbidden/Limited/
+Semi-Limited cards than allowed → Duel Forfeiture; remove the cards to make the deck legal);
+ja: no clause in its copy.
 
 PASS: 1 copy of a Limited card.  FAIL: a Limited card once in main and once (an alternate
 artwork) in side → count 2, limit 1.
@@ -13,9 +14,16 @@ from __future__ import annotations
 
 import polars as pl
 
+from ..formats import Format
 from ._context import Context, name_totals, violations
 
 CODES = ("LIMIT_EXCEEDED",)
+DECISION = False
+COUNTS = True
+
+
+def card_flags(fmt: Format, whitelist: bool) -> dict[str, pl.Expr]:
+    return {}
 
 
 def check(ctx: Context) -> list[pl.LazyFrame]:

@@ -1,8 +1,8 @@
 """POINTS_EXCEEDED: Genesys, the points of main+extra+side together above the cap (100).
 
 Every copy costs the card's points on the format's points list; unlisted cards cost 0.
-Regulation: the Genesys format's points cap (a deck that breaks the format → Duel
-Forfeiture under th §3 / ko §3).
+Regulation: the Genesys format's points cap; no penalty regulation has a clause for it —
+head judge's decision.
 
 PASS: 100 points.  FAIL: 3 Pot of Greed (30 each) + 1 card of 20 → 110.
 """
@@ -11,9 +11,16 @@ from __future__ import annotations
 
 import polars as pl
 
+from ..formats import Format
 from ._context import Context, violations
 
 CODES = ("POINTS_EXCEEDED",)
+DECISION = False
+COUNTS = True
+
+
+def card_flags(fmt: Format, whitelist: bool) -> dict[str, pl.Expr]:
+    return {}
 
 
 def check(ctx: Context) -> list[pl.LazyFrame]:

@@ -1,8 +1,14 @@
-"""Section sizes: MAIN_TOO_SMALL, MAIN_TOO_LARGE, EXTRA_TOO_LARGE, SIDE_TOO_LARGE.
+"""Section sizes.
 
-The main deck holds 40 to 60 cards, the extra and side decks at most 15 each (Speed Duel:
-20-30 and 5). Regulation: th §3 (deck of fewer than 40 or more than 60 cards → Duel
-Forfeiture), ko §3 (main deck under 40 → Duel Forfeiture; add cards to reach 40).
+MAIN_TOO_SMALL: the main deck has fewer cards than the format's minimum (40; Speed Duel 20).
+MAIN_TOO_LARGE: the main deck has more cards than the maximum (60; Speed Duel 30).
+EXTRA_TOO_LARGE: the extra deck has more than 15 cards (Speed Duel 5).
+SIDE_TOO_LARGE: the side deck has more than 15 cards (Speed Duel 5).
+
+A Skill card is not counted in the main deck (it starts the duel outside it). Regulation: th
+§3A (a deck of fewer than 40 or more than 60 cards → Duel Forfeiture), ko §3A (a deck under
+40 cards → Duel Forfeiture; add cards to reach 40); extra and side deck sizes: no clause in
+any — head judge's decision.
 
 PASS: 40 main, 15 extra, 15 side.  FAIL: 39 main → MAIN_TOO_SMALL (count 39, limit 40).
 """
@@ -11,9 +17,16 @@ from __future__ import annotations
 
 import polars as pl
 
+from ..formats import Format
 from ._context import Context, violations
 
 CODES = ("MAIN_TOO_SMALL", "MAIN_TOO_LARGE", "EXTRA_TOO_LARGE", "SIDE_TOO_LARGE")
+DECISION = False
+COUNTS = True
+
+
+def card_flags(fmt: Format, whitelist: bool) -> dict[str, pl.Expr]:
+    return {}
 
 
 def check(ctx: Context) -> list[pl.LazyFrame]:

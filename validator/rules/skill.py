@@ -1,7 +1,7 @@
 """SKILL_COUNT: Speed Duel, more than one Skill card.
 
-Regulation: Speed Duel deck construction (one Skill card; a deck that breaks the format →
-Duel Forfeiture under th §3).
+Regulation: Speed Duel deck construction (one Skill card); no penalty regulation has a clause
+for it — head judge's decision.
 
 PASS: one Skill card.  FAIL: two Skill cards.
 """
@@ -10,9 +10,16 @@ from __future__ import annotations
 
 import polars as pl
 
+from ..formats import Format
 from ._context import Context, violations
 
 CODES = ("SKILL_COUNT",)
+DECISION = False
+COUNTS = True
+
+
+def card_flags(fmt: Format, whitelist: bool) -> dict[str, pl.Expr]:
+    return {}
 
 
 def check(ctx: Context) -> list[pl.LazyFrame]:

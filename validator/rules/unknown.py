@@ -2,8 +2,9 @@
 
 An unknown passcode cannot be checked and may be a card that does not exist; the deck is
 illegal until it is fixed. When the card data is older than the list, the message says so:
-the card may be newer than the data (`deckcheck data update`). Regulation: th §3 and ko §3
-(a card that cannot be used → Duel Forfeiture).
+the card may be newer than the data (`deckcheck data update`). Regulation: th §3A (a card
+prohibited from use) and ko §3A (a card that cannot be used) → Duel Forfeiture; ja: no clause
+in its copy.
 
 PASS: every passcode known.  FAIL: passcode 12 in the main deck.
 """
@@ -12,9 +13,16 @@ from __future__ import annotations
 
 import polars as pl
 
+from ..formats import Format
 from ._context import Context, by_section, violations
 
 CODES = ("UNKNOWN_CARD",)
+DECISION = False
+COUNTS = False
+
+
+def card_flags(fmt: Format, whitelist: bool) -> dict[str, pl.Expr]:
+    return {}
 
 
 def check(ctx: Context) -> list[pl.LazyFrame]:

@@ -1,9 +1,10 @@
 """UNRESOLVED_NAME: a list entry whose text names no single card.
 
 A registered list must identify every card; an entry that matches no card, or several, is
-reported with the closest card names as suggestions, never replaced silently. Regulation:
-th §3, ja §3, ko §3 (the deck list must match the deck; an unclear list is a deck-list
-problem → Duel Forfeiture; fix the list).
+reported with the closest card names as suggestions, never replaced silently. It is the head
+judge's decision what the entry names: no regulation prescribes a penalty for an unclear
+entry (th §3B, ja §3B and ko §3B only require the deck to match the list), so none is
+proposed, and the player's verdicts that count the whole list wait for the decision.
 
 PASS: "Ash Blossom & Joyous Spring".  FAIL: "Ash Blosom" (suggests Ash Blossom & Joyous Spring).
 """
@@ -12,9 +13,16 @@ from __future__ import annotations
 
 import polars as pl
 
+from ..formats import Format
 from ._context import Context, violations
 
 CODES = ("UNRESOLVED_NAME",)
+DECISION = True
+COUNTS = False
+
+
+def card_flags(fmt: Format, whitelist: bool) -> dict[str, pl.Expr]:
+    return {}
 
 
 def check(ctx: Context) -> list[pl.LazyFrame]:

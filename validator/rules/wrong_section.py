@@ -1,7 +1,8 @@
 """WRONG_SECTION: an Extra Deck monster (Fusion, Synchro, Xyz, Link) in the main deck, or a
 card that is not an Extra Deck monster in the extra deck. The side deck may hold both.
 
-Regulation: th §3 and ko §3 (an illegal deck → Duel Forfeiture; make the deck legal).
+Regulation: no penalty regulation has a clause for a card in the wrong section — head
+judge's decision (make the deck legal).
 
 PASS: Accesscode Talker in the extra deck.  FAIL: Accesscode Talker in the main deck.
 """
@@ -10,9 +11,16 @@ from __future__ import annotations
 
 import polars as pl
 
+from ..formats import Format
 from ._context import Context, violations
 
 CODES = ("WRONG_SECTION",)
+DECISION = False
+COUNTS = False
+
+
+def card_flags(fmt: Format, whitelist: bool) -> dict[str, pl.Expr]:
+    return {}
 
 
 def check(ctx: Context) -> list[pl.LazyFrame]:

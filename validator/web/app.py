@@ -41,7 +41,7 @@ from ..eventdb import EventDB, EventSettings
 from ..formats import Format, format_names, load_format
 from ..infractions import catalogue, infraction
 from ..judging import decision, found_deck, judge_check, registered_lines
-from ..penalties import LANGS, REGULATIONS, SEVERITY, load_policy
+from ..penalties import LANGS, REGULATIONS, Stage, load_policy, penalty_types
 from ..readers.registrations import read_registration_files
 from ..report_event import event_json, event_xlsx
 from ..rules import CODES
@@ -173,7 +173,7 @@ def create_app(db_path: Path, *, password: str | None = None, cards_spec: str | 
     state = State(db, store.load_cards(cards_spec, data_dir), password, db.secret(), data_dir)
     app = FastAPI(title="deckcheck", docs_url=None, redoc_url=None, openapi_url=None)
     templates = Jinja2Templates(directory=str(HERE / "templates"))
-    templates.env.globals.update(LANGS=LANGS, REGULATIONS=REGULATIONS, SEVERITY=SEVERITY,
+    templates.env.globals.update(LANGS=LANGS, REGULATIONS=REGULATIONS, SEVERITY=penalty_types(),
                                  CODES=CODES, quote=quote)
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
 
@@ -364,8 +364,8 @@ def create_app(db_path: Path, *, password: str | None = None, cards_spec: str | 
             mine = result.submitted.filter(pl.col("deck_id") == player_id)
             for line in registered_lines(mine, state.cards, fmt):
                 if line.key is not None:
-                    deck[line.section, line.key] = deck.get((line.section, line.key), 0) + \
-                        line.qty
+                    deck[line.section, line.key] = deck.get((line.section, line.key), 0) + (
+                        line.qty or 0)
         rows = []
         for line in listed:
             found = deck.pop((line.section, line.key), 0) if line.key is not None else None
@@ -447,9 +447,7 @@ def create_app(db_path: Path, *, password: str | None = None, cards_spec: str | 
         row = _player(result, player_id)
         settings, fmt, banlist = state.setup()
         counts, extra, pasted = _judge_inputs(data)
-        stage = str(data.get("stage", "in-duel"))
-        if stage not in ("in-duel", "between-duels"):
-            stage = "in-duel"
+        stage: Stage = "between-duels" if data.get("stage") == "between-duels" else "in-duel"
         deck = found_deck(player_id, counts, extra, pasted)
         registered = result.registrations.entries.filter(pl.col("deck_id") == player_id)
         checked = judge_check(player_id, deck, registered, cards=state.cards, fmt=fmt,
@@ -579,9 +577,9 @@ def _decide(data: FormData, default: str) -> tuple[str, str, str]:
     """The judge's penalty, whether it confirms, downgrades or upgrades the default, and the
     reason (required unless it confirms)."""
     chosen = str(data.get("penalty") or default)
-    if chosen not in SEVERITY:
+    if chosen not in penalty_types():
         raise InputError.at("penalty", "not a penalty of the regulations")
-    made = decision(default, chosen)
+    made = decision(default, chosen, load_policy("th"))
     reason = str(data.get("reason", "")).strip()
     if made != "confirmed" and not reason:
         raise InputError.at("reason", "a downgrade or upgrade needs a reason")

@@ -1,0 +1,35 @@
+"""The README's generated parts (codes, regulations, commands) match the code."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from validator import docs
+from validator.rules import copies
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_readme_is_up_to_date() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert docs.render(readme) == readme, "run `python -m validator.docs`"
+    assert docs.main(["--check"]) == 0
+
+
+def test_a_docstring_change_makes_the_readme_drift(monkeypatch: pytest.MonkeyPatch) -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    changed = (copies.__doc__ or "").replace("TOO_MANY_COPIES: more than 3 copies",
+                                             "TOO_MANY_COPIES: more than three copies")
+    monkeypatch.setattr(copies, "__doc__", changed)
+    assert docs.code_meaning("TOO_MANY_COPIES").startswith("more than three copies")
+    assert docs.render(readme) != readme
+    assert docs.main(["--check"]) == 1
+
+
+def test_every_code_says_what_it_means() -> None:
+    from validator.rules import CODES
+
+    for code in CODES:
+        assert docs.code_meaning(code)
