@@ -14,7 +14,7 @@ import polars as pl
 from .decisions import Decision, apply_decisions, unreadable_rows
 from .engine import CheckResult, check, combine
 from .entries import entries_frame
-from .errors import InputError, Problem
+from .errors import InputError, Problem, capped
 from .readers.registrations import Registrations
 from .readers.ydk import is_ydke, parse_ydke, read_deck_bytes, read_deck_file
 from .safety import check_archive
@@ -112,7 +112,7 @@ def read_decks(paths: Iterable[Path]) -> tuple[pl.DataFrame, list[Problem]]:
             problems.extend(exc.problems)
         except OSError as exc:
             problems.append(Problem(label, None, None, f"cannot read: {exc.strerror}"))
-    return (pl.concat(frames) if frames else entries_frame()), problems
+    return (pl.concat(frames) if frames else entries_frame()), capped(problems)
 
 
 _DECK_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
@@ -173,7 +173,7 @@ def read_deck_uploads(files: list[tuple[str, bytes]], pasted: str = "") -> tuple
             seen.add(parts[0])
         except InputError as exc:
             problems.extend(exc.problems)
-    return (pl.concat(frames) if frames else entries_frame()), problems
+    return (pl.concat(frames) if frames else entries_frame()), capped(problems)
 
 
 @dataclass

@@ -392,27 +392,44 @@ def _print_event_summary(result: EventResult, report: Path, json_target: str | N
 @click.option("--db", "db_path", type=click.Path(path_type=Path), default=Path("event.sqlite"),
               show_default=True, help="The event's database file (created when missing).")
 @click.option("--host", default="127.0.0.1", show_default=True,
-              help="Address to listen on (loopback by default; use 0.0.0.0 for the LAN, "
-                   "with --password).")
-@click.option("--port", type=int, default=8000, show_default=True)
+              help="Address to listen on (loopback by default; 0.0.0.0 for the LAN, which "
+                   "needs --password).")
+@click.option("--port", type=int, default=8000, show_default=True, help="Port to listen on.")
 @click.option("--password", default=None, envvar="DECKCHECK_PASSWORD",
               help="Shared organizer password (or $DECKCHECK_PASSWORD).")
+@click.option("--allow-host", "allow_hosts", multiple=True,
+              help="Another host name the server answers to (repeatable), e.g. the name "
+                   "judges type on the venue LAN.")
 @click.option("--cards", "cards_spec", default=None, help="Card data (default: the store, "
               "else the demo pool).")
 @data_dir_option
 @user_errors
 def serve_command(db_path: Path, host: str, port: int, password: str | None,
-                  cards_spec: str | None, data_dir: Path | None) -> None:
+                  allow_hosts: tuple[str, ...], cards_spec: str | None,
+                  data_dir: Path | None) -> None:
     """Serve the web app for organizers and judges (one event per database file).
 
-    Example: deckcheck serve --db regional.sqlite --port 8000
+    Example: deckcheck serve --db regional.sqlite --host 0.0.0.0 --password "$PASSWORD"
     """
+    import socket
+
     import uvicorn
 
     from .web.app import create_app
+    from .web.security import LOOPBACK, allowed_hosts
 
-    if host not in ("127.0.0.1", "localhost", "::1") and not password:
-        err.print("[yellow]warning:[/yellow] serving beyond this machine without --password")
-    app = create_app(db_path, password=password, cards_spec=cards_spec, data_dir=data_dir)
-    out.print(f"deckcheck serving {db_path} on http://{host}:{port}/")
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    if host not in LOOPBACK and not password:
+        raise InputError.at("--host", f"serving on {host} reaches beyond this machine: give "
+                                      "--password (or $DECKCHECK_PASSWORD) too")
+    try:
+        sock = socket.create_server((host, port), family=socket.AF_INET6 if ":" in host
+                                    else socket.AF_INET)
+    except OSError as exc:
+        raise InputError.at(f"{host}:{port}", f"cannot listen there ({exc.strerror}): is "
+                                              "another server using the port? Try --port") from exc
+    app = create_app(db_path, password=password, cards_spec=cards_spec, data_dir=data_dir,
+                     hosts=allowed_hosts(host, allow_hosts))
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    shown = f"[{host}]" if ":" in host else host
+    out.print(f"deckcheck serving {db_path} on http://{shown}:{port}/")
+    server.run(sockets=[sock])

@@ -192,17 +192,20 @@ class _Clock:
         return self.laps
 
 
+def _gather(values: pl.Series, at: pl.Series) -> pl.Series:
+    """``values[at]``, null where ``at`` is null (or nothing can be gathered)."""
+    if values.is_empty():
+        return pl.Series(values.name, [None] * len(at), dtype=values.dtype)
+    picked = values.gather(at.fill_null(0))
+    return picked.to_frame().select(pl.when(at.is_not_null()).then(pl.col(values.name)))[
+        values.name]
+
+
 def _locate(found: pl.DataFrame, rows: pl.DataFrame) -> pl.DataFrame:
     """Fill passcode, file, line and cell of violations from the entry row they point at."""
-    at = found["row"]
-    where = rows.select("passcode", "file", "line", "cell")
-    if where.is_empty():  # nothing to point at (decks without a single row)
-        where = pl.DataFrame([None], schema=where.schema, orient="row")
-        at = at.clear(found.height)
-    picked = where.gather(at.fill_null(0)).with_columns(
-        pl.when(at.is_not_null()).then(pl.col(c)).alias(c) for c in where.columns)
-    return found.with_columns(
-        pl.coalesce(found[c], picked[c]).alias(c) for c in ("passcode", "file", "line", "cell"))
+    columns = ("passcode", "file", "line", "cell")
+    return found.with_columns(pl.coalesce(found[c], _gather(rows[c], found["row"])).alias(c)
+                              for c in columns)
 
 
 def _locate_both(found: pl.DataFrame, rows: pl.DataFrame,
@@ -381,7 +384,7 @@ def _check(entries: pl.DataFrame, registered: pl.DataFrame | None, unread: pl.Da
             main.sum().alias("main"), pl.col("extra", "side").sum(), pl.col("row").min()),
         on="deck", how="left",
     ).with_columns(pl.col(*SECTIONS).fill_null(0)).collect(engine=ENGINE)
-    sources = rows_df.select("file").gather(counted["row"].fill_null(0))["file"]
+    sources = _gather(rows_df["file"], counted["row"])
     sizes = counted.with_columns(
         pl.when(pl.col("row").is_not_null()).then(sources).alias("source")).drop("row").lazy()
     ctx = Context(

@@ -22,7 +22,7 @@ from .cards import CardDB
 from .checking import read_decks
 from .decisions import Decision, apply_decisions, unreadable_rows
 from .engine import STATUS, CheckResult, check
-from .errors import Problem
+from .errors import Problem, capped
 from .formats import Format
 from .penalties import Policy, Stage
 from .readers.registrations import Registrations, read_registrations
@@ -118,7 +118,8 @@ def check_event(reg: Registrations, submitted: tuple[pl.DataFrame, list[Problem]
         .sort("deck", "on", maintain_order=True)
     )
     players = _players(index, lists, deck_result, violations)
-    return EventResult(reg, lists, deck_result, players, violations, problems, unmatched, without,
+    return EventResult(reg, lists, deck_result, players, violations, capped(problems), unmatched,
+                       without,
                        None if submitted is None else submitted[0], applied.decisions,
                        applied.entries)
 

@@ -46,10 +46,17 @@ CREATE TABLE IF NOT EXISTS penalty_log (
     judge TEXT NOT NULL, round INTEGER, duel INTEGER,
     kind TEXT NOT NULL CHECK (kind IN ('deck', 'infraction')),
     codes TEXT NOT NULL, default_penalty TEXT NOT NULL, penalty TEXT NOT NULL,
-    decision TEXT NOT NULL CHECK (decision IN ('confirmed', 'downgraded', 'upgraded')),
+    decision TEXT NOT NULL CHECK (decision IN ('confirmed', 'downgraded', 'upgraded',
+                                               'decided')),
     reason TEXT NOT NULL DEFAULT '', details TEXT NOT NULL,
     recorded_at TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS penalty_log_player ON penalty_log (player_id);
+CREATE TABLE IF NOT EXISTS decisions (
+    id INTEGER PRIMARY KEY,
+    player_id TEXT NOT NULL, place TEXT NOT NULL, card TEXT NOT NULL, qty INTEGER,
+    section TEXT, decided_by TEXT NOT NULL, reason TEXT NOT NULL, decided_at TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS sessions (
+    sid TEXT PRIMARY KEY, password TEXT NOT NULL, expires_at REAL NOT NULL);
 """
 
 
@@ -98,10 +105,21 @@ class EventDB:
             raise InputError.at(str(path), f"not a deckcheck event database ({exc})") from exc
 
     def _migrate(self) -> None:
-        """Columns added since a file was created."""
+        """Columns and values added since a file was created."""
         columns = {row[1] for row in self._conn.execute("PRAGMA table_info(event)")}
         if "banlist" not in columns:
             self._conn.execute("ALTER TABLE event ADD COLUMN banlist TEXT NOT NULL DEFAULT ''")
+        table = self._conn.execute(
+            "SELECT sql FROM sqlite_master WHERE name = 'penalty_log'").fetchone()[0]
+        if "'decided'" not in table:  # a penalty the head judge chose where none is prescribed
+            create = SCHEMA.split("CREATE TABLE IF NOT EXISTS penalty_log", 1)[1].split(";")[0]
+            self._conn.executescript(
+                "BEGIN; ALTER TABLE penalty_log RENAME TO penalty_log_old; "
+                f"CREATE TABLE penalty_log {create}; "
+                "INSERT INTO penalty_log SELECT * FROM penalty_log_old; "
+                "DROP TABLE penalty_log_old; "
+                "CREATE INDEX IF NOT EXISTS penalty_log_player ON penalty_log (player_id); "
+                "COMMIT;")
 
     def close(self) -> None:
         self._conn.close()
@@ -133,6 +151,16 @@ class EventDB:
             conn.execute("INSERT OR IGNORE INTO meta VALUES ('secret', ?)",
                          (secrets.token_hex(32),))
         return bytes.fromhex(self._query("SELECT value FROM meta WHERE key = 'secret'")[0][0])
+
+    def meta(self, key: str) -> str | None:
+        rows = self._query("SELECT value FROM meta WHERE key = ?", (key,))
+        return str(rows[0][0]) if rows else None
+
+    def set_meta(self, key: str, value: str | None) -> None:
+        with self.transaction() as conn:
+            conn.execute("DELETE FROM meta WHERE key = ?", (key,))
+            if value is not None:
+                conn.execute("INSERT INTO meta VALUES (?, ?)", (key, value))
 
     def settings(self) -> EventSettings | None:
         rows = self._query("SELECT name, date, format, regulation, lang, banlist FROM event")
@@ -170,10 +198,47 @@ class EventDB:
             "SELECT kind, name, length(data), received_at FROM uploads ORDER BY id")]
 
     def version(self) -> str:
-        """Changes whenever settings or uploads change (for caching check results)."""
+        """Changes whenever settings, uploads, decisions or the custom policy change (for
+        caching check results)."""
         rows = self._query("SELECT group_concat(sha256, ',') FROM (SELECT sha256 FROM uploads "
                            "ORDER BY id)")
-        return f"{rows[0][0]}|{self.settings()}"
+        decided = self._query("SELECT count(*), max(id) FROM decisions")
+        policy = hashlib.sha256((self.meta("policy") or "").encode()).hexdigest()[:12]
+        return f"{rows[0][0]}|{self.settings()}|{decided[0]}|{policy}"
+
+    def add_decision(self, *, player_id: str, place: str, card: str, qty: int | None,
+                     section: str | None, decided_by: str, reason: str) -> None:
+        now = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+        with self.transaction() as conn:
+            conn.execute("INSERT INTO decisions (player_id, place, card, qty, section, "
+                         "decided_by, reason, decided_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                         (player_id, place, card, qty, section, decided_by, reason, now))
+
+    def decisions(self, player_id: str | None = None) -> list[dict[str, Any]]:
+        sql = ("SELECT player_id, place, card, qty, section, decided_by, reason, decided_at "
+               "FROM decisions")
+        args: tuple[Any, ...] = ()
+        if player_id is not None:
+            sql += " WHERE player_id = ?"
+            args = (player_id,)
+        keys = ("player_id", "where", "card", "qty", "section", "decided_by", "reason",
+                "decided_at")
+        return [dict(zip(keys, row, strict=True)) for row in self._query(sql + " ORDER BY id",
+                                                                          args)]
+
+    def open_session(self, sid: str, password: str, expires_at: float) -> None:
+        with self.transaction() as conn:
+            conn.execute("DELETE FROM sessions WHERE expires_at < ?", (time.time(),))
+            conn.execute("INSERT OR REPLACE INTO sessions VALUES (?, ?, ?)",
+                         (sid, password, expires_at))
+
+    def session(self, sid: str) -> tuple[str, float] | None:
+        rows = self._query("SELECT password, expires_at FROM sessions WHERE sid = ?", (sid,))
+        return (str(rows[0][0]), float(rows[0][1])) if rows else None
+
+    def close_session(self, sid: str) -> None:
+        with self.transaction() as conn:
+            conn.execute("DELETE FROM sessions WHERE sid = ?", (sid,))
 
     def record(self, *, player_id: str, player_name: str, judge: str, round: int | None,
                duel: int | None, kind: str, codes: list[str], default_penalty: str,

@@ -23,8 +23,8 @@ from .readers.ydk import is_ydke, parse_ydk, parse_ydke
 from .resolve import resolve
 from .verdicts import verdicts
 
-__all__ = ["JudgeCheck", "ListLine", "decision", "found_deck", "judge_check",
-           "registered_lines"]
+__all__ = ["JudgeCheck", "ListLine", "SideBySide", "decision", "found_deck", "judge_check",
+           "registered_lines", "side_by_side"]
 
 GROUPS = ("monster", "spell", "trap", "extra", "side")
 
@@ -76,6 +76,44 @@ def registered_lines(entries: pl.DataFrame, cards: CardDB, fmt: Format,
                               problem.column or f"line {problem.line}", problem.message))
     order = {g: i for i, g in enumerate((*GROUPS, "unreadable"))}
     return sorted(lines, key=lambda line: (order[line.group], line.name))
+
+
+@dataclass(frozen=True)
+class SideBySide:
+    """One line of a registered list beside the deck, for reading both at a glance."""
+
+    group: str
+    name: str
+    listed: int | None
+    deck: int | None  # None: no deck was submitted
+    where: str
+    differs: bool  # the engine found a difference for this card and section
+
+
+def side_by_side(registered: pl.DataFrame, deck: pl.DataFrame | None, violations: pl.DataFrame,
+                 cards: CardDB, fmt: Format, unreadable: list[Problem] | None = None) -> (
+        list[SideBySide]):
+    """A player's list beside the deck they submitted. Which lines differ is what the engine's
+    list comparison (LIST_MISMATCH) found, never decided here a second time."""
+    listed = registered_lines(registered, cards, fmt, unreadable)
+    found: dict[tuple[str, int], int] = {}
+    for line in registered_lines(deck, cards, fmt) if deck is not None else []:
+        if line.key is not None:
+            found[line.section, line.key] = found.get((line.section, line.key), 0) + (
+                line.qty or 0)
+    mismatched = violations.filter(pl.col("code") == "LIST_MISMATCH")
+    differs = {(str(s), int(c)) for s, c in mismatched.select(
+        pl.col("section").cast(pl.Utf8), pl.coalesce("card_id", "passcode")).drop_nulls()
+        .iter_rows()}
+    rows = [SideBySide(line.group, line.name or line.note, line.qty,
+                       None if deck is None or line.key is None
+                       else found.pop((line.section, line.key), 0),
+                       line.where, (line.section, line.key or 0) in differs)
+            for line in listed]
+    names = dict(cards.by_card.select("card_id", "name_en").iter_rows())
+    rows += [SideBySide(section, str(names.get(key, key)), 0, qty, "", (section, key) in differs)
+             for (section, key), qty in found.items()]
+    return rows
 
 
 def found_deck(player_id: str, counts: dict[tuple[str, int], int],

@@ -15,6 +15,7 @@ from pathlib import Path
 from charset_normalizer import from_bytes
 
 from .errors import InputError
+from .safety import MAX_COLUMNS
 
 __all__ = ["Sheet", "cell_name", "decode_text", "read_csv_grid", "read_sheets"]
 
@@ -63,6 +64,12 @@ def decode_text(data: bytes, file: str) -> str:
     return str(best)
 
 
+#: a CSV cell no deck list needs more of (a forms export's deck cell is a few KiB)
+MAX_FIELD = 64 << 10
+#: what the csv module reads of one cell before it stops (a longer one is reported)
+csv.field_size_limit(max(csv.field_size_limit(), 1 << 20))
+
+
 def read_csv_grid(path: Path, data: bytes | None = None) -> Sheet:
     raw = path.read_bytes() if data is None else data
     text = decode_text(raw, str(path))
@@ -72,7 +79,23 @@ def read_csv_grid(path: Path, data: bytes | None = None) -> Sheet:
     except csv.Error:
         delimiter = ","
     reader = csv.reader(io.StringIO(text), delimiter=delimiter, doublequote=True)
-    rows = [[cell.strip() for cell in row] for row in reader]
+    rows: list[list[str]] = []
+    try:
+        for row in reader:
+            if len(row) > MAX_COLUMNS:
+                raise InputError.at(str(path), f"row {reader.line_num} has {len(row):,} "
+                                               f"columns; a deck list has at most "
+                                               f"{MAX_COLUMNS:,}", line=reader.line_num)
+            longest = max((len(cell) for cell in row), default=0)
+            if longest > MAX_FIELD:
+                raise InputError.at(str(path), f"a cell of {longest:,} characters; a deck list "
+                                               f"cell has at most {MAX_FIELD:,}",
+                                    line=reader.line_num)
+            rows.append([cell.strip() for cell in row])
+    except csv.Error as exc:
+        raise InputError.at(str(path), f"not readable as CSV: {exc} (a deck list cell has at "
+                                       f"most {MAX_FIELD:,} characters)",
+                            line=reader.line_num) from exc
     return Sheet(str(path), "", rows)
 
 
@@ -97,10 +120,11 @@ def read_sheets(path: Path, *, include_hidden: bool = False,
         raise InputError.at(str(path), "expected a .csv or .xlsx file")
     from python_calamine import CalamineWorkbook
 
-    from .safety import check_archive
+    from .safety import check_archive, check_sheet_extents
 
     raw = path.read_bytes() if data is None else data
     check_archive(raw, str(path))
+    check_sheet_extents(raw, str(path))
     try:
         workbook = CalamineWorkbook.from_filelike(io.BytesIO(raw))
     except Exception as exc:

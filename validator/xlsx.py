@@ -1,4 +1,4 @@
-"""Writing workbooks safely: user text is never a formula, styles in one place."""
+"""Writing workbooks and CSV safely: user text is never a formula, styles in one place."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ from openpyxl.cell.cell import Cell, MergedCell
 from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.worksheet.worksheet import Worksheet
 
-__all__ = ["FILLS", "HEADER_FONT", "autosize", "put", "write_header"]
+__all__ = ["FILLS", "HEADER_FONT", "autosize", "csv_safe", "looks_like_formula", "put",
+           "write_header"]
 
 HEADER_FONT = Font(bold=True, color="FFFFFF")
 FILLS = {
@@ -21,10 +22,20 @@ FILLS = {
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
+def looks_like_formula(value: Any) -> bool:
+    """A string a spreadsheet program would run as a formula (or DDE command)."""
+    return isinstance(value, str) and value.startswith(_FORMULA_START)
+
+
+def csv_safe(value: Any) -> Any:
+    """A CSV cell that no spreadsheet program runs: formula-like text gets a leading quote."""
+    return "'" + value if looks_like_formula(value) else value
+
+
 def put(ws: Worksheet, row: int, col: int, value: Any) -> Cell | MergedCell:
     """Write a value; strings that a spreadsheet would run as a formula stay plain text."""
     cell = ws.cell(row=row, column=col)
-    if isinstance(value, str) and value.startswith(_FORMULA_START):
+    if looks_like_formula(value):
         cell.value = value
         cell.data_type = "s"
     else:

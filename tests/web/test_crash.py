@@ -54,7 +54,7 @@ def test_kill_mid_upload_leaves_no_partial_upload(tmp_path: Path) -> None:
                 b"filename=\"lists.csv\"\r\nContent-Type: text/csv\r\n\r\n"
                 + b"Player ID,Section,Qty,Card Name\r\n" + b"P1,Main,3,Raigeki\r\n" * 2000)
         with socket.create_connection(("127.0.0.1", server.port)) as sock:
-            sock.sendall(b"POST /upload/registrations HTTP/1.1\r\nHost: x\r\nCookie: "
+            sock.sendall(b"POST /upload/registrations HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: "
                          + cookie.encode() + b"\r\nContent-Type: multipart/form-data; "
                          b"boundary=b\r\nContent-Length: " + str(len(body) + 5000).encode()
                          + b"\r\n\r\n" + body)  # the rest of the body never comes

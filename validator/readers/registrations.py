@@ -25,7 +25,7 @@ from typing import Any
 import polars as pl
 
 from ..entries import ENTRY_SCHEMA, SECTIONS, entries_frame
-from ..errors import InputError, Problem
+from ..errors import InputError, Problem, capped
 from ..tabular import Sheet, cell_name, read_sheets
 from .textlist import header_of, parse_quantity_line, parse_text_list, section_of
 from .ydk import is_ydke, parse_ydke
@@ -374,7 +374,7 @@ def read_registration_files(paths: list[Path],
     players = pl.DataFrame(
         {k: [p.get(k) for p in out.players] for k in PLAYER_SCHEMA}, schema=PLAYER_SCHEMA
     ).unique("player_id", keep="first", maintain_order=True)
-    return Registrations(entries, players, out.problems, out.rows_read)
+    return Registrations(entries, players, capped(out.problems), out.rows_read)
 
 
 def read_registrations(path: Path) -> Registrations:

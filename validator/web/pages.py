@@ -1,0 +1,85 @@
+"""Rendering pages and reading forms, shared by the routers."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from fastapi import Request
+from fastapi.responses import HTMLResponse
+from fastapi.templating import Jinja2Templates
+from starlette.datastructures import FormData, UploadFile
+
+from ..errors import InputError
+from ..penalties import LANGS, REGULATIONS
+from ..rules import CODES
+from .state import EventState, Snapshot, safe_name
+
+__all__ = ["Forbidden", "files", "form", "latest", "page", "state_of", "templates"]
+
+HERE = Path(__file__).resolve().parent
+templates = Jinja2Templates(directory=str(HERE / "templates"))
+templates.env.globals.update(LANGS=LANGS, REGULATIONS=REGULATIONS, CODES=CODES, quote=quote)
+
+
+class Forbidden(Exception):
+    """A form without a valid CSRF token, or posted from another site."""
+
+
+def state_of(request: Request) -> EventState:
+    state: EventState = request.app.state.event
+    return state
+
+
+async def latest(request: Request) -> Snapshot:
+    """The latest finished event check, without blocking other requests: waits only when
+    there is none yet (just after the server started) and one is running."""
+    state = state_of(request)
+    snapshot = state.snapshot()
+    if snapshot.result is None and snapshot.checking:
+        await asyncio.wrap_future(state.refresh())
+        snapshot = state.snapshot()
+    return snapshot
+
+
+def page(request: Request, name: str, http_status: int = 200, **context: Any) -> HTMLResponse:
+    state = state_of(request)
+    public = name == "login.html"  # reveals nothing of the event
+    return templates.TemplateResponse(
+        request, name, {"csrf": request.state.csrf, "settings": None if public
+                        else state.settings(), "has_settings": state.db.settings() is not None,
+                        "auth": request.app.state.password is not None, **context},
+        status_code=http_status)
+
+
+async def form(request: Request) -> FormData:
+    """The posted form, once its CSRF token is checked."""
+    import hmac
+
+    data = await request.form(max_files=2000, max_fields=5000)
+    token = data.get("csrf")
+    if not isinstance(token, str) or not hmac.compare_digest(token, request.state.csrf):
+        raise Forbidden
+    return data
+
+
+async def files(data: FormData, field_name: str, allowed: tuple[str, ...]) -> list[
+        tuple[str, bytes]]:
+    """The uploaded files of a field, by their display names; a file of another type is
+    refused."""
+    out = []
+    for item in data.getlist(field_name):
+        if not isinstance(item, UploadFile) or not item.filename:
+            continue
+        name = safe_name(item.filename)
+        if Path(name).suffix.lower() not in allowed:
+            await data.close()
+            raise InputError.at(name, f"not an accepted file type (expected "
+                                      f"{', '.join(allowed)})")
+        try:
+            out.append((name, await item.read()))
+        finally:
+            await item.close()
+    return out

@@ -1,0 +1,9 @@
+"""The web app's routers: sign-in, the event, players, judges' deck checks, the penalty log."""
+
+from __future__ import annotations
+
+from . import auth, event, judge, log, players
+
+__all__ = ["ROUTERS"]
+
+ROUTERS = (auth.router, event.router, players.router, judge.router, log.router)

@@ -1,0 +1,50 @@
+"""Organizer sign-in and sign-out (only when the server has a password)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import RedirectResponse, Response
+
+from ..pages import form, page
+from ..security import Sessions, Throttle
+
+router = APIRouter()
+
+
+def _client(request: Request) -> str:
+    return request.client.host if request.client else "unknown"
+
+
+@router.get("/login")
+async def login_page(request: Request) -> Response:
+    return page(request, "login.html")
+
+
+@router.post("/login")
+async def login(request: Request) -> Response:
+    data = await form(request)
+    sessions: Sessions = request.app.state.sessions
+    throttle: Throttle = request.app.state.throttle
+    client = _client(request)
+    if throttle.locked(client):
+        return page(request, "login.html", http_status=429,
+                    error="Too many wrong passwords from this device; try again later.")
+    if not sessions.password_matches(str(data.get("password", ""))):
+        await throttle.failed(client)
+        return page(request, "login.html", http_status=401, error="Wrong password.")
+    throttle.succeeded(client)
+    _, cookie = sessions.sign_in(request.state.session)
+    response = RedirectResponse("/", status_code=303)
+    response.set_cookie("dc_session", cookie, httponly=True, samesite="strict")
+    return response
+
+
+@router.post("/logout")
+async def logout(request: Request) -> Response:
+    await form(request)
+    sessions: Sessions = request.app.state.sessions
+    sessions.sign_out(request.state.session)
+    _, cookie = sessions.issue()
+    response = RedirectResponse("/login", status_code=303)
+    response.set_cookie("dc_session", cookie, httponly=True, samesite="strict")
+    return response

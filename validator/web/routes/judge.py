@@ -1,0 +1,166 @@
+"""A judge's deck check: find the player, count the deck against the registered list (or
+paste it), get the violations, penalty, remedies and timing, and record it."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import quote
+
+import polars as pl
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import FormData
+
+from ...decisions import unreadable_rows
+from ...entries import SECTIONS
+from ...errors import InputError
+from ...judging import JudgeCheck, decision, found_deck, judge_check, registered_lines
+from ...penalties import Policy, Stage
+from ...penalty_log import repeats
+from ..pages import form, latest, page, state_of
+from .players import player_row
+
+router = APIRouter()
+
+#: rows for cards not on the list shown without JavaScript (the page's script adds more)
+EXTRA_ROWS = 6
+MAX_EXTRA_ROWS = 200
+_STAGES: dict[str, Stage] = {"in-duel": "in-duel", "between-duels": "between-duels",
+                             "between-matches": "between-matches"}
+
+
+def _number(text: str, what: str, most: int = 99) -> int:
+    text = text.strip()
+    if not text:
+        return 0
+    if not text.isdigit() or int(text) > most:
+        raise InputError.at(what, f"expected a number 0-{most}, got {text[:20]!r}")
+    return int(text)
+
+
+def _optional(text: str) -> int | None:
+    text = text.strip()
+    return int(text) if text.isdigit() and len(text) < 5 else None
+
+
+def judge_inputs(data: FormData) -> tuple[dict[tuple[str, int], int],
+                                          list[tuple[str, str, int]], str]:
+    """Counts per registered card (``n:SECTION:CARD``), cards not on the list
+    (``add_name_i``/``add_qty_i``/``add_section_i``) and a pasted deck; a malformed field
+    is a clear error, never a crash."""
+    counts: dict[tuple[str, int], int] = {}
+    extra: list[tuple[str, str, int]] = []
+    for key, value in data.multi_items():
+        if not key.startswith("n:") or not isinstance(value, str):
+            continue
+        parts = key.split(":")
+        if len(parts) != 3 or parts[1] not in SECTIONS or not parts[2].lstrip("-").isdigit():
+            raise InputError.at(key[:40], "not a count field of this form (reload the page)")
+        counts[parts[1], int(parts[2])] = _number(value, key[:40])
+    for i in range(MAX_EXTRA_ROWS):
+        name = str(data.get(f"add_name_{i}", "")).strip()
+        if name:
+            section = str(data.get(f"add_section_{i}", "main"))
+            if section not in SECTIONS:
+                raise InputError.at(f"add_section_{i}", "expected main, extra or side")
+            extra.append((section, name, _number(str(data.get(f"add_qty_{i}", "1")),
+                                                 f"add_qty_{i}") or 1))
+    return counts, extra, str(data.get("deck_text", ""))
+
+
+def _run(request: Request, player_id: str, data: FormData) -> tuple[JudgeCheck, dict[
+        str, Any], Policy, Stage]:
+    """Runs in the thread pool, beside any event check (it reads the latest finished one)."""
+    state = state_of(request)
+    result = state.latest().result
+    if result is None:
+        raise InputError.at("judge", "upload registrations first")
+    row = player_row(result, player_id)
+    setup, policy, settings = state.setup(), state.policy(), state.settings()
+    counts, extra, pasted = judge_inputs(data)
+    stage = _STAGES.get(str(data.get("stage", "")), "in-duel")
+    deck = found_deck(player_id, counts, extra, pasted)
+    registered = result.entries.filter(pl.col("deck_id") == player_id)
+    unreadable = unreadable_rows([p for p in result.problems if p.deck_id == player_id], True)
+    checked = judge_check(player_id, deck, registered, cards=setup.cards, fmt=setup.fmt,
+                          banlist=setup.banlist, policy=policy, stage=stage,
+                          lang=settings.lang, duel=_optional(str(data.get("duel", ""))),
+                          unreadable=unreadable)
+    return checked, row, policy, stage
+
+
+@router.get("/judge", response_class=HTMLResponse)
+async def judge_search(request: Request, q: str = "") -> Response:
+    result = (await latest(request)).result
+    found: list[dict[str, Any]] = []
+    if result is not None and q.strip():
+        needle = q.strip().lower()
+        found = result.players.filter(
+            pl.col("player_id").str.to_lowercase().str.contains(needle, literal=True)
+            | pl.col("player_name").str.to_lowercase().str.contains(needle, literal=True)
+        ).head(50).to_dicts()
+    return page(request, "judge_search.html", q=q, found=found, ready=result is not None)
+
+
+@router.get("/judge/{player_id}", response_class=HTMLResponse)
+async def judge_player(request: Request, player_id: str) -> Response:
+    state = state_of(request)
+    result = (await latest(request)).result
+    if result is None:
+        raise InputError.at("judge", "upload registrations first")
+    row = player_row(result, player_id)
+    setup = state.setup()
+    lines = registered_lines(result.entries.filter(pl.col("deck_id") == player_id),
+                             setup.cards, setup.fmt,
+                             [p for p in result.problems if p.deck_id == player_id])
+    return page(request, "judge.html", player=row, lines=lines, extra_rows=EXTRA_ROWS,
+                unreadable=[line for line in lines if line.key is None],
+                history=state.db.log(player_id), sections=SECTIONS)
+
+
+@router.post("/judge/{player_id}/check", response_class=HTMLResponse)
+async def judge_run(request: Request, player_id: str) -> Response:
+    data = await form(request)
+    checked, row, policy, _ = await run_in_threadpool(_run, request, player_id, data)
+    state = state_of(request)
+    history = state.db.log(player_id)
+    earlier = {code for entry in history for code in entry.codes}
+    hidden = [(k, v) for k, v in data.multi_items() if isinstance(v, str) and k != "csrf"]
+    return page(request, "judge_result.html", player=row, checked=checked, policy=policy,
+                lang=state.settings().lang,
+                violations=checked.result.violations.to_dicts(), history=history,
+                repeats=[c for c in checked.codes if c in earlier], hidden=hidden,
+                penalties=policy.by_severity(), judge=str(data.get("judge", "")),
+                round=str(data.get("round", "")), duel=str(data.get("duel", "")),
+                repeated=repeats(history))
+
+
+@router.post("/judge/{player_id}/record")
+async def judge_record(request: Request, player_id: str) -> Response:
+    data = await form(request)
+    checked, row, policy, stage = await run_in_threadpool(_run, request, player_id, data)
+    if checked.status == "legal":
+        raise InputError.at("judge", "the deck matches the list: nothing to record")
+    judge = str(data.get("judge", "")).strip()
+    if not judge:
+        raise InputError.at("judge", "enter the judge's name")
+    chosen = str(data.get("penalty") or checked.penalty or "")
+    if chosen not in policy.penalties:
+        raise InputError.at("penalty", "choose a penalty of the event's regulation (the "
+                                       "regulation prescribes none here)")
+    made = decision(checked.penalty, chosen, policy)
+    reason = str(data.get("reason", "")).strip()
+    if made != "confirmed" and not reason:
+        raise InputError.at("reason", "a downgrade, an upgrade or a penalty the regulation "
+                                      "does not prescribe needs a reason")
+    lang = state_of(request).settings().lang
+    state_of(request).db.record(
+        player_id=player_id, player_name=row["player_name"], judge=judge,
+        round=_optional(str(data.get("round", ""))), duel=_optional(str(data.get("duel", ""))),
+        kind="deck", codes=checked.codes, default_penalty=checked.penalty or "",
+        penalty=chosen, decision=made, reason=reason,
+        details={"applies_to": policy.applies_to(chosen, stage, lang),
+                 "remedies": checked.remedies, "siding": checked.siding,
+                 "violations": checked.result.violations["message"].to_list()})
+    return RedirectResponse(f"/players/{quote(player_id)}#history", status_code=303)

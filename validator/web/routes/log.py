@@ -1,0 +1,78 @@
+"""The event's penalty log: record infractions of the regulation's catalogue, export it."""
+
+from __future__ import annotations
+
+from urllib.parse import quote
+
+import polars as pl
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from ...errors import InputError
+from ...infractions import catalogue, infraction
+from ...judging import decision
+from ...penalty_log import log_csv, log_xlsx, repeats
+from ..pages import form, latest, page, state_of
+from .judge import _optional
+
+router = APIRouter()
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+
+@router.get("/log", response_class=HTMLResponse)
+async def log_page(request: Request, player: str = "") -> Response:
+    state = state_of(request)
+    settings = state.settings()
+    result = (await latest(request)).result
+    names = [] if result is None else result.players.select("player_id", "player_name").rows()
+    everything = state.db.log()
+    return page(request, "log.html", entries=state.db.log(player or None), player=player,
+                catalogue=catalogue(settings.regulation) if settings.regulation != "custom"
+                else catalogue("th"), players=names, penalties=state.policy().by_severity(),
+                repeated=repeats(everything))
+
+
+@router.post("/log")
+async def log_record(request: Request) -> Response:
+    data = await form(request)
+    state = state_of(request)
+    settings = state.settings()
+    regulation = settings.regulation if settings.regulation != "custom" else "th"
+    item = infraction(regulation, str(data.get("code", "")))
+    player_id = str(data.get("player_id", "")).strip()
+    judge = str(data.get("judge", "")).strip()
+    if not player_id or not judge:
+        raise InputError.at("log", "enter the player id and the judge's name")
+    policy = state.policy()
+    chosen = str(data.get("penalty") or item.penalty)
+    if chosen not in policy.penalties:
+        raise InputError.at("penalty", "not a penalty of the event's regulation")
+    made = decision(item.penalty, chosen, policy)
+    reason = str(data.get("reason", "")).strip()
+    if made != "confirmed" and not reason:
+        raise InputError.at("reason", "a downgrade or upgrade needs a reason")
+    result = (await latest(request)).result
+    name = ""
+    if result is not None:
+        match = result.players.filter(pl.col("player_id") == player_id)
+        name = match["player_name"][0] if match.height else ""
+    state.db.record(player_id=player_id, player_name=name, judge=judge,
+                    round=_optional(str(data.get("round", ""))),
+                    duel=_optional(str(data.get("duel", ""))), kind="infraction",
+                    codes=[item.code], default_penalty=item.penalty, penalty=chosen,
+                    decision=made, reason=reason,
+                    details={"infraction": item.text.get(settings.lang, item.text["en"]),
+                             "section": item.section})
+    return RedirectResponse("/log?player=" + quote(player_id), status_code=303)
+
+
+@router.get("/log.csv")
+async def export_csv(request: Request) -> Response:
+    return Response(log_csv(state_of(request).db.log()), media_type="text/csv; charset=utf-8",
+                    headers={"Content-Disposition": 'attachment; filename="penalty-log.csv"'})
+
+
+@router.get("/log.xlsx")
+async def export_xlsx(request: Request) -> Response:
+    return Response(log_xlsx(state_of(request).db.log()), media_type=XLSX,
+                    headers={"Content-Disposition": 'attachment; filename="penalty-log.xlsx"'})

@@ -1,0 +1,157 @@
+"""The event behind the web app: its settings, what was uploaded, and the latest check.
+
+Event checks run in one background thread. A page never waits for one: it shows the latest
+finished check and says when a newer one is running ("checking…"). An upload asks for a
+check and waits for it (its own request only). A judge's deck check uses the latest finished
+check's lists and runs beside the event check, never behind it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import threading
+import tomllib
+import traceback
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+from ..cards import CardDB
+from ..checking import read_deck_uploads
+from ..decisions import Decision
+from ..errors import InputError, Problem
+from ..event import EventResult, check_event
+from ..eventdb import EventDB, EventSettings
+from ..formats import load_format
+from ..penalties import Policy, load_policy, policy_from_toml
+from ..readers.registrations import read_registration_files
+from ..setup import Setup, load
+
+__all__ = ["CUSTOM_POLICY", "EventState", "Snapshot", "safe_name"]
+
+#: the regulation setting that means "the policy file the organizer uploaded"
+CUSTOM_POLICY = "custom"
+
+
+def safe_name(name: str) -> str:
+    """An upload's file name reduced to its last part, for display and type checks only."""
+    base = PurePosixPath(name.replace("\\", "/")).name
+    return base[:120] or "upload"
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The latest finished event check (None before the first upload) and whether a newer
+    one is under way."""
+
+    result: EventResult | None
+    errors: list[Problem]
+    checking: bool
+
+
+@dataclass
+class EventState:
+    db: EventDB
+    cards: CardDB
+    data_dir: Path | None = None
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+    _latest: tuple[str, EventResult | None, list[Problem]] | None = None
+    _running: tuple[str, Future[None]] | None = None
+
+    def settings(self) -> EventSettings:
+        return self.db.settings() or EventSettings("New event", dt.date.today().isoformat(),
+                                                   "advanced-tcg", "th", "en")
+
+    def setup(self) -> Setup:
+        settings = self.settings()
+        return load(load_format(settings.format), self.cards, settings.banlist or None,
+                    folder=self.data_dir)
+
+    def policy(self) -> Policy:
+        settings = self.settings()
+        if settings.regulation == CUSTOM_POLICY:
+            text = self.db.meta("policy")
+            if text is None:
+                raise InputError.at("regulation", "no policy file was uploaded")
+            return policy_from_toml(tomllib.loads(text), self.db.meta("policy_name") or "policy")
+        return load_policy(settings.regulation)
+
+    def decisions(self) -> list[Decision]:
+        return [Decision(d["player_id"], d["where"], d["card"], d["decided_by"], d["reason"],
+                         d["qty"], d["section"]) for d in self.db.decisions()]
+
+    def _check(self) -> tuple[EventResult | None, list[Problem]]:
+        registrations = self.db.uploads("registrations")
+        if not registrations:
+            return None, []
+        try:
+            setup = self.setup()
+            # given the bytes, the readers use a path only as the file's label
+            reg = read_registration_files([Path(safe_name(n)) for n, _ in registrations],
+                                          [d for _, d in registrations])
+            decks = self.db.uploads("decks")
+            links = "\n".join(d.decode("utf-8", "replace") for _, d in self.db.uploads("links"))
+            submitted = read_deck_uploads(decks, links) if decks or links else None
+            return check_event(reg, submitted, cards=setup.cards, fmt=setup.fmt,
+                               banlist=setup.banlist, decks_label="submitted decks",
+                               decisions=self.decisions(),
+                               decisions_label="decisions"), []
+        except InputError as exc:
+            return None, exc.problems
+
+    def _run(self, version: str) -> None:
+        try:
+            result, errors = self._check()
+        except Exception as exc:  # noqa: BLE001 - the pages must say the check failed
+            traceback.print_exc()
+            result, errors = None, [Problem("event check", None, None,
+                                            f"the check failed ({type(exc).__name__}: {exc}); "
+                                            "the uploads are kept")]
+        with self._lock:
+            self._latest = (version, result, errors)
+            self._running = None
+
+    def refresh(self) -> Future[None]:
+        """Start checking the event as it is now, unless that check is done or running."""
+        version = self.db.version()
+        with self._lock:
+            if self._latest is not None and self._latest[0] == version:
+                done: Future[None] = Future()
+                done.set_result(None)
+                return done
+            if self._running is not None and self._running[0] == version:
+                return self._running[1]
+            future: Future[None] = Future()
+            self._running = (version, future)
+
+        def work() -> None:
+            try:
+                self._run(version)
+            finally:
+                future.set_result(None)
+                self.refresh()  # the event may have changed meanwhile
+
+        threading.Thread(target=work, name="event-check", daemon=True).start()
+        return future
+
+    def snapshot(self) -> Snapshot:
+        """The latest finished check, at once (never waits)."""
+        self.refresh()
+        with self._lock:
+            latest, running = self._latest, self._running
+        if latest is None:
+            return Snapshot(None, [], running is not None)
+        return Snapshot(latest[1], latest[2], running is not None)
+
+    def latest(self, timeout: float = 60.0) -> Snapshot:
+        """The latest finished check; waits only when there is none yet (just after the
+        server started) and one is running."""
+        snapshot = self.snapshot()
+        if snapshot.result is None and snapshot.checking:
+            return self.wait(timeout)
+        return snapshot
+
+    def wait(self, timeout: float = 60.0) -> Snapshot:
+        """The check of the event as it is now (for the request that changed it)."""
+        self.refresh().result(timeout)
+        return self.snapshot()

@@ -1,0 +1,60 @@
+// Small conveniences; every page works without JavaScript.
+
+// Upload progress for the upload forms.
+document.querySelectorAll("form.upload").forEach(function (form) {
+  form.addEventListener("submit", function (event) {
+    var bar = form.querySelector("progress");
+    if (!bar || !window.XMLHttpRequest) { return; }
+    event.preventDefault();
+    var request = new XMLHttpRequest();
+    bar.hidden = false;
+    request.upload.addEventListener("progress", function (e) {
+      if (e.lengthComputable) { bar.value = Math.round(100 * e.loaded / e.total); }
+    });
+    request.addEventListener("load", function () {
+      document.open(); document.write(request.responseText); document.close();
+      if (request.responseURL) { history.replaceState(null, "", request.responseURL); }
+    });
+    request.open("POST", form.action);
+    request.send(new FormData(form));
+  });
+});
+
+// The judge's count form: as many "not on the list" rows as needed, running totals.
+document.querySelectorAll("form.judge-form").forEach(function (form) {
+  var fieldset = form.querySelector(".extra-cards");
+  var more = form.querySelector("[data-add-row]");
+  var totals = form.querySelector(".totals");
+  function rows() { return fieldset.querySelectorAll(".extra-row"); }
+  function addRow() {
+    var last = rows()[rows().length - 1];
+    var copy = last.cloneNode(true);
+    var index = rows().length;
+    copy.querySelectorAll("input, select").forEach(function (field) {
+      field.name = field.name.replace(/_\d+$/, "_" + index);
+      if (field.tagName === "INPUT") { field.value = field.name.indexOf("add_qty") === 0 ? "1" : ""; }
+    });
+    fieldset.insertBefore(copy, more);
+    copy.querySelector("input").focus();
+  }
+  function recount() {
+    var sums = { main: 0, extra: 0, side: 0 };
+    form.querySelectorAll("input[data-section]").forEach(function (input) {
+      sums[input.dataset.section] += parseInt(input.value, 10) || 0;
+    });
+    rows().forEach(function (row) {
+      var name = row.querySelector("input[name^=add_name]").value.trim();
+      var qty = parseInt(row.querySelector("input[name^=add_qty]").value, 10) || 0;
+      if (name) { sums[row.querySelector("select").value] += qty; }
+    });
+    Object.keys(sums).forEach(function (section) {
+      totals.querySelector("[data-total=" + section + "]").textContent = sums[section];
+    });
+  }
+  more.hidden = false;
+  totals.hidden = false;
+  more.addEventListener("click", addRow);
+  form.addEventListener("input", recount);
+  form.addEventListener("change", recount);
+  recount();
+});
