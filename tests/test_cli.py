@@ -93,7 +93,12 @@ def test_bad_deck_file_is_reported_and_others_checked(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["check", str(tmp_path), "--json", "-"])
     assert result.exit_code == 2
     assert "broken.ydk:2" in result.stderr
-    assert json.loads(result.stdout)["summary"]["decks"] == 1
+    # the broken deck is still a deck: its unreadable line waits for the head judge
+    decks = {d["deck_id"]: d for d in json.loads(result.stdout)["decks"]}
+    assert decks["good"]["status"] == "legal"
+    assert decks["broken"]["status"] == "needs_decision"
+    assert [v["code"] for v in decks["broken"]["violations"] if not v["held"]] == [
+        "UNREADABLE_ROW"]
     assert "Traceback" not in result.output
 
 
@@ -179,6 +184,8 @@ def test_template_reads_back_empty(tmp_path: Path) -> None:
     from validator.readers.registrations import read_registrations
 
     reg = read_registrations(target)
-    assert reg.players.height == 3
+    # a blank template is no player: each sheet is skipped and reported
+    assert reg.players.height == 0
     assert reg.entries.is_empty()
-    assert reg.problems == []
+    assert [p.message for p in reg.problems] == ["a blank deck list (no player, no cards): "
+                                                 "skipped"] * 3

@@ -11,9 +11,9 @@ from tests.conftest import shared_path
 from tests.deckbuild import build, codes, legal_filler
 from validator.banlist import read_banlist
 from validator.cards import CardDB
-from validator.checking import read_decks
 from validator.engine import check
 from validator.formats import load_format
+from validator.inputs import read_deck_paths
 
 
 def test_five_problems_are_all_reported(run, demo_db) -> None:  # type: ignore[no-untyped-def]
@@ -39,8 +39,9 @@ def test_violations_sort_by_deck_then_code_order(run, demo_db) -> None:  # type:
 
 @pytest.fixture(scope="module")
 def windbot(ygojson_db: CardDB) -> dict[str, list[str]]:
-    entries, problems = read_decks([shared_path("decks", "windbot")])
-    assert problems == []
+    files = read_deck_paths([shared_path("decks", "windbot")])
+    assert files.problems == []
+    entries = files.entries
     result = check(entries, cards=ygojson_db, fmt=load_format("advanced-tcg"),
                    banlist=read_banlist(Path(shared_path("lflist", "0TCG.lflist.conf"))))
     assert result.decks.height == 69

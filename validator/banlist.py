@@ -22,12 +22,12 @@ import polars as pl
 
 from .cards import CardDB
 from .errors import InputError, Problem, ProblemCollector
+from .lexicon import column_of, status_of
 from .normalize import name_key_expr
 from .tabular import decode_text, read_sheets
 
 __all__ = [
     "ENTRY_SCHEMA",
-    "STATUS_WORDS",
     "Banlist",
     "Bound",
     "from_ygojson",
@@ -48,14 +48,6 @@ ENTRY_SCHEMA: dict[str, pl.DataType] = {
     "line": pl.Int64(),
 }
 
-#: Status words in en/ja/ko/th and YGOJSON's own, mapped to copy limits.
-STATUS_WORDS: dict[str, int] = {
-    "forbidden": 0, "banned": 0, "禁止": 0, "금지": 0, "ต้องห้าม": 0, "ห้ามใช้": 0,
-    "limited": 1, "limit1": 1, "制限": 1, "제한": 1, "จำกัด": 1, "ลิมิต": 1,
-    "semilimited": 2, "semi-limited": 2, "semi limited": 2, "limit2": 2, "準制限": 2,
-    "준제한": 2, "กึ่งจำกัด": 2, "เซมิลิมิต": 2,
-    "unlimited": 3, "limit3": 3, "無制限": 3, "무제한": 3, "ไม่จำกัด": 3,
-}
 _ENTRY = re.compile(r"^([+-]?\d+)\s+([+-]?\d+(?:\.\d+)?)(?:\s|$)")
 
 
@@ -206,14 +198,6 @@ def parse_lflist(text: str, source: str) -> list[Banlist]:
             for name, white, genesys, rows in lists]
 
 
-_LIST_COLUMNS = {
-    "passcode": ("passcode", "password", "id", "code", "カードid", "パスコード", "코드"),
-    "name": ("name", "card", "card name", "カード名", "카드명", "카드 이름", "ชื่อการ์ด"),
-    "status": ("status", "limit", "count", "規制", "区分", "상태", "제한", "สถานะ"),
-    "points": ("points", "point", "ポイント", "포인트", "แต้ม"),
-}
-
-
 def read_table_list(path: Path) -> Banlist:
     """A list as CSV/XLSX: passcode or name (any language), status word or number, points."""
     problems = ProblemCollector(str(path))
@@ -222,12 +206,11 @@ def read_table_list(path: Path) -> Banlist:
         problems.add("the file is empty", 1)
         problems.raise_if_any()
     sheet = sheets[0]
-    header = [h.strip().lower() for h in sheet.rows[0]]
     index: dict[str, int] = {}
-    for column, words in _LIST_COLUMNS.items():
-        for i, h in enumerate(header):
-            if h in words and column not in index:
-                index[column] = i
+    for i, text in enumerate(sheet.rows[0]):
+        column = column_of(text, "list_columns")
+        if column is not None and column not in index:
+            index[column] = i
     if "passcode" not in index and "name" not in index:
         problems.add("header needs a passcode or a name column", 1)
     if "status" not in index and "points" not in index:
@@ -252,11 +235,10 @@ def read_table_list(path: Path) -> Banlist:
             continue
         limit: int | None = None
         if status:
-            word = status.lower()
-            if word.lstrip("+-").isdigit():
-                limit = max(int(word), 0)
-            elif word in STATUS_WORDS:
-                limit = STATUS_WORDS[word]
+            if status.lstrip("+-").isdigit():
+                limit = max(int(status), 0)
+            elif status_of(status) is not None:
+                limit = status_of(status)
             else:
                 problems.add(f"status {status!r} is not Forbidden/Limited/Semi-Limited/"
                              "Unlimited (or 禁止/制限/準制限/無制限, 금지/제한/준제한/무제한)",
@@ -283,8 +265,7 @@ def from_ygojson(cards: CardDB, region: str) -> Banlist:
     genesys = region == "genesys"
     entries = (
         legal.with_columns(
-            pl.col("status").replace_strict(STATUS_WORDS, default=None, return_dtype=pl.Int64)
-            .alias("limit"),
+            pl.col("status").map_elements(status_of, return_dtype=pl.Int64).alias("limit"),
             pl.lit(None, pl.Utf8).alias("name"),
             pl.lit(None, pl.Int64).alias("line"),
         )
@@ -327,6 +308,6 @@ def looks_like_table_list(path: Path) -> bool:
         return False
     if not sheets:
         return False
-    header = {h.strip().lower() for h in sheets[0].rows[0]}
-    return bool(header & set(_LIST_COLUMNS["status"] + _LIST_COLUMNS["points"])) and not (
-        {"kind", "pools", "extra"} & header)
+    named = {column_of(h, "list_columns") for h in sheets[0].rows[0]}
+    cards = {h.strip().lower() for h in sheets[0].rows[0]} & {"kind", "pools", "extra"}
+    return bool(named & {"status", "points"}) and not cards

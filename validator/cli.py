@@ -223,20 +223,22 @@ def check_command(decks: tuple[Path, ...], cards_spec: str | None, banlist_spec:
 
     Example: deckcheck check decks/ --registrations lists.xlsx --duel 2 --json report.json
     """
-    from .checking import check_decks, read_decks
+    from .checking import check_decks
+    from .inputs import read_deck_paths
     from .readers.registrations import read_registrations
     from .report import print_text, to_json_dict
     from .setup import load
 
     setup = load(format_spec, cards_spec, banlist_spec, list_name, data_dir)
     policy = _policy(regulation, setup.fmt.rush, lang)
-    entries, problems = read_decks(list(decks))
+    files = read_deck_paths(list(decks))
     reg = read_registrations(registrations) if registrations is not None else None
-    if entries.is_empty() and not problems:
-        raise InputError.at(" ".join(map(str, decks)), "no deck files found (.ydk, .ydke, .txt)")
-    checked = check_decks(entries, setup, registrations=reg, decisions=_decisions(decisions),
+    if not files.ids and not files.problems:
+        raise InputError.at(" ".join(map(str, decks)),
+                            "no deck files found (.ydk, .ydke, .txt, .zip)")
+    checked = check_decks(files, setup, registrations=reg, decisions=_decisions(decisions),
                           duel=duel)
-    problems.extend(checked.problems)
+    problems = files.problems + checked.problems
     for problem in problems:
         err.print(f"[red]error:[/red] {escape(str(problem))}", highlight=False)
     result = checked.result

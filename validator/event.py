@@ -19,11 +19,12 @@ import polars as pl
 
 from .banlist import Banlist
 from .cards import CardDB
-from .checking import read_decks
+from .checking import paired
 from .decisions import Decision, apply_decisions, unreadable_rows
 from .engine import STATUS, CheckResult, check
-from .errors import Problem, capped
+from .errors import InputError, Problem, capped
 from .formats import Format
+from .inputs import DeckFiles, read_deck_paths
 from .penalties import Policy, Stage
 from .readers.registrations import Registrations, read_registrations
 from .verdicts import verdicts
@@ -69,12 +70,16 @@ def run_event(registrations: Path, *, cards: CardDB, fmt: Format, banlist: Banli
               decks: Path | None = None, decisions: list[Decision] | None = None) -> (
         EventResult):
     """An event from files: registrations (file or folder) and decks (folder or zip)."""
-    submitted = read_decks([decks]) if decks is not None else None
+    submitted = None
+    if decks is not None:
+        submitted = read_deck_paths([decks])
+        if not submitted.ids and not submitted.problems:
+            raise InputError.at(str(decks), "no deck files found (.ydk, .ydke, .txt, .zip)")
     return check_event(read_registrations(registrations), submitted, cards=cards, fmt=fmt,
                        banlist=banlist, decks_label=str(decks), decisions=decisions or [])
 
 
-def check_event(reg: Registrations, submitted: tuple[pl.DataFrame, list[Problem]] | None, *,
+def check_event(reg: Registrations, submitted: DeckFiles | None, *,
                 cards: CardDB, fmt: Format, banlist: Banlist,
                 decks_label: str = "decks", decisions: list[Decision] | None = None,
                 decisions_label: str = "decisions") -> EventResult:
@@ -87,26 +92,27 @@ def check_event(reg: Registrations, submitted: tuple[pl.DataFrame, list[Problem]
     deck_result: CheckResult | None = None
     unmatched: list[str] = []
     without: list[str] = []
+    entries = None
     if submitted is not None:
-        entries, deck_problems = submitted
-        problems.extend(deck_problems)
-        deck_ids = set(entries["deck_id"].unique().to_list())
+        files, strays = paired(submitted, reg)
+        problems.extend(files.problems + strays)
         registered_ids = set(player_ids)
-        unmatched = sorted(deck_ids - registered_ids)
-        without = [p for p in player_ids if p not in deck_ids]
-        sources = dict(entries.group_by("deck_id").agg(pl.col("file").first()).iter_rows())
-        for deck_id in unmatched:
-            problems.append(Problem(str(sources[deck_id]), None, None,
-                                    f"deck {deck_id!r} matches no registered player"))
+        unmatched = [d for d in files.ids if d not in registered_ids]
+        present = set(files.ids)
+        without = [p for p in player_ids if p not in present]
         for player in without:
             problems.append(Problem(decks_label, None, None,
                                     f"player {player} has a registered list but no submitted "
                                     "deck"))
-        matched = entries.filter(pl.col("deck_id").is_in(list(registered_ids)))
-        listed = applied.entries.filter(pl.col("deck_id").is_in(list(deck_ids)))
-        deck_result = check(matched, cards=cards, fmt=fmt, banlist=banlist, registered=listed,
+        matched = [d for d in files.ids if d in registered_ids]
+        entries = files.entries
+        deck_result = check(entries.filter(pl.col("deck_id").is_in(matched)), cards=cards,
+                            fmt=fmt, banlist=banlist, deck_ids=matched,
+                            registered=applied.entries.filter(pl.col("deck_id").is_in(matched)),
                             list_problems=False,
-                            unreadable=unreadable_rows(applied.problems, on_list=True))
+                            unreadable=pl.concat([
+                                unreadable_rows(applied.problems, on_list=True),
+                                unreadable_rows(files.unreadable(), on_list=False)]))
     index = reg.players.select("player_id", "player_name").with_row_index("deck")
     frames = [lists.violations.with_columns(pl.lit("list").alias("on"))]
     if deck_result is not None:
@@ -119,9 +125,7 @@ def check_event(reg: Registrations, submitted: tuple[pl.DataFrame, list[Problem]
     )
     players = _players(index, lists, deck_result, violations)
     return EventResult(reg, lists, deck_result, players, violations, capped(problems), unmatched,
-                       without,
-                       None if submitted is None else submitted[0], applied.decisions,
-                       applied.entries)
+                       without, entries, applied.decisions, applied.entries)
 
 
 def _players(index: pl.DataFrame, lists: CheckResult, decks: CheckResult | None,

@@ -7,7 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from validator.errors import InputError
-from validator.readers.textlist import parse_quantity_line, parse_text_list, section_of
+from validator.lexicon import entry_line, header_of
+from validator.readers.textlist import parse_text_list
 
 
 @pytest.mark.parametrize(
@@ -27,7 +28,7 @@ from validator.readers.textlist import parse_quantity_line, parse_text_list, sec
     ],
 )
 def test_quantity_forms(line: str, qty: int, name: str) -> None:
-    assert parse_quantity_line(line) == (qty, name)
+    assert entry_line(line) == (qty, name)
 
 
 @pytest.mark.parametrize(
@@ -37,7 +38,8 @@ def test_quantity_forms(line: str, qty: int, name: str) -> None:
      ("魔法 (12枚)", "main"), ("Side", "side"), ("Ash Blossom", None)],
 )
 def test_section_headers(header: str, section: str | None) -> None:
-    assert section_of(header) == section
+    found = header_of(header)
+    assert (found.section if found else None) == section
 
 
 def test_text_list_sections_and_totals() -> None:

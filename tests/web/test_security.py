@@ -226,7 +226,7 @@ def test_a_megabyte_of_bad_deck_lines_is_a_bounded_report(client: TestClient) ->
     assert response.status_code == 200
     page = client.get("/").text
     assert len(page) < 500_000
-    assert "more problems, counted by kind" in page
+    assert "more lines that are not passcodes" in page
 
 
 HOSTILE_UNDER_LIMIT = """

@@ -1,33 +1,56 @@
 """Registered deck lists from spreadsheets and CSV exports, in any of four layouts.
 
-* **long**: a header row (names matched loosely in en/ja/ko/th) and one row per
-  (player, section, quantity, card); a passcode column is used when present;
+* **long**: a header row and one row per (player, section, quantity, card); a passcode
+  column is used when present;
 * **Konami sheet**: player name, KONAMI ID / CARD GAME ID, event and date labels, then
   Monster/Spell/Trap/Side/Extra blocks of quantity + name with their written totals (a
-  written total that disagrees with its rows is reported);
+  written total that disagrees with its rows is reported at the number's cell);
 * **one worksheet per player**: each sheet in the Konami layout (the sheet name is the
-  player id when the sheet has none);
-* **forms export**: one row per player with Main/Extra/Side columns holding multi-line
+  player id when the sheet has none); a blank sheet (a template left empty) is skipped and
+  reported;
+* **forms export**: one row per submission with Main/Extra/Side columns holding multi-line
   text lists, or a column of ydke:// links.
 
+Headers are matched loosely through the lexicon ("KONAMI ID (Card Game ID)", "Konami ID #",
+"Full name", "First (Given) Name" + "Last (Family) Name"); when a header names the cards
+but not the players, one problem lists the headers seen and the words expected.
+
+Players: a KONAMI id is read as typed by a person or a spreadsheet: digits only ("0401-999-
+888"), zero-padded to 10 digits when the event's other ids have 10 (Excel drops the leading
+zero); an id shown in scientific notation has lost digits and is a problem. A player who
+submitted a forms export twice keeps the latest submission (by its timestamp, else the later
+row); the earlier one is reported as superseded. The same player registered in two places of
+other layouts is a problem naming both, never a merge: the first place is read.
+
 Every row is either used or reported: a row that cannot be read becomes a problem with its
-file, sheet and cell. Hidden sheets are not read and are reported.
+file, sheet and cell (and its player, when known: the head judge decides what it says).
+Hidden sheets are not read and are reported. ``rows_read == rows_used + rows_reported``.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import re
-import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import polars as pl
 
-from ..entries import ENTRY_SCHEMA, SECTIONS, entries_frame
+from ..entries import ENTRY_SCHEMA, entries_frame
 from ..errors import InputError, Problem, capped
+from ..lexicon import (
+    column_of,
+    columns,
+    entry_line,
+    header_of,
+    is_total_label,
+    quantity_of,
+    total_of,
+)
 from ..tabular import Sheet, cell_name, read_sheets
-from .textlist import header_of, parse_quantity_line, parse_text_list, section_of
+from .ids import normalise_ids, player_id_of
+from .textlist import parse_text_list
 from .ydk import is_ydke, parse_ydke
 
 __all__ = ["PLAYER_SCHEMA", "Registrations", "read_registration_files", "read_registrations"]
@@ -36,41 +59,7 @@ PLAYER_SCHEMA: dict[str, pl.DataType] = {
     "player_id": pl.Utf8(), "player_name": pl.Utf8(), "event": pl.Utf8(), "date": pl.Utf8(),
     "file": pl.Utf8(), "sheet": pl.Utf8(),
 }
-
-_COLUMNS: dict[str, tuple[str, ...]] = {
-    "player_id": ("player id", "playerid", "konami id", "card game id", "cossy id", "id",
-                  "プレイヤーid", "コナミid", "会員id", "플레이어 id", "코나미 id", "ไอดี"),
-    "player_name": ("player", "player name", "name", "participant", "プレイヤー",
-                    "プレイヤー名", "参加者", "氏名", "名前", "플레이어", "선수", "이름",
-                    "참가자", "ผู้เล่น", "ชื่อผู้เล่น"),
-    "section": ("section", "deck", "part", "区分", "デッキ", "구분", "덱", "ส่วน", "เด็ค"),
-    "qty": ("qty", "quantity", "count", "copies", "amount", "#", "枚数", "数", "매수", "수량",
-            "장수", "จำนวน"),
-    "card": ("card", "card name", "cardname", "カード名", "カード", "카드명", "카드 이름",
-             "카드", "ชื่อการ์ด", "การ์ด"),
-    "passcode": ("passcode", "password", "card id", "code", "パスコード", "카드 번호",
-                 "รหัสการ์ด"),
-}
-_LABELS: dict[str, tuple[str, ...]] = {
-    "player_name": ("player name", "name", "duelist name", "氏名", "名前", "プレイヤー名",
-                    "이름", "플레이어 이름", "ชื่อ", "ชื่อผู้เล่น"),
-    "player_id": ("konami id", "card game id", "cossy id", "player id", "コナミid",
-                  "カードゲームid", "코나미 id", "카드 게임 id", "ไอดี"),
-    "event": ("event", "event name", "tournament", "大会名", "イベント", "대회명", "이벤트",
-              "รายการ", "ชื่องาน"),
-    "date": ("date", "event date", "日付", "開催日", "날짜", "일자", "วันที่"),
-}
-_QTY = re.compile(r"^[x×]?\s*(\d{1,3})\s*[x×枚장ใบ]?$", re.IGNORECASE)
-_TOTAL = re.compile(r"^(total|sum|合計|総数|합계|총|รวม)", re.IGNORECASE)
-
-
-def _norm(text: str) -> str:
-    return re.sub(r"[\s_:：]+", " ", unicodedata.normalize("NFKC", text)).strip().lower()
-
-
-def _quantity(text: str) -> int | None:
-    m = _QTY.match(unicodedata.normalize("NFKC", text).strip())
-    return int(m.group(1)) if m else None
+_PLAYER_COLUMNS = ("player_id", "player_name", "first_name", "last_name")
 
 
 @dataclass
@@ -81,15 +70,39 @@ class Registrations:
     players: pl.DataFrame
     problems: list[Problem] = field(default_factory=list)
     rows_read: int = 0
+    rows_used: int = 0
+    rows_reported: int = 0
+    notes: list[Problem] = field(default_factory=list)  # worth knowing, nothing lost
+
+
+@dataclass
+class _Player:
+    """One player's registration as found: where, and the rows that came from there."""
+
+    player_id: str
+    player_name: str
+    file: str
+    sheet: str
+    place: str  # the sheet or row, for messages
+    origin: int  # which registration the entries belong to
+    rows: int  # source rows used
+    forms: bool = False  # one submission of a forms export
+    line: int | None = None  # its row
+    stamp: dt.datetime | None = None
+    event: str = ""
+    date: str = ""
 
 
 @dataclass
 class _Out:
     rows: list[dict[str, Any]] = field(default_factory=list)
-    players: list[dict[str, Any]] = field(default_factory=list)
+    players: list[_Player] = field(default_factory=list)
     frames: list[pl.DataFrame] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     rows_read: int = 0
+    rows_reported: int = 0
+    origins: int = 0
+    notes: list[Problem] = field(default_factory=list)
 
     def problem(self, sheet: Sheet, row: int, col: int | None, message: str,
                 deck_id: str | None = None, section: str | None = None) -> None:
@@ -99,29 +112,71 @@ class _Out:
         self.problems.append(Problem(sheet.file, row, where, message, deck_id=deck_id,
                                      section=section))
 
+    def origin(self) -> int:
+        self.origins += 1
+        return self.origins
+
 
 def _where(sheet: Sheet, row: int, col: int) -> str:
     """``Sheet!B12`` in a workbook, ``B12`` in a CSV."""
     return f"{sheet.name}!{cell_name(row, col)}" if sheet.name else cell_name(row, col)
 
 
+def _place(sheet: Sheet) -> str:
+    return f"{sheet.file}!{sheet.name}" if sheet.name else sheet.file
+
+
 def _header_map(cells: list[str]) -> dict[str, int]:
+    """What each header cell names (first cell wins), section columns as ``sec_<section>``."""
     found: dict[str, int] = {}
-    normed = [_norm(c) for c in cells]
-    for column, words in _COLUMNS.items():
-        for i, text in enumerate(normed):
-            if text in words and column not in found and i not in found.values():
-                found[column] = i
+    for i, text in enumerate(cells):
+        if not text.strip():
+            continue
+        header = header_of(text)
+        column = column_of(text)
+        key = f"sec_{header.section}" if header is not None and column in (None, "section") \
+            and len(text) < 40 else column
+        if key is not None and key not in found:
+            found[key] = i
     return found
 
 
-def _find_long_header(sheet: Sheet) -> tuple[int, dict[str, int]] | None:
+def _has_player(found: dict[str, int]) -> bool:
+    return any(c in found for c in _PLAYER_COLUMNS)
+
+
+def _find_header(sheet: Sheet) -> tuple[str, int, dict[str, int]] | None:
+    """The layout of a tabular sheet: ``long`` or ``forms`` (or ``playerless``: a header
+    that names the cards but no player), its header row and columns."""
     for r, cells in enumerate(sheet.rows[:10]):
         found = _header_map(cells)
-        has_player = "player_id" in found or "player_name" in found
-        if has_player and "qty" in found and ("card" in found or "passcode" in found):
-            return r, found
+        cards = "qty" in found and ("card" in found or "passcode" in found)
+        decks = any(k.startswith("sec_") for k in found) or "ydke" in found
+        if _has_player(found) and cards:
+            return "long", r, found
+        if _has_player(found) and decks:
+            return "forms", r, found
+        if cards or ("ydke" in found and len(found) >= 2):
+            return "playerless", r, found
     return None
+
+
+def _playerless(sheet: Sheet, header_row: int, out: _Out) -> None:
+    """One problem for a header without a player column, never one per row."""
+    cells = sheet.rows[header_row]
+    seen = ", ".join(repr(c.strip()) for c in cells if c.strip())
+    expected = ", ".join(repr(w) for w in columns()["player_id"][:6])
+    out.problems.append(Problem(
+        sheet.file, header_row + 1, sheet.name or None,
+        f"no player column in the header (found {seen}): expected one of {expected} or a "
+        "player name column; the sheet was not read"))
+    rows = sum(1 for row in sheet.rows[header_row + 1:] if any(c.strip() for c in row))
+    out.rows_read += rows
+    out.rows_reported += rows
+
+
+def _name(first: str, last: str, full: str) -> str:
+    return full or " ".join(p for p in (first, last) if p)
 
 
 def _read_long(sheet: Sheet, header_row: int, cols: dict[str, int], out: _Out) -> None:
@@ -134,27 +189,36 @@ def _read_long(sheet: Sheet, header_row: int, cols: dict[str, int], out: _Out) -
          for key, i in cols.items()} | {"line": list(range(first_line, first_line + len(body)))},
         schema={**dict.fromkeys(cols, pl.Utf8), "line": pl.Int32},
     )
-    text = [pl.col(k) for k in cols]
-    frame = frame.filter(pl.any_horizontal([t != "" for t in text]))
-    out.rows_read += frame.height
+    frame = frame.filter(pl.any_horizontal([pl.col(k) != "" for k in cols]))
 
     def column(key: str) -> pl.Expr:
         return pl.col(key) if key in cols else pl.lit("")
 
-    player = pl.when(column("player_id") != "").then(column("player_id")).otherwise(
-        column("player_name"))
-    totals = r"(?i)^(total|sum|合計|総数|합계|총|รวม)"
-    frame = frame.with_columns(player.alias("player")).filter(
-        ~pl.when(pl.col("player") != "").then(pl.col("player")).otherwise(column("card"))
-        .str.contains(totals))
+    full_name = pl.concat_str([column("first_name"), column("last_name")], separator=" ") \
+        .str.strip_chars()
+    name = pl.when(column("player_name") != "").then(column("player_name")).otherwise(full_name)
+    player = pl.when(column("player_id") != "").then(column("player_id")).otherwise(name)
+    # a total row: its card cell (or its player cell) is wholly a total word (and number)
+    totals = {v: bool(total_of(v) is not None or is_total_label(v)) for v in
+              frame.select(pl.concat([column("card"), column("player_id"),
+                                      column("player_name")]).unique()).to_series()
+              .to_list() if v}
+    is_total = pl.any_horizontal(
+        [column(k).replace_strict(totals, default=False, return_dtype=pl.Boolean)
+         for k in ("card", "player_id", "player_name")])
+    frame = frame.with_columns(player.alias("player"), name.alias("name_of_player")).filter(
+        ~is_total)
+    out.rows_read += frame.height
     named = {value: header_of(value) for value in frame.select(column("section"))
              .to_series().unique().to_list() if value}
     section = column("section").replace_strict(
-        {k: v[0] for k, v in named.items() if v}, default=None, return_dtype=pl.Utf8)
+        {k: v.section for k, v in named.items() if v}, default=None, return_dtype=pl.Utf8)
     slot = column("section").replace_strict(
-        {k: v[1] for k, v in named.items() if v and v[1]}, default=None, return_dtype=pl.Utf8)
-    quantity = (column("qty").str.normalize("NFKC").str.strip_chars()
-                .str.extract(r"(?i)^[x×]?\s*(\d{1,3})\s*[x×枚장ใบ]?$").cast(pl.Int32))
+        {k: v.slot for k, v in named.items() if v and v.slot}, default=None,
+        return_dtype=pl.Utf8)
+    quantities = {v: quantity_of(v) for v in frame.select(column("qty")).to_series().unique()
+                  .to_list()}
+    quantity = column("qty").replace_strict(quantities, default=None, return_dtype=pl.Int32)
     bad_section = (column("section") != "") & section.is_null()
     code = column("passcode")
     problem = (
@@ -172,6 +236,13 @@ def _read_long(sheet: Sheet, header_row: int, cols: dict[str, int], out: _Out) -
                                .alias("named"), slot.alias("slot"))
     # a row without a section of its own is in the section of the rows above it
     frame = frame.with_columns(pl.col("named").forward_fill().fill_null("main"))
+    ids = {p: player_id_of(p) for p in frame["player"].unique().to_list() if p}
+    frame = frame.with_columns(pl.col("player").replace_strict(
+        {k: v[0] for k, v in ids.items()}, default=pl.col("player"), return_dtype=pl.Utf8))
+    for raw, (_, message) in ids.items():
+        if message:
+            out.problems.append(Problem(sheet.file, None, sheet.name or None,
+                                        f"player id {raw!r} {message}"))
     for line, message, player_of, section_of_row in frame.filter(
             pl.col("problem").is_not_null()).select("line", "problem", "player",
                                                      "named").iter_rows():
@@ -179,6 +250,7 @@ def _read_long(sheet: Sheet, header_row: int, cols: dict[str, int], out: _Out) -
         column_index = cols.get(key, cols.get("player_name", cols.get("player_id")))
         out.problem(sheet, line, column_index, text_, deck_id=player_of or None,
                     section=section_of_row)
+        out.rows_reported += 1
     good = frame.filter(pl.col("problem").is_null())
     by_code = code != ""
     letter = {k: cell_name(1, i)[:-1] for k, i in cols.items()}
@@ -186,9 +258,16 @@ def _read_long(sheet: Sheet, header_row: int, cols: dict[str, int], out: _Out) -
     where = pl.format(prefix + "{}{}",
                       pl.when(by_code).then(pl.lit(letter.get("passcode", "A")))
                       .otherwise(pl.lit(letter.get("card", "A"))), pl.col("line"))
+    players = good.group_by("player", maintain_order=True).agg(
+        pl.col("name_of_player").filter(pl.col("name_of_player") != "").first().alias("name"),
+        pl.len().alias("rows"))
+    origins = {p: out.origin() for p in players["player"].to_list()}
+    for player, name, rows in players.iter_rows():
+        out.players.append(_Player(player, name or player, sheet.file, sheet.name,
+                                   _place(sheet), origins[player], rows))
     out.frames.append(good.select(
         pl.col("player").alias("deck_id"),
-        pl.col("named").cast(pl.Enum(["main", "extra", "side"])).alias("section"),
+        pl.col("named").cast(ENTRY_SCHEMA["section"]).alias("section"),
         pl.when(by_code).then(code.cast(pl.Int64, strict=False)).alias("passcode"),
         pl.when(by_code).then(None).otherwise(column("card")).alias("name"),
         pl.col("quantity").alias("qty"),
@@ -196,38 +275,35 @@ def _read_long(sheet: Sheet, header_row: int, cols: dict[str, int], out: _Out) -
         pl.col("line"),
         where.alias("cell"),
         pl.col("slot").cast(ENTRY_SCHEMA["slot"]),
+        pl.col("player").replace_strict(origins, return_dtype=pl.Int64).alias("origin"),
     ))
-    names = good.group_by("player", maintain_order=True).agg(
-        pl.when(column("player_name") != "").then(column("player_name"))
-        .otherwise(pl.col("player")).first().alias("player_name"))
-    out.players.extend({"player_id": p, "player_name": n, "file": sheet.file,
-                        "sheet": sheet.name} for p, n in names.iter_rows())
+    if "player_id" in cols and not any(c in cols for c in _PLAYER_COLUMNS[1:]):
+        out.notes.append(Problem(sheet.file, header_row + 1, sheet.name or None,
+                                 "player ids but no player name column: players are shown by "
+                                 "their id"))
 
 
-_ALL_LABELS = {word for words in _LABELS.values() for word in words}
-
-
-def _label_value(sheet: Sheet, words: tuple[str, ...]) -> str:
+def _label_value(sheet: Sheet, meaning: str) -> str:
     """The value right of a label cell (empty when the next filled cell is another label)."""
     for row in sheet.rows[:12]:
         for i, text in enumerate(row):
-            if _norm(text) in words:
+            if text.strip() and len(text) < 40 and column_of(text) == meaning:
                 for value in row[i + 1:]:
-                    if _norm(value) in _ALL_LABELS:
+                    if value.strip() and column_of(value) is not None:
                         return ""
                     if value.strip():
                         return value.strip()
     return ""
 
 
-def _blocks(sheet: Sheet) -> list[tuple[int, int, str, str | None]]:
+def _blocks(sheet: Sheet) -> list[tuple[int, int, str, str | None, str]]:
     found = []
     for r, row in enumerate(sheet.rows):
         for c, text in enumerate(row):
-            if text and len(text) < 40 and _quantity(text) is None:
+            if text and len(text) < 40 and quantity_of(text) is None:
                 named = header_of(text)
                 if named is not None:
-                    found.append((r, c, *named))
+                    found.append((r, c, named.section, named.slot, text.strip()))
     return found
 
 
@@ -235,14 +311,15 @@ def _read_konami(sheet: Sheet, out: _Out, fallback_id: str) -> bool:
     blocks = _blocks(sheet)
     if not blocks:
         return False
-    player_id = _label_value(sheet, _LABELS["player_id"]) or fallback_id
-    name = _label_value(sheet, _LABELS["player_name"])
-    out.players.append({"player_id": player_id, "player_name": name or player_id,
-                        "event": _label_value(sheet, _LABELS["event"]),
-                        "date": _label_value(sheet, _LABELS["date"]),
-                        "file": sheet.file, "sheet": sheet.name})
-    starts = {(r, c) for r, c, _, _ in blocks}
-    for r0, c, section, slot in blocks:
+    typed_id = _label_value(sheet, "player_id")
+    name = _name(_label_value(sheet, "first_name"), _label_value(sheet, "last_name"),
+                 _label_value(sheet, "player_name"))
+    starts = {(r, c) for r, c, *_ in blocks}
+    rows: list[dict[str, Any]] = []
+    row_problems: list[tuple[int, int, str, str]] = []
+    totals: list[tuple[int, int, str]] = []
+    read = 0
+    for r0, c, section, slot, title in blocks:
         total = 0
         for r in range(r0 + 1, len(sheet.rows)):
             row = sheet.rows[r]
@@ -252,105 +329,172 @@ def _read_konami(sheet: Sheet, out: _Out, fallback_id: str) -> bool:
             name_text = row[c + 1].strip() if c + 1 < len(row) else ""
             if not qty_text and not name_text:
                 continue
-            if _norm(qty_text) in ("qty", "quantity", "枚数", "매수", "수량", "จำนวน"):
-                continue
-            if _TOTAL.match(qty_text) or _TOTAL.match(name_text):
-                written = _quantity(name_text if _TOTAL.match(qty_text) else qty_text)
+            if (column_of(qty_text) == "qty" and not name_text) or column_of(name_text) == "card":
+                continue  # the block's column headings
+            if is_total_label(qty_text) or total_of(qty_text) is not None \
+                    or total_of(name_text) is not None:
+                written = total_of(qty_text) if total_of(qty_text) is not None else (
+                    total_of(name_text) if total_of(name_text) is not None
+                    else quantity_of(name_text))
+                number_col = c if total_of(qty_text) is not None else c + 1
                 if written is not None and written != total:
-                    out.problem(sheet, r + 1, c, f"written {section} block total {written} "
-                                f"but its rows add up to {total}")
+                    totals.append((r + 1, number_col, f"written {title} total {written} but "
+                                                      f"its rows add up to {total}"))
                 break
-            out.rows_read += 1
-            qty = _quantity(qty_text)
-            if qty is None:
-                lead_qty, lead_name = parse_quantity_line(qty_text)
-                if not name_text and lead_name != qty_text:
-                    qty, name_text = lead_qty, lead_name
+            read += 1
+            qty = quantity_of(qty_text)
+            if qty is None and not name_text:
+                qty, name_text = entry_line(qty_text) if qty_text else (None, "")
+                if name_text == qty_text:
+                    qty = None
             if qty is None or qty < 1:
-                out.problem(sheet, r + 1, c, f"quantity {qty_text!r} is not a number 1-99",
-                            deck_id=player_id, section=section)
+                row_problems.append((r + 1, c, f"quantity {qty_text!r} is not a number 1-99",
+                                     section))
                 continue
             if not name_text:
-                out.problem(sheet, r + 1, c + 1, f"quantity {qty} without a card name",
-                            deck_id=player_id, section=section)
+                row_problems.append((r + 1, c + 1, f"quantity {qty} without a card name",
+                                     section))
                 continue
             total += qty
-            out.rows.append({"deck_id": player_id, "section": section,
-                             "passcode": int(name_text) if name_text.isdigit() else None,
-                             "name": None if name_text.isdigit() else name_text, "qty": qty,
-                             "file": sheet.file, "line": r + 1,
-                             "cell": _where(sheet, r + 1, c + 1), "slot": slot})
+            rows.append({"section": section,
+                         "passcode": int(name_text) if name_text.isdigit() else None,
+                         "name": None if name_text.isdigit() else name_text, "qty": qty,
+                         "file": sheet.file, "line": r + 1,
+                         "cell": _where(sheet, r + 1, c + 1), "slot": slot})
+    if not typed_id and not name and not rows and not row_problems:
+        out.problems.append(Problem(sheet.file, None, sheet.name or None,
+                                    "a blank deck list (no player, no cards): skipped"))
+        return True
+    player_id, message = player_id_of(typed_id or fallback_id)
+    if message:
+        out.problems.append(Problem(sheet.file, None, sheet.name or None,
+                                    f"player id {typed_id!r} {message}"))
+    origin = out.origin()
+    out.rows_read += read
+    out.rows_reported += len(row_problems)
+    for line, col, text, section in row_problems:
+        out.problem(sheet, line, col, text, deck_id=player_id, section=section)
+    for line, col, text in totals:
+        out.problem(sheet, line, col, text)
+    out.rows.extend({**row, "deck_id": player_id, "origin": origin} for row in rows)
+    out.players.append(_Player(player_id, name or player_id, sheet.file, sheet.name,
+                               _place(sheet), origin, len(rows),
+                               event=_label_value(sheet, "event"),
+                               date=_label_value(sheet, "date")))
     return True
 
 
-def _find_forms_header(sheet: Sheet) -> tuple[int, dict[str, int]] | None:
-    for r, cells in enumerate(sheet.rows[:5]):
-        found = _header_map(cells)
-        sections = {}
-        for i, text in enumerate(cells):
-            named = section_of(text)
-            if named and named not in sections:
-                sections[named] = i
-            if _norm(text) in ("ydke", "ydke link", "deck link", "デッキコード", "덱 코드"):
-                sections["ydke"] = i
-        if ("player_id" in found or "player_name" in found) and sections:
-            return r, {**found, **{f"sec_{k}": v for k, v in sections.items()}}
+_STAMP_FORMATS = ("%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%S", "%Y/%m/%d %H:%M:%S",
+                  "%m/%d/%Y %H:%M:%S", "%d/%m/%Y %H:%M:%S", "%Y-%m-%d %H:%M",
+                  "%m/%d/%Y %H:%M", "%Y-%m-%d", "%m/%d/%Y")
+
+
+def _stamp(text: str) -> dt.datetime | None:
+    text = re.sub(r"\s+(GMT|UTC)[+\-0-9:]*$", "", text.strip())
+    for fmt in _STAMP_FORMATS:
+        try:
+            return dt.datetime.strptime(text, fmt)
+        except ValueError:
+            continue
     return None
 
 
 def _read_forms(sheet: Sheet, header_row: int, cols: dict[str, int], out: _Out) -> None:
+    def cell(row: list[str], key: str) -> str:
+        i = cols.get(key)
+        return row[i].strip() if i is not None and i < len(row) else ""
+
     for r, row in enumerate(sheet.rows[header_row + 1:], start=header_row + 2):
         if not any(c.strip() for c in row):
             continue
         out.rows_read += 1
-        pid_col = cols.get("player_id", cols.get("player_name", 0))
-        player = row[pid_col].strip() if pid_col < len(row) else ""
-        if not player:
+        name = _name(cell(row, "first_name"), cell(row, "last_name"), cell(row, "player_name"))
+        typed = cell(row, "player_id") or name
+        if not typed:
+            pid_col = next((cols[c] for c in _PLAYER_COLUMNS if c in cols), 0)
             out.problem(sheet, r, pid_col, "no player on this row")
+            out.rows_reported += 1
             continue
-        name_col = cols.get("player_name")
-        out.players.append({"player_id": player,
-                            "player_name": row[name_col].strip() if name_col is not None
-                            and name_col < len(row) else player,
-                            "file": sheet.file, "sheet": sheet.name})
+        player, message = player_id_of(typed)
+        if message:
+            out.problem(sheet, r, cols.get("player_id"), f"player id {typed!r} {message}")
+        origin = out.origin()
+        failed = False
         for key, col in cols.items():
-            if not key.startswith("sec_") or col >= len(row) or not row[col].strip():
+            if not (key.startswith("sec_") or key == "ydke") or col >= len(row) \
+                    or not row[col].strip():
                 continue
             text = row[col].strip()
             where = _where(sheet, r, col)
+            section = key[4:] if key.startswith("sec_") else None
             try:
                 if is_ydke(text):
                     frame = parse_ydke(text, sheet.file, player, line=r, cell=where)
                 else:
                     frame = parse_text_list(text, sheet.file, player).with_columns(
-                        pl.lit(key[4:]).cast(pl.Enum(["main", "extra", "side"]))
-                        .alias("section"),
-                        pl.lit(r, pl.Int32).alias("line"), pl.lit(where).alias("cell"))
+                        pl.lit(section or "main").cast(ENTRY_SCHEMA["section"])
+                        .alias("section"), pl.lit(r, pl.Int32).alias("line"),
+                        pl.lit(where).alias("cell"))
             except InputError as exc:
+                failed = True
                 out.problems.extend(Problem(sheet.file, r, where, p.message, deck_id=player,
-                                            section=key[4:] if key[4:] in SECTIONS else None)
-                                    for p in exc.problems)
+                                            section=section) for p in exc.problems)
                 continue
-            out.frames.append(frame)
+            out.frames.append(frame.with_columns(pl.lit(origin, pl.Int64).alias("origin")))
+        out.rows_reported += failed
+        out.players.append(_Player(player, name or player, sheet.file, sheet.name,
+                                   f"{_place(sheet)} row {r}", origin, 0 if failed else 1,
+                                   forms=True, line=r, stamp=_stamp(cell(row, "timestamp"))))
 
 
 def _read_sheet(sheet: Sheet, out: _Out) -> None:
     if not any(any(c.strip() for c in row) for row in sheet.rows):
         return
-    long = _find_long_header(sheet)
-    if long is not None:
-        _read_long(sheet, *long, out)
-        return
-    forms = _find_forms_header(sheet)
-    if forms is not None:
-        _read_forms(sheet, *forms, out)
+    found = _find_header(sheet)
+    if found is not None and found[0] != "playerless":
+        layout, header_row, cols = found
+        (_read_long if layout == "long" else _read_forms)(sheet, header_row, cols, out)
         return
     fallback = sheet.name or Path(sheet.file).stem
-    if not _read_konami(sheet, out, fallback):
+    if _read_konami(sheet, out, fallback):
+        return
+    if found is not None:
+        _playerless(sheet, found[1], out)
+    else:
         out.problems.append(Problem(sheet.file, None, sheet.name or None,
                                     "no deck list found: expected a header with player, "
                                     "quantity and card columns, Main/Extra/Side columns, or "
                                     "Monster/Spell/Trap/Extra/Side blocks"))
+
+
+def _one_per_player(out: _Out) -> set[int]:
+    """The registration kept for each player id, and problems for the others: a later
+    forms submission supersedes an earlier one; elsewhere the first place is read."""
+    kept: dict[str, _Player] = {}
+    for player in out.players:
+        earlier = kept.get(player.player_id)
+        if earlier is None:
+            kept[player.player_id] = player
+            continue
+        if player.forms and earlier.forms and (player.file, player.sheet) == (
+                earlier.file, earlier.sheet):
+            newer = player if (player.stamp or dt.datetime.min) >= (
+                earlier.stamp or dt.datetime.min) else earlier
+            older = earlier if newer is player else player
+            kept[player.player_id] = newer
+            when = f" ({newer.stamp:%Y-%m-%d %H:%M})" if newer.stamp else ""
+            out.problems.append(Problem(older.file, older.line, older.sheet or None,
+                                        f"player {player.player_id}: this submission is "
+                                        f"superseded by the later one at {newer.place}{when}; "
+                                        "only the later one is checked"))
+            out.rows_reported += older.rows
+        else:
+            out.problems.append(Problem(player.file, None, player.sheet or None,
+                                        f"player {player.player_id} is registered twice: "
+                                        f"{earlier.place} and {player.place}; only the first "
+                                        "is checked (remove one)"))
+            out.rows_reported += player.rows
+    return {p.origin for p in kept.values()}
 
 
 def read_registration_files(paths: list[Path],
@@ -370,11 +514,25 @@ def read_registration_files(paths: list[Path],
                                             "hidden sheet not read; unhide it to include it"))
                 continue
             _read_sheet(sheet, out)
-    entries = pl.concat([entries_frame(out.rows), *out.frames])
+    kept = _one_per_player(out)
+    entries = pl.concat([entries_frame(out.rows).with_columns(
+        pl.Series("origin", [r.get("origin") for r in out.rows], dtype=pl.Int64)),
+        *out.frames], how="diagonal_relaxed")
+    entries = entries.filter(pl.col("origin").is_in(list(kept))).select(list(ENTRY_SCHEMA))
+    entries = entries.cast(ENTRY_SCHEMA)  # type: ignore[arg-type]
     players = pl.DataFrame(
-        {k: [p.get(k) for p in out.players] for k in PLAYER_SCHEMA}, schema=PLAYER_SCHEMA
-    ).unique("player_id", keep="first", maintain_order=True)
-    return Registrations(entries, players, capped(out.problems), out.rows_read)
+        {"player_id": [p.player_id for p in out.players],
+         "player_name": [p.player_name for p in out.players],
+         "event": [p.event for p in out.players], "date": [p.date for p in out.players],
+         "file": [p.file for p in out.players], "sheet": [p.sheet for p in out.players],
+         "origin": [p.origin for p in out.players]},
+        schema={**PLAYER_SCHEMA, "origin": pl.Int64},
+    ).filter(pl.col("origin").is_in(list(kept))).drop("origin")
+    entries, players, renamed = normalise_ids(entries, players)
+    problems = out.problems + renamed
+    used = sum(p.rows for p in out.players if p.origin in kept)
+    return Registrations(entries, players, capped(problems), out.rows_read, used,
+                         out.rows_reported, out.notes)
 
 
 def read_registrations(path: Path) -> Registrations:

@@ -15,83 +15,140 @@ import struct
 from collections.abc import Sequence
 from pathlib import Path
 
+import numpy as np
 import polars as pl
 
-from ..entries import SECTIONS, entries_frame
-from ..errors import ProblemCollector
+from ..entries import ENTRY_SCHEMA, SECTIONS, conform
+from ..errors import MORE, PER_FILE, InputError, Problem
 
-__all__ = ["is_ydke", "parse_ydk", "parse_ydke", "read_deck_file", "to_ydk", "to_ydke"]
+__all__ = ["is_ydke", "parse_ydk", "parse_ydke", "read_deck_file", "to_ydk", "to_ydke",
+           "ydk_table", "ydke_codes", "ydke_frame"]
 
-_HEADERS = {"#main": "main", "#extra": "extra", "!side": "side"}
+
+
+_SECTION_OF = {"#main": "main", "#extra": "extra", "!side": "side"}
+_PASSCODE = r"^[0-9]{1,10}$"
+
+
+def ydk_table(labels: list[str], deck_ids: list[str], datas: list[bytes | str]) -> tuple[
+        pl.DataFrame, list[Problem]]:
+    """Many YDK files parsed in one pass: every file's lines in one column, sections filled
+    down per file, passcodes cast at once. A line that is neither a header, a comment nor a
+    passcode is reported with its file and line (and its deck: the head judge decides)."""
+    problems: list[Problem] = []
+    texts: list[str] = []
+    keep: list[int] = []
+    for i, data in enumerate(datas):
+        if isinstance(data, str):
+            texts.append(data.removeprefix("\ufeff"))
+            keep.append(i)
+            continue
+        try:
+            texts.append(data.decode("utf-8-sig"))
+            keep.append(i)
+        except UnicodeDecodeError as exc:
+            problems.append(Problem(labels[i], None, None, f"not UTF-8 text (byte {exc.start}); "
+                                                           "expected a YDK deck file"))
+    files = pl.DataFrame({"src": pl.Series(keep, dtype=pl.UInt32),
+                          "text": pl.Series(texts, dtype=pl.Utf8)})
+    lines = (
+        files.with_columns(pl.col("text").str.replace_all("\r\n?", "\n").str.split("\n"))
+        .explode("text")
+        .with_columns((pl.int_range(pl.len()).over("src") + 1).cast(pl.Int32).alias("line"),
+                      pl.col("text").str.strip_chars().alias("t"))
+        .filter(pl.col("t") != "")
+    )
+    lower = pl.col("t").str.to_lowercase()
+    header = pl.lit(None, pl.Utf8)
+    for word, section in _SECTION_OF.items():
+        header = pl.when(lower == word).then(pl.lit(section)).otherwise(header)
+    digits = pl.col("t").str.contains(_PASSCODE)
+    code = pl.when(digits).then(pl.col("t").cast(pl.Int64, strict=False))
+    lines = lines.with_columns(
+        header.alias("header"), code.alias("passcode"),
+        pl.col("t").str.starts_with("#").or_(pl.col("t").str.starts_with("!")).alias("note"))
+    lines = lines.with_columns(
+        pl.col("header").forward_fill().over("src").fill_null("main").alias("section"))
+    good = lines.filter(pl.col("header").is_null() & ~pl.col("note")
+                        & pl.col("passcode").is_not_null() & (pl.col("passcode") < 2**32))
+    bad = lines.filter(pl.col("header").is_null() & ~pl.col("note")
+                       & (pl.col("passcode").is_null() | (pl.col("passcode") >= 2**32)))
+    if not bad.is_empty():
+        shown = bad.filter(pl.int_range(pl.len()).over("src") < PER_FILE)
+        for src, line, text, code_, section in shown.select(
+                "src", "line", "t", "passcode", "section").iter_rows():
+            message = (f"passcode {text} is larger than any card's" if code_ is not None else
+                       f"expected a passcode (digits) or a #main/#extra/!side line, got "
+                       f"{text[:40]!r}")
+            problems.append(Problem(labels[src], line, None, message, deck_id=deck_ids[src],
+                                    section=section))
+        more = bad.group_by("src").len().filter(pl.col("len") > PER_FILE)
+        for src, count in more.iter_rows():
+            problems.append(Problem(labels[src], None, None,
+                                    f"… and {count - PER_FILE} more lines that are not passcodes",
+                                    code=MORE))
+    sources = pl.DataFrame({"src": pl.Series(range(len(labels)), dtype=pl.UInt32),
+                            "deck_id": deck_ids, "file": labels})
+    entries = good.join(sources, on="src", how="left").select(
+        "deck_id", pl.col("section").cast(ENTRY_SCHEMA["section"]), "passcode",
+        pl.lit(1, pl.Int32).alias("qty"), "file", "line")
+    return conform(entries), problems
 
 
 def parse_ydk(data: bytes | str, file: str, deck_id: str) -> pl.DataFrame:
-    problems = ProblemCollector(file)
-    if isinstance(data, bytes):
-        try:
-            text = data.decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            problems.add(f"not UTF-8 text (byte {exc.start}); expected a YDK deck file")
-            problems.raise_if_any()
-            raise AssertionError from exc  # unreachable: raise_if_any raised
-    else:
-        text = data.removeprefix("\ufeff")
-    section = "main"
-    rows: list[dict[str, object]] = []
-    for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.strip()
-        if not line:
-            continue
-        header = _HEADERS.get(line.lower())
-        if header:
-            section = header
-            continue
-        if line.startswith(("#", "!")):
-            continue
-        if not line.isascii() or not line.isdigit() or len(line) > 10:
-            problems.add(f"expected a passcode (digits) or a #main/#extra/!side line, "
-                         f"got {line[:40]!r}", number)
-            continue
-        code = int(line)
-        if code >= 2**32:
-            problems.add(f"passcode {line} is larger than any card's", number)
-            continue
-        rows.append({"deck_id": deck_id, "section": section, "passcode": code, "qty": 1,
-                     "file": file, "line": number})
-    problems.raise_if_any()
-    return entries_frame(rows)
+    """One YDK deck, read as EDOPro reads it, every bad line reported (raised)."""
+    entries, problems = ydk_table([file], [deck_id], [data])
+    if problems:
+        raise InputError(problems)
+    return entries
 
 
 def is_ydke(text: str) -> bool:
     return text.strip().lower().startswith("ydke://")
 
 
-def parse_ydke(url: str, file: str, deck_id: str, line: int | None = None,
-               cell: str | None = None) -> pl.DataFrame:
-    problems = ProblemCollector(file)
+def ydke_codes(url: str) -> tuple[list[tuple[str, np.ndarray]], list[str]]:
+    """The passcodes of each section of a ydke link, and what is wrong with it."""
     body = url.strip()
     if not body.lower().startswith("ydke://"):
-        problems.add("expected a link starting with ydke://", line, cell)
-        problems.raise_if_any()
+        return [], ["expected a link starting with ydke://"]
     parts = body[len("ydke://"):].split("!")
     if len(parts) < 3 or any(p for p in parts[3:]):
-        problems.add("a ydke link has three parts (main!extra!side!)", line, cell)
-        problems.raise_if_any()
-    rows: list[dict[str, object]] = []
+        return [], ["a ydke link has three parts (main!extra!side!)"]
+    found: list[tuple[str, np.ndarray]] = []
+    wrong: list[str] = []
     for section, part in zip(SECTIONS, parts[:3], strict=True):
         try:
             raw = base64.b64decode(part, validate=True)
         except (binascii.Error, ValueError):
-            problems.add(f"the {section} part is not base64", line, cell)
+            wrong.append(f"the {section} part is not base64")
             continue
         if len(raw) % 4:
-            problems.add(f"the {section} part is not whole 4-byte passcodes", line, cell)
+            wrong.append(f"the {section} part is not whole 4-byte passcodes")
             continue
-        for (code,) in struct.iter_unpack("<I", raw):
-            rows.append({"deck_id": deck_id, "section": section, "passcode": code, "qty": 1,
-                         "file": file, "line": line, "cell": cell})
-    problems.raise_if_any()
-    return entries_frame(rows)
+        found.append((section, np.frombuffer(raw, dtype="<u4").astype(np.int64)))
+    return found, wrong
+
+
+def ydke_frame(found: list[tuple[str, np.ndarray]], file: str, deck_id: str,
+               line: int | None = None, cell: str | None = None) -> pl.DataFrame:
+    codes = np.concatenate([c for _, c in found]) if found else np.zeros(0, np.int64)
+    sections = [s for s, c in found for _ in range(len(c))]
+    return conform(pl.DataFrame({
+        "deck_id": pl.Series([deck_id] * len(codes), dtype=pl.Utf8),
+        "section": pl.Series(sections, dtype=ENTRY_SCHEMA["section"]),
+        "passcode": codes, "qty": pl.Series([1] * len(codes), dtype=pl.Int32),
+        "file": pl.Series([file] * len(codes), dtype=pl.Utf8),
+        "line": pl.Series([line] * len(codes), dtype=pl.Int32),
+        "cell": pl.Series([cell] * len(codes), dtype=pl.Utf8)}))
+
+
+def parse_ydke(url: str, file: str, deck_id: str, line: int | None = None,
+               cell: str | None = None) -> pl.DataFrame:
+    found, wrong = ydke_codes(url)
+    if wrong:
+        raise InputError([Problem(file, line, cell, message) for message in wrong])
+    return ydke_frame(found, file, deck_id, line, cell)
 
 
 def _expanded(entries: pl.DataFrame, section: str) -> list[int]:
@@ -119,18 +176,11 @@ def to_ydke(entries: pl.DataFrame) -> str:
 
 
 def read_deck_file(path: Path, deck_id: str | None = None) -> pl.DataFrame:
-    """A deck file by its content: YDK, a ydke link, or a text list (resolved later)."""
-    return read_deck_bytes(path.read_bytes(), str(path), deck_id or path.stem)
+    """A deck file by its content: YDK, a ydke link, or a text list (resolved later); any
+    unreadable line is raised."""
+    from ..inputs import Source, parse_sources
 
-
-def read_deck_bytes(data: bytes, label: str, deck_id: str) -> pl.DataFrame:
-    from .textlist import parse_text_list
-
-    head = data[:64].lstrip(b"\xef\xbb\xbf \t\r\n").lower()
-    if head.startswith(b"ydke://"):
-        text = data.decode("utf-8-sig", errors="replace").strip()
-        return parse_ydke(text.splitlines()[0], label, deck_id, line=1)
-    if label.lower().endswith(".ydk") or head.startswith((b"#created", b"#main", b"#extra",
-                                                         b"!side")):
-        return parse_ydk(data, label, deck_id)
-    return parse_text_list(data, label, deck_id)
+    read = parse_sources([Source(str(path), deck_id or path.stem, path.read_bytes())], [])
+    if read.problems:
+        raise InputError(read.problems)
+    return read.entries

@@ -17,12 +17,12 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from ..cards import CardDB
-from ..checking import read_deck_uploads
 from ..decisions import Decision
 from ..errors import InputError, Problem
 from ..event import EventResult, check_event
 from ..eventdb import EventDB, EventSettings
 from ..formats import load_format
+from ..inputs import read_deck_uploads
 from ..penalties import Policy, load_policy, policy_from_toml
 from ..readers.registrations import read_registration_files
 from ..setup import Setup, load

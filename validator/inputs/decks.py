@@ -1,0 +1,87 @@
+"""Parsing every deck source in one batch.
+
+YDK files — nearly every submitted deck — are parsed together: all their lines in one
+column, sections filled down per file, passcodes cast at once (``readers.ydk.ydk_table``),
+not one table per file. ydke links are decoded with NumPy; text lists line by line. A deck
+with no cards is still a deck (checked: an empty main deck is too small). A line that cannot
+be read is reported with its deck: the head judge decides what it says, and the deck's
+counting verdicts wait for that.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import polars as pl
+
+from ..entries import conform, entries_frame
+from ..errors import InputError, Problem, capped
+from ..readers.textlist import read_text_list
+from ..readers.ydk import ydk_table, ydke_codes, ydke_frame
+from .sources import Source
+
+__all__ = ["DeckFiles", "parse_sources"]
+
+
+@dataclass
+class DeckFiles:
+    entries: pl.DataFrame
+    problems: list[Problem]
+    ids: list[str]  # every deck read, in order, those without a single card included
+    labels: dict[str, str]  # deck id → where it came from
+
+    def unreadable(self) -> list[Problem]:
+        """Lines of decks that could not be read (decisions for the head judge)."""
+        return [p for p in self.problems if p.deck_id is not None]
+
+
+def _kind(source: Source) -> str:
+    if source.kind:
+        return source.kind
+    head = source.data[:64].lstrip(b"\xef\xbb\xbf \t\r\n").lower()
+    if head.startswith(b"ydke://"):
+        return "ydke"
+    if source.label.lower().endswith(".ydk") or head.startswith(
+            (b"#created", b"#main", b"#extra", b"!side")):
+        return "ydk"
+    return "text"
+
+
+def parse_sources(sources: list[Source], problems: list[Problem]) -> DeckFiles:
+    """Every source parsed; the decks that could be read, and every problem."""
+    problems = list(problems)
+    frames: list[pl.DataFrame] = []
+    read: list[str] = []
+    by_kind: dict[str, list[Source]] = {"ydk": [], "ydke": [], "text": []}
+    for source in sources:
+        by_kind[_kind(source)].append(source)
+    ydk = by_kind["ydk"]
+    if ydk:
+        entries, found = ydk_table([s.label for s in ydk], [s.deck_id for s in ydk],
+                                   [s.data for s in ydk])
+        frames.append(entries)
+        problems.extend(found)
+        unreadable = {p.file for p in found if p.deck_id is None and p.line is None}
+        read.extend(s.deck_id for s in ydk if s.label not in unreadable)
+    for source in by_kind["ydke"]:
+        text = source.data.decode("utf-8-sig", errors="replace").strip()
+        line = 1 if not source.kind else None
+        codes, wrong = ydke_codes(text.splitlines()[0] if text else "")
+        if wrong:
+            problems.extend(Problem(source.label, line, None, w) for w in wrong)
+            continue
+        frames.append(ydke_frame(codes, source.label, source.deck_id, line))
+        read.append(source.deck_id)
+    for source in by_kind["text"]:
+        try:
+            entries, found = read_text_list(source.data, source.label, source.deck_id)
+        except InputError as exc:
+            problems.extend(exc.problems)
+            continue
+        frames.append(entries)
+        problems.extend(found)
+        read.append(source.deck_id)
+    order = {s.deck_id: i for i, s in enumerate(sources)}
+    ids = sorted(read, key=order.__getitem__)
+    entries = pl.concat([conform(f) for f in frames]) if frames else entries_frame()
+    return DeckFiles(entries, capped(problems), ids, {s.deck_id: s.label for s in sources})

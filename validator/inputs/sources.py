@@ -1,0 +1,174 @@
+"""Deck sources under one set of rules, whatever their way in.
+
+* a deck file is ``.ydk``, ``.ydke`` or ``.txt``, at most 1 MiB; a folder is searched
+  recursively; a zip is unpacked in memory behind the archive guards (``safety.py``), member
+  by member, without writing anything;
+* the deck id is the file name without its extension (or the id before a pasted link), read
+  as a person typed it: a player's name is a valid id ("Jordan Lee"), pairing decides;
+* two decks with one id: the second is reported, never merged.
+"""
+
+from __future__ import annotations
+
+import io
+import unicodedata
+import zipfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from ..errors import InputError, Problem
+from ..readers.ydk import is_ydke
+from ..safety import check_archive
+
+__all__ = ["DECK_SUFFIXES", "MAX_DECK_BYTES", "Source", "deck_id_problem", "path_sources",
+           "upload_sources"]
+
+DECK_SUFFIXES = (".ydk", ".ydke", ".txt")
+MAX_DECK_BYTES = 1 << 20
+MAX_ARCHIVE_BYTES = 256 << 20
+MAX_ARCHIVE_MEMBERS = 50_000
+MAX_ID = 100
+
+
+@dataclass(frozen=True)
+class Source:
+    label: str  # where the deck came from, for messages: a path, "archive.zip!member"
+    deck_id: str
+    data: bytes
+    kind: str = ""  # "ydke" for a pasted link; else decided by the content
+
+
+def deck_id_problem(deck_id: str) -> str | None:
+    """What is wrong with a deck id, or None."""
+    if not deck_id:
+        return "the file name gives no deck id"
+    if len(deck_id) > MAX_ID:
+        return f"a deck id longer than {MAX_ID} characters"
+    if any(unicodedata.category(c)[0] == "C" for c in deck_id) or "/" in deck_id \
+            or "\\" in deck_id:
+        return "the deck id holds control characters or path separators"
+    return None
+
+
+def _stem(name: str) -> str:
+    return unicodedata.normalize("NFC", PurePosixPath(name.replace("\\", "/")).stem).strip()
+
+
+def _zip_members(data: bytes, label: str, problems: list[Problem]) -> Iterator[tuple[str,
+                                                                                      bytes]]:
+    """Deck files inside a zip, streamed member by member behind the archive guards."""
+    check_archive(data, label)
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            members = [m for m in archive.infolist() if not m.is_dir()]
+            if len(members) > MAX_ARCHIVE_MEMBERS:
+                raise InputError.at(label, f"more than {MAX_ARCHIVE_MEMBERS} files in the zip")
+            total = 0
+            for member in members:
+                name = PurePosixPath(member.filename)
+                if name.suffix.lower() not in DECK_SUFFIXES:
+                    continue
+                if member.file_size > MAX_DECK_BYTES:
+                    problems.append(Problem(f"{label}!{member.filename}", None, None,
+                                            "larger than any deck file (1 MiB); skipped"))
+                    continue
+                total += member.file_size
+                if total > MAX_ARCHIVE_BYTES:
+                    raise InputError.at(label, "the zip unpacks to more than 256 MiB")
+                with archive.open(member) as stream:
+                    content = stream.read(MAX_DECK_BYTES + 1)
+                if len(content) > MAX_DECK_BYTES:
+                    raise InputError.at(label, f"{member.filename} unpacks larger than its "
+                                               "stated size")
+                yield member.filename, content
+    except zipfile.BadZipFile as exc:
+        raise InputError.at(label, f"not a readable zip file ({exc})") from exc
+
+
+class _Collector:
+    """Sources with one deck per id, and the problems met on the way."""
+
+    def __init__(self) -> None:
+        self.sources: list[Source] = []
+        self.problems: list[Problem] = []
+        self.seen: dict[str, str] = {}
+
+    def add(self, label: str, deck_id: str, data: bytes, kind: str = "",
+            line: int | None = None) -> None:
+        wrong = deck_id_problem(deck_id)
+        if wrong:
+            self.problems.append(Problem(label, line, None, wrong))
+            return
+        if deck_id in self.seen:
+            self.problems.append(Problem(
+                label, line, None, f"a second deck for {deck_id!r} (also "
+                                   f"{self.seen[deck_id]}); rename or remove one"))
+            return
+        if len(data) > MAX_DECK_BYTES:
+            self.problems.append(Problem(label, line, None,
+                                         "larger than any deck file (1 MiB); skipped"))
+            return
+        self.seen[deck_id] = label
+        self.sources.append(Source(label, deck_id, data, kind))
+
+    def archive(self, data: bytes, label: str) -> None:
+        try:
+            for member, content in _zip_members(data, label, self.problems):
+                self.add(f"{label}!{member}", _stem(member), content)
+        except InputError as exc:
+            self.problems.extend(exc.problems)
+
+
+def path_sources(paths: list[Path]) -> tuple[list[Source], list[Problem]]:
+    """Sources from deck files, folders (recursively, sorted) and zips."""
+    found = _Collector()
+    for path in paths:
+        if not path.exists():
+            raise InputError.at(str(path), "no such deck file or folder")
+        files = sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in (
+            *DECK_SUFFIXES, ".zip")) if path.is_dir() else [path]
+        for file in files:
+            try:
+                if file.stat().st_size > (MAX_ARCHIVE_BYTES if file.suffix.lower() == ".zip"
+                                          else MAX_DECK_BYTES):
+                    found.problems.append(Problem(str(file), None, None,
+                                                  "larger than any deck file; skipped"))
+                    continue
+                data = file.read_bytes()
+            except OSError as exc:
+                found.problems.append(Problem(str(file), None, None,
+                                              f"cannot read: {exc.strerror}"))
+                continue
+            if file.suffix.lower() == ".zip":
+                found.archive(data, str(file))
+            else:
+                found.add(str(file), _stem(file.name), data)
+    return found.sources, found.problems
+
+
+def upload_sources(files: list[tuple[str, bytes]], pasted: str = "") -> tuple[
+        list[Source], list[Problem]]:
+    """Sources from uploaded files (by their names only) and pasted ``ID ydke://`` lines."""
+    found = _Collector()
+    for name, data in files:
+        label = PurePosixPath(name.replace("\\", "/")).name or "upload"
+        suffix = PurePosixPath(label).suffix.lower()
+        if suffix == ".zip":
+            found.archive(data, label)
+        elif suffix in DECK_SUFFIXES:
+            found.add(label, _stem(label), data)
+        else:
+            found.problems.append(Problem(label, None, None, "not a deck file: expected .ydk, "
+                                                             ".ydke, .txt or .zip"))
+    for number, line in enumerate(pasted.splitlines(), start=1):
+        text = line.strip()
+        if not text:
+            continue
+        player, _, link = text.rpartition(" ")
+        if not player.strip() or not is_ydke(link):
+            found.problems.append(Problem("pasted links", number, None,
+                                          "expected 'PLAYER_ID ydke://...' on each line"))
+            continue
+        found.add("pasted links", player.strip(), link.encode(), kind="ydke", line=number)
+    return found.sources, found.problems

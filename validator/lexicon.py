@@ -1,0 +1,176 @@
+"""The one matcher of the words readers recognise (``validator/data/lexicon.toml``).
+
+Every reader asks here whether a cell or line is a column header, a section header, a total,
+a quantity or a status word; no reader keeps a word list of its own. Comparisons are made on
+:func:`fold`: Unicode NFKC, case folded, punctuation and spacing taken out.
+
+A total is only a whole cell or line made of a total word and a number ("Total 40",
+"合計：40枚"), or of the total word alone (a label beside its number): a card named
+"Summoned Skull" or "Total Defense Shogun", or a player named "Summer Lee", never is.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+import unicodedata
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+__all__ = ["Header", "column_of", "columns", "entry_line", "fold", "header_of",
+           "is_total_label", "quantity_of", "status_of", "total_of", "words"]
+
+_BRACKETS = re.compile(r"[\(\[（【][^\)\]）】]*[\)\]）】]")
+
+
+def fold(text: str) -> str:
+    """The form words are compared in: NFKC, case folded, without punctuation, symbols,
+    spaces or control characters (combining marks, as in Thai, are kept)."""
+    return "".join(c for c in unicodedata.normalize("NFKC", text).casefold()
+                   if unicodedata.category(c)[0] not in "PSZC")
+
+
+@cache
+def _data() -> dict[str, Any]:
+    resource = resources.files("validator") / "data" / "lexicon.toml"
+    return tomllib.loads(resource.read_text(encoding="utf-8"))
+
+
+@cache
+def words(group: str) -> dict[str, frozenset[str]]:
+    """A group's words, folded, by what they mean (``columns``, ``status``, ...)."""
+    return {key: frozenset(fold(w) for w in value)
+            for key, value in _data()[group].items() if isinstance(value, list)}
+
+
+@cache
+def _column_index(group: str) -> dict[str, str]:
+    index: dict[str, str] = {}
+    for meaning, folded in words(group).items():
+        for word in folded:
+            index.setdefault(word, meaning)
+    return index
+
+
+def _header_forms(text: str) -> list[str]:
+    """A header as written, without bracketed extras, and without a trailing ``#``/number
+    sign word: "KONAMI ID (Card Game ID)" → "konamiid"; "Konami ID #" → "konamiid"."""
+    plain = unicodedata.normalize("NFKC", text)
+    forms = [fold(plain)]
+    unbracketed = _BRACKETS.sub(" ", plain)
+    forms.append(fold(unbracketed))
+    forms.append(fold(re.sub(r"(?i)(\s*(#|no\.?|number|番号|번호))+\s*$", "", unbracketed)))
+    return [f for f in dict.fromkeys(forms) if f]
+
+
+def column_of(text: str, group: str = "columns") -> str | None:
+    """What a header cell names (``player_id``, ``qty``, ...), or None."""
+    index = _column_index(group)
+    for form in _header_forms(text):
+        if form in index:
+            return index[form]
+    return None
+
+
+def columns(group: str = "columns") -> dict[str, list[str]]:
+    """The words of a group as written, for messages ("expected one of ...")."""
+    return {k: list(v) for k, v in _data()[group].items() if isinstance(v, list)}
+
+
+@dataclass(frozen=True)
+class Header:
+    section: str  # main, extra or side
+    slot: str | None  # the kind of card the header announces (monster, spell, ...)
+
+
+@cache
+def _sections() -> dict[str, Header]:
+    out: dict[str, Header] = {}
+    for entry in _data()["sections"].values():
+        for word in entry["words"]:
+            out[fold(word)] = Header(entry["section"], entry.get("slot"))
+    return out
+
+
+_HEADER_COUNT = re.compile(r"[\(\[（【]?\s*\d+\s*(枚|장|ใบ|cards?)?\s*[\)\]）】]?\s*[:：]?\s*$",
+                           re.IGNORECASE)
+
+
+def header_of(text: str) -> Header | None:
+    """The section a header line or cell names ("Monster (18)", "【魔法】", "Side Deck:"),
+    or None. A header may carry its count."""
+    plain = unicodedata.normalize("NFKC", text).strip()
+    if len(plain) > 40:
+        return None
+    for candidate in (plain, _HEADER_COUNT.sub("", plain)):
+        found = _sections().get(fold(candidate))
+        if found is not None:
+            return found
+    return None
+
+
+@cache
+def _units() -> str:
+    units = sorted(_data()["quantity"]["units"], key=len, reverse=True)
+    return "|".join(re.escape(u) for u in units)
+
+
+@cache
+def _patterns() -> dict[str, re.Pattern[str]]:
+    units = _units()
+    totals = "|".join(re.escape(w) for w in sorted(_data()["totals"]["words"], key=len,
+                                                      reverse=True))
+    return {
+        "qty": re.compile(rf"^(?:x|×)?\s*(\d{{1,3}})\s*(?:{units})?$", re.IGNORECASE),
+        "leading": re.compile(rf"^(\d{{1,3}})\s*(?:x|×|\*)?\s*(?:{units})?\s+(.+)$",
+                              re.IGNORECASE),
+        "trailing": re.compile(r"^(.+?)\s*(?:[x×\*]\s*(\d{1,3})|\(\s*(\d{1,3})\s*\)|"
+                               r"(\d{1,3})\s*(?:枚|장|ใบ))\s*$", re.IGNORECASE),
+        "tab": re.compile(r"^(.+?)[\t,;]\s*(\d{1,3})\s*$"),
+        "total": re.compile(rf"^(?:{totals})\s*[:：=\-]?\s*(\d{{1,4}})\s*(?:{units})?\s*\.?$",
+                            re.IGNORECASE),
+        "label": re.compile(rf"^(?:{totals})\s*[:：]?$", re.IGNORECASE),
+    }
+
+
+def quantity_of(text: str) -> int | None:
+    """A quantity cell ("3", "x3", "3x", "３枚", "3장"), or None."""
+    match = _patterns()["qty"].match(unicodedata.normalize("NFKC", text).strip())
+    return int(match.group(1)) if match else None
+
+
+def total_of(text: str) -> int | None:
+    """The number of a whole total cell or line ("Total 40", "合計：40枚"), or None."""
+    match = _patterns()["total"].match(unicodedata.normalize("NFKC", text).strip())
+    return int(match.group(1)) if match else None
+
+
+def is_total_label(text: str) -> bool:
+    """A cell that is a total word and nothing else ("Total", "合計：")."""
+    return _patterns()["label"].match(unicodedata.normalize("NFKC", text).strip()) is not None
+
+
+def entry_line(text: str) -> tuple[int, str]:
+    """``(quantity, name)`` of one deck-list line; a line without a number is one copy."""
+    line = unicodedata.normalize("NFKC", text).strip()
+    patterns = _patterns()
+    if m := patterns["leading"].match(line):
+        return int(m.group(1)), m.group(2).strip()
+    if m := patterns["trailing"].match(line):
+        return int(next(g for g in m.groups()[1:] if g)), m.group(1).strip()
+    if m := patterns["tab"].match(line):
+        return int(m.group(2)), m.group(1).strip()
+    return 1, line
+
+
+@cache
+def _statuses() -> dict[str, int]:
+    limits = {"forbidden": 0, "limited": 1, "semi_limited": 2, "unlimited": 3}
+    return {word: limits[key] for key, folded in words("status").items() for word in folded}
+
+
+def status_of(text: str) -> int | None:
+    """The copies a Forbidden/Limited status word allows (0-3), or None."""
+    return _statuses().get(fold(text))
