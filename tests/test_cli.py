@@ -29,6 +29,13 @@ def test_every_command_has_help_with_an_example(words: tuple[str, ...]) -> None:
     result = CliRunner().invoke(main, [*words, "--help"])
     assert result.exit_code == 0
     assert "Example:" in result.output
+    command: click.Command = main
+    for word in words:
+        assert isinstance(command, click.Group)
+        command = command.commands[word]
+    for option in command.params:
+        if isinstance(option, click.Option):
+            assert option.help, f"{' '.join(words)} {option.opts[0]} has no help text"
 
 
 def _ydk(path: Path, main_cards: list[int], extra: list[int] = (), side: list[int] = ()) -> Path:  # type: ignore[assignment]
@@ -189,3 +196,14 @@ def test_template_reads_back_empty(tmp_path: Path) -> None:
     assert reg.entries.is_empty()
     assert [p.message for p in reg.problems] == ["a blank deck list (no player, no cards): "
                                                  "skipped"] * 3
+
+
+def test_template_keeps_the_id_cell_as_text(tmp_path: Path) -> None:
+    from openpyxl import load_workbook
+
+    target = tmp_path / "t.xlsx"
+    CliRunner().invoke(main, ["template", str(target)])
+    sheet = load_workbook(target).active
+    assert sheet is not None
+    assert sheet["D3"].value == "KONAMI ID"
+    assert sheet["E3"].number_format == "@"

@@ -169,3 +169,21 @@ def test_stubs_sharing_a_passcode_are_one_card(real_db: CardDB) -> None:
     names = ["Maliss C GWC-06", "Maliss <C> GWC-06", "Ｍ∀ＬＩＣＥ＜Ｃ＞ＧＷＣ－０６"]
     out = resolve(_typed(names), real_db, load_format("advanced-tcg"))
     assert out["card_id"].to_list() == [20726052] * 3
+
+
+@pytest.mark.parametrize(("typed", "card"), [
+    ("Imperm", "Infinite Impermanence"), ("Called by", "Called by the Grave"),
+    ("Nib", "Nibiru, the Primal Being"), ("TTT", "Triple Tactics Talent"),
+    ("ash", "Ash Blossom & Joyous Spring")])
+def test_nicknames_are_suggested_first_never_read(real_db: CardDB, typed: str,
+                                                  card: str) -> None:
+    row = resolve(_typed([typed]), real_db, load_format("advanced-tcg")).row(0, named=True)
+    assert row["status"] == "unresolved"
+    assert row["suggestions"][0] == card
+
+
+def test_a_number_is_a_passcode_unless_no_card_has_it(real_db: CardDB) -> None:
+    deck = parse_text_list("1 7\n3 14558127\n", "d.txt", "d")
+    out = resolve(deck, real_db, load_format("advanced-tcg")).join(
+        real_db.by_card.select("card_id", "name_en"), on="card_id", maintain_order="left")
+    assert out["name_en"].to_list() == ["7", "Ash Blossom & Joyous Spring"]

@@ -220,3 +220,20 @@ def test_readme_explains_every_illegal_player() -> None:
         assert player_id(index) in readme
     assert "| R1003 " in readme
     assert "| R1011 " in readme
+
+
+def test_a_fuzzy_reading_is_marked_in_json_and_workbook(tmp_path: Path) -> None:
+    result = _run("regional-tcg")
+    report = event_json(result, load_policy("th"), "pre-event", "en")
+    player = next(p for p in report["players"] if p["player_id"] == player_id(FUZZY))
+    assert player["fuzzy"] == [{"typed": "Infinite Impermenance",
+                                "card": "Infinite Impermanence", "section": "main",
+                                "file": "sample_decklists/regional-tcg.xlsx", "line": 8,
+                                "cell": f"{player_id(FUZZY)}!F8", "fuzzy": True}]
+    target = tmp_path / "report.xlsx"
+    write_event_xlsx(result, load_policy("th"), "pre-event", "en", target)
+    sheet = load_workbook(target)["Players"]
+    header = [c.value for c in sheet[1]]
+    column = header.index("Read fuzzily")
+    rows = {r[0].value: r[column].value for r in sheet.iter_rows(min_row=2)}
+    assert rows[player_id(FUZZY)].startswith("Infinite Impermenance → Infinite Impermanence")

@@ -141,7 +141,8 @@ def prepare_rows(resolved: pl.DataFrame, index: pl.DataFrame) -> pl.DataFrame:
     deck = _deck_numbers(resolved, index)
     key = pl.coalesce("card_id", "passcode", pl.lit(UNRESOLVED_KEY, pl.Int64))
     # the deck id string is no longer needed per row: the index maps numbers to ids
-    return resolved.with_columns(deck.alias("deck"), key.alias("key")).drop(
+    fuzzy = pl.when(pl.col("how") == "fuzzy").then(pl.col("name")).alias("read_from")
+    return resolved.with_columns(deck.alias("deck"), key.alias("key"), fuzzy).drop(
         "deck_id", "how").with_row_index("row")
 
 
@@ -203,7 +204,7 @@ def _gather(values: pl.Series, at: pl.Series) -> pl.Series:
 
 def _locate(found: pl.DataFrame, rows: pl.DataFrame) -> pl.DataFrame:
     """Fill passcode, file, line and cell of violations from the entry row they point at."""
-    columns = ("passcode", "file", "line", "cell")
+    columns = ("passcode", "file", "line", "cell", "read_from")
     return found.with_columns(pl.coalesce(found[c], _gather(rows[c], found["row"])).alias(c)
                               for c in columns)
 
@@ -421,7 +422,9 @@ def _check(entries: pl.DataFrame, registered: pl.DataFrame | None, unread: pl.Da
     return CheckResult(
         decks=decks, violations=found, format=fmt, banlist=banlist.name,
         cards=", ".join(str(s.get("source")) for s in cards.sources),
-        resolved=resolved.filter((pl.col("status") != "ok") | (pl.col("how") == "fuzzy")),
+        resolved=resolved.filter((pl.col("status") != "ok") | (pl.col("how") == "fuzzy"))
+        .join(attrs.select("card_id", "card"), on="card_id", how="left",
+              maintain_order="left"),
         warnings=list(banlist.warnings) + options.warnings + list(cards.warnings),
         timings=clock.lap("report rows"),
     )

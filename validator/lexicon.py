@@ -111,21 +111,20 @@ def header_of(text: str) -> Header | None:
     return None
 
 
-@cache
-def _units() -> str:
-    units = sorted(_data()["quantity"]["units"], key=len, reverse=True)
-    return "|".join(re.escape(u) for u in units)
+def _alternatives(items: list[str]) -> str:
+    return "|".join(re.escape(u) for u in sorted(items, key=len, reverse=True))
 
 
 @cache
 def _patterns() -> dict[str, re.Pattern[str]]:
-    units = _units()
+    quantity = _data()["quantity"]
+    counters = _alternatives(quantity["counters"])
+    units = _alternatives(quantity["counters"] + quantity["words"])
     totals = "|".join(re.escape(w) for w in sorted(_data()["totals"]["words"], key=len,
                                                       reverse=True))
     return {
         "qty": re.compile(rf"^(?:x|×)?\s*(\d{{1,3}})\s*(?:{units})?$", re.IGNORECASE),
-        "leading": re.compile(rf"^(\d{{1,3}})\s*(?:x|×|\*)?\s*(?:{units})?\s+(.+)$",
-                              re.IGNORECASE),
+        "leading": re.compile(rf"^(\d{{1,3}})\s*(?:\*|{counters})?\s+(.+)$", re.IGNORECASE),
         "trailing": re.compile(r"^(.+?)\s*(?:[x×\*]\s*(\d{1,3})|\(\s*(\d{1,3})\s*\)|"
                                r"(\d{1,3})\s*(?:枚|장|ใบ))\s*$", re.IGNORECASE),
         "tab": re.compile(r"^(.+?)[\t,;]\s*(\d{1,3})\s*$"),

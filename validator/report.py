@@ -14,13 +14,29 @@ from .engine import CheckResult
 from .penalties import Policy, Stage
 from .verdicts import verdicts
 
-__all__ = ["VIOLATION_FIELDS", "penalty_json", "print_text", "status_counts", "text_lines",
-           "to_json_dict",
-           "verdict_json", "verdicts_by_deck", "violations_by_deck", "with_lists"]
+__all__ = ["VIOLATION_FIELDS", "fuzzy_by_deck", "penalty_json", "print_text", "status_counts",
+           "text_lines", "to_json_dict", "verdict_json", "verdicts_by_deck",
+           "violations_by_deck", "with_lists"]
 
 #: the fields of one violation in the JSON contract (the event report adds "on")
 VIOLATION_FIELDS = ("code", "section", "passcode", "card", "count", "limit", "registered",
-                    "message", "file", "line", "cell", "counts_as", "held", "decision")
+                    "message", "file", "line", "cell", "counts_as", "held", "decision",
+                    "read_from")
+
+
+def fuzzy_by_deck(*results: CheckResult | None) -> dict[str, list[dict[str, Any]]]:
+    """The entries read fuzzily, by deck id: what was typed and the card it was read as."""
+    grouped: dict[str, list[dict[str, Any]]] = {}
+    frames = [r.resolved.filter(pl.col("how") == "fuzzy") for r in results if r is not None]
+    fuzzy = pl.concat(frames) if frames else pl.DataFrame()
+    if fuzzy.is_empty():
+        return grouped
+    rows = fuzzy.select(
+        "deck_id", pl.col("name").alias("typed"), "card",
+        pl.col("section").cast(pl.Utf8), "file", "line", "cell", pl.lit(True).alias("fuzzy"))
+    for row in rows.iter_rows(named=True):
+        grouped.setdefault(row.pop("deck_id"), []).append(row)
+    return grouped
 
 
 def with_lists(result: CheckResult, lists: CheckResult | None) -> pl.DataFrame:
@@ -88,6 +104,7 @@ def to_json_dict(result: CheckResult, policy: Policy, stage: Stage, lang: str, *
     by_verdict = verdicts_by_deck(violations, policy, stage, lang, _compared(result))
     fields = (*VIOLATION_FIELDS, "on") if compared else VIOLATION_FIELDS
     by_deck = violations_by_deck(violations, fields)
+    fuzzy = fuzzy_by_deck(result, lists)
     decks = []
     for row in result.decks.iter_rows(named=True):
         verdict = by_verdict.get(row["deck"])
@@ -99,6 +116,7 @@ def to_json_dict(result: CheckResult, policy: Policy, stage: Stage, lang: str, *
             "violations": by_deck.get(row["deck"], []),
             "penalty": penalty_json(verdict),
             **verdict_json(str(row["status"]), verdict),
+            "fuzzy": fuzzy.get(row["deck_id"], []),
         })
     legal = int(result.decks["legal"].sum())
     return {

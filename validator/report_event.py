@@ -29,6 +29,7 @@ from .event import EventResult
 from .penalties import Policy, Stage
 from .report import (
     VIOLATION_FIELDS,
+    fuzzy_by_deck,
     penalty_json,
     status_counts,
     verdict_json,
@@ -61,6 +62,7 @@ def event_json(result: EventResult, policy: Policy, stage: Stage, lang: str) -> 
     """The event as JSON-ready data (no timestamps: stable for diffs and golden tests)."""
     penalties = _verdicts(result, policy, stage, lang)
     by_player = violations_by_deck(result.violations, _VIOLATION_COLUMNS)
+    fuzzy = fuzzy_by_deck(result.lists, result.decks)
     decided: dict[str, list[dict[str, Any]]] = {}
     for item in result.decisions:
         decided.setdefault(item.player_id, []).append(item.json())
@@ -82,6 +84,7 @@ def event_json(result: EventResult, policy: Policy, stage: Stage, lang: str) -> 
             "penalty": penalty_json(penalty),
             **verdict_json(str(row["status"]), penalty),
             "decisions": decided.get(row["player_id"], []),
+            "fuzzy": fuzzy.get(row["player_id"], []),
         })
     legal = int(result.players["legal"].sum())
     return {
@@ -144,8 +147,9 @@ def _players(ws: Worksheet, result: EventResult, penalties: dict[int, Any], poli
              lang: str) -> None:
     titles = ["Player ID", "Player", "Status", "List legal", "Deck legal", "Main (list)",
               "Extra (list)", "Side (list)", "Deck file", "Violations", "Penalty", "Applies to",
-              "Remedies"]
+              "Remedies", "Read fuzzily"]
     write_header(ws, 1, titles)
+    fuzzy = fuzzy_by_deck(result.lists, result.decks)
     for r, row in enumerate(result.players.iter_rows(named=True), start=2):
         penalty = penalties.get(row["deck"])
         values = [row["player_id"], row["player_name"], _STATUS_LABEL[str(row["status"])],
@@ -154,11 +158,13 @@ def _players(ws: Worksheet, result: EventResult, penalties: dict[int, Any], poli
                   row["list_main"], row["list_extra"], row["list_side"], row["deck_source"],
                   row["violations"], _penalty_cell(penalty, policy, lang),
                   (penalty["applies_to"] or "") if penalty else "",
-                  "\n".join(penalty["remedies"]) if penalty else ""]
+                  "\n".join(penalty["remedies"]) if penalty else "",
+                  "\n".join(f"{f['typed']} → {f['card']} ({f['cell'] or f['line'] or ''})"
+                            for f in fuzzy.get(row["player_id"], []))]
         for c, value in enumerate(values, start=1):
             put(ws, r, c, value)
         if penalty:
-            ws.cell(row=r, column=len(values)).alignment = _WRAP
+            ws.cell(row=r, column=13).alignment = _WRAP
         ws.cell(row=r, column=3).fill = FILLS[_STATUS_FILL[str(row["status"])]]
     ws.freeze_panes = "A2"
     ws.auto_filter.ref = ws.dimensions
@@ -168,11 +174,11 @@ def _players(ws: Worksheet, result: EventResult, penalties: dict[int, Any], poli
 def _violations(ws: Worksheet, result: EventResult) -> None:
     titles = ["Player ID", "Player", "On", "Code", "Section", "Card", "Passcode", "Count",
               "Limit", "Registered", "Message", "File", "Row/line", "Cell", "Counts as",
-              "Waits for a decision", "Head judge's decision"]
+              "Waits for a decision", "Head judge's decision", "Read fuzzily from"]
     write_header(ws, 1, titles)
     columns = ["player_id", "player_name", "on", "code", "section", "card", "passcode", "count",
                "limit", "registered", "message", "file", "line", "cell", "counts_as", "held",
-               "decision"]
+               "decision", "read_from"]
     frame = result.violations.select(
         [pl.col(c).cast(pl.Utf8) if c in ("on", "section") else pl.col(c) for c in columns])
     for r, row in enumerate(frame.iter_rows(), start=2):

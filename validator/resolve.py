@@ -25,7 +25,10 @@ suggestions — never silently another card. Work is done once per distinct name
 
 from __future__ import annotations
 
+import tomllib
 from dataclasses import dataclass
+from functools import cache
+from importlib import resources
 
 import numpy as np
 import polars as pl
@@ -34,7 +37,7 @@ from rapidfuzz import fuzz, process
 from .cards import LANGS, CardDB
 from .entries import ENTRY_SCHEMA, conform
 from .formats import Format
-from .normalize import name_key_expr
+from .normalize import name_key, name_key_expr
 
 __all__ = ["ACCEPT_MARGIN", "ACCEPT_SCORE", "RESOLVED_SCHEMA", "Admits", "resolve"]
 
@@ -145,9 +148,18 @@ def _names(typed: pl.DataFrame, cards: CardDB, admits: Admits) -> pl.DataFrame:
     return out.join(fuzzy, on="key", how="left").select(list(_NAME_SCHEMA))
 
 
+@cache
+def nicknames() -> dict[str, str]:
+    """What players write for some staples (name key → English card name), for suggestions."""
+    resource = resources.files("validator") / "data" / "nicknames.toml"
+    table = tomllib.loads(resource.read_text(encoding="utf-8"))["nicknames"]
+    return {name_key(k): str(v) for k, v in table.items()}
+
+
 def _fuzzy(missing: list[str], names: pl.DataFrame, table: pl.DataFrame) -> pl.DataFrame:
     """Per missing key: the accepted card (or null) and suggestion names, all keys in one
-    batch: one similarity matrix against the distinct keys of the admitted cards."""
+    batch: one similarity matrix against the distinct keys of the admitted cards. A nickname
+    players use ("Imperm") is suggested first, never read silently."""
     schema: dict[str, pl.DataType] = {"key": pl.Utf8(), "fuzzy_id": pl.Int64(),
                                       "suggestions": pl.List(pl.Utf8())}
     if not missing:
@@ -166,6 +178,7 @@ def _fuzzy(missing: list[str], names: pl.DataFrame, table: pl.DataFrame) -> pl.D
     if not keys:
         return pl.DataFrame({"key": missing, "fuzzy_id": [None] * len(missing),
                              "suggestions": [[] for _ in missing]}, schema=schema)
+    admitted_names = set(choices["name_en"].to_list()) | set(shown.values())
     loose = process.cdist(missing, keys, scorer=fuzz.WRatio, dtype=np.uint8, workers=-1)
     shortlist = np.argsort(-loose.astype(np.int16), axis=1, kind="stable")[:, :_SHORTLIST]
     for row, key in enumerate(missing):
@@ -186,8 +199,14 @@ def _fuzzy(missing: list[str], names: pl.DataFrame, table: pl.DataFrame) -> pl.D
             and by_strict[0] >= ACCEPT_SCORE and by_strict[0] - by_strict[1] >= ACCEPT_MARGIN
         ) else None
         ranked = sorted(loose_by, key=lambda c: (-loose_by[c], -strict_by[c], c))
+        nickname = nicknames().get(key)
+        if nickname is not None and nickname in admitted_names:
+            accepted = None
+            ranked_names = [nickname, *(shown[c] for c in ranked)]
+        else:
+            ranked_names = [shown[c] for c in ranked]
         ids_out.append(accepted)
-        suggestions.append(list(dict.fromkeys(shown[c] for c in ranked))[:SUGGESTIONS])
+        suggestions.append(list(dict.fromkeys(ranked_names))[:SUGGESTIONS])
     return pl.DataFrame({"key": missing, "fuzzy_id": ids_out, "suggestions": suggestions},
                         schema=schema)
 
@@ -225,7 +244,11 @@ def resolve(entries: pl.DataFrame, cards: CardDB, fmt: Format | Admits | None = 
         keyed = keyed.with_columns(
             [pl.lit(None, dtype).alias(column) for column, dtype in _NAME_SCHEMA.items()
              if column not in ("name", "slot")])
-    by_passcode = pl.col("passcode").is_not_null()
+    # a number typed where a name goes is a passcode, unless no card has it and it is a
+    # card's name ("7")
+    by_passcode = pl.col("passcode").is_not_null() & (
+        pl.col("code_id").is_not_null() | pl.col("name").is_null()
+        | (pl.col("name_id").is_null() & pl.col("ambiguous").is_null()))
     card_id = (
         pl.when(by_passcode).then(pl.col("code_id"))
         .otherwise(pl.coalesce("name_id", "fuzzy_id"))

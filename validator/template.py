@@ -52,6 +52,11 @@ def _fill(ws: Worksheet, sheet: KonamiSheet) -> None:
         put(ws, row, 4, label2).font = Font(bold=True)
         put(ws, row, 5, value2)
         ws.merge_cells(start_row=row, start_column=5, end_row=row, end_column=6)
+    # the id is text: a spreadsheet would drop its leading zero ("0401..." → 401...)
+    for row in (3,):
+        ws.cell(row=row, column=5).number_format = "@"
+        if sheet.player_id:
+            ws.cell(row=row, column=5).value = str(sheet.player_id)
     for key, (title, top, col, rows) in BLOCKS.items():
         head = put(ws, top, col, title)
         head.font = Font(bold=True)

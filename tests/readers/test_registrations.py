@@ -165,3 +165,92 @@ def test_unrecognised_sheet_is_reported(tmp_path: Path) -> None:
     reg = read_registrations(path)
     assert reg.entries.is_empty()
     assert "no deck list found" in reg.problems[0].message
+
+
+def _rows_add_up(reg: object) -> None:
+    assert reg.rows_read == reg.rows_used + reg.rows_reported  # type: ignore[attr-defined]
+
+
+def test_forms_export_resubmission_keeps_the_later_list(tmp_path: Path) -> None:
+    rows = [["Timestamp", "KONAMI ID (Card Game ID)", "Full name", "Main Deck", "Extra Deck",
+             "Side Deck"],
+            ["11/29/2026 20:01:00", "0400000001", "Jordan Lee", "3 Raigeki", "", ""],
+            ["11/29/2026 20:05:00", "0400000002", "Kim Min", "3 Pot of Greed", "", ""],
+            ["11/30/2026 08:15:30", "0400000001", "Jordan Lee", "2 Raigeki\n1 Dark Hole", "",
+             "1 Effect Veiler"]]
+    path = tmp_path / "forms.csv"
+    path.write_text(_csv_text(rows), encoding="utf-8")
+    reg = read_registrations(path)
+    assert reg.players.select("player_id", "player_name").rows() == [
+        ("0400000001", "Jordan Lee"), ("0400000002", "Kim Min")]
+    jordan = reg.entries.filter(pl.col("deck_id") == "0400000001")
+    assert sorted(jordan.select("name", "qty").rows()) == [("Dark Hole", 1), ("Effect Veiler", 1),
+                                                            ("Raigeki", 2)]
+    superseded = [p for p in reg.problems if "superseded" in p.message]
+    assert len(superseded) == 1
+    assert superseded[0].line == 2
+    assert "row 4" in superseded[0].message
+    _rows_add_up(reg)
+    assert reg.rows_read == 3
+
+
+def test_the_same_player_in_two_places_is_reported_not_merged(tmp_path: Path) -> None:
+    path = tmp_path / "konami.xlsx"
+    write_konami_workbook(path, [
+        KonamiSheet("Ana", "0400000009", blocks={"monster": [(3, "Raigeki")]}, sheet_name="A"),
+        KonamiSheet("Ana", "0400000009", blocks={"monster": [(2, "Dark Hole")]},
+                    sheet_name="B")])
+    reg = read_registrations(path)
+    assert reg.entries.select("name", "qty").rows() == [("Raigeki", 3)]
+    twice = [p.message for p in reg.problems]
+    assert len(twice) == 1
+    assert "registered twice" in twice[0]
+    assert "!A" in twice[0]
+    assert "!B" in twice[0]
+    _rows_add_up(reg)
+
+
+def test_first_and_last_name_labels_and_loose_id_headers(tmp_path: Path) -> None:
+    rows = [["Konami ID #", "First (Given) Name", "Last (Family) Name", "Deck", "Qty", "Card"],
+            ["401357911", "Jordan", "Lee", "Main", "3", "Raigeki"],
+            ["0401-999-888", "Kim", "Min", "Main", "3", "Raigeki"],
+            ["4.01235E+09", "Lost", "Digits", "Main", "3", "Raigeki"],
+            ["0400000003", "Ana", "Sato", "Main", "3", "Raigeki"]]
+    path = tmp_path / "long.csv"
+    path.write_text(_csv_text(rows), encoding="utf-8")
+    reg = read_registrations(path)
+    assert reg.players.select("player_id", "player_name").rows() == [
+        ("0401357911", "Jordan Lee"), ("0401999888", "Kim Min"), ("4.01235E+09", "Lost Digits"),
+        ("0400000003", "Ana Sato")]
+    assert any("scientific notation" in p.message for p in reg.problems)
+    _rows_add_up(reg)
+
+
+def test_a_header_without_a_player_column_is_one_problem(tmp_path: Path) -> None:
+    rows = [["Deck owner", "Qty", "Card Name"]] + [["x", "3", "Raigeki"]] * 14
+    path = tmp_path / "odd.csv"
+    path.write_text(_csv_text(rows), encoding="utf-8")
+    reg = read_registrations(path)
+    assert len(reg.problems) == 1
+    message = reg.problems[0].message
+    assert "'Deck owner', 'Qty', 'Card Name'" in message
+    assert "'player id'" in message
+    _rows_add_up(reg)
+    assert reg.rows_reported == 14
+
+
+def test_konami_total_names_the_block_and_the_number_cell(tmp_path: Path) -> None:
+    path = tmp_path / "konami.xlsx"
+    write_konami_workbook(path, [KonamiSheet("A", "1", blocks={"monster": [(3, "Raigeki")]})])
+    wb = load_workbook(path)
+    wb["1"]["B28"] = 4
+    wb.save(path)
+    problem = read_registrations(path).problems[0]
+    assert problem.column == "1!B28"
+    assert "written Monster Cards total 4" in problem.message
+
+
+def test_every_registration_fixture_reads_every_row(tmp_path: Path) -> None:
+    root = Path(__file__).resolve().parent.parent.parent / "sample_decklists"
+    for path in (root / "regional-tcg.xlsx", root / "rush-cup.csv"):
+        _rows_add_up(read_registrations(path))

@@ -45,8 +45,10 @@ def test_section_headers(header: str, section: str | None) -> None:
 def test_text_list_sections_and_totals() -> None:
     deck = parse_text_list("Monster\n3 A\nTotal: 3\nExtra\nB x2\n// note\nSide\n14558127\n",
                            "l.txt", "p1")
+    # a number is read as a passcode, and kept as typed: a card may be named so ("7")
     assert deck.select("section", "name", "passcode", "qty", "line").rows() == [
-        ("main", "A", None, 3, 2), ("extra", "B", None, 2, 5), ("side", None, 14558127, 1, 8)]
+        ("main", "A", None, 3, 2), ("extra", "B", None, 2, 5),
+        ("side", "14558127", 14558127, 1, 8)]
 
 
 def test_zero_quantity_is_reported() -> None:

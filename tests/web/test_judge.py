@@ -155,3 +155,10 @@ def test_an_organizers_own_policy_is_uploaded_and_used(client: TestClient) -> No
                          files=[("file", ("bad.toml", b'regulation = "x"\ntitle = 3\n'))])
     assert broken.status_code == 400
     assert "bad.toml" in broken.text
+
+
+def test_a_fuzzily_read_entry_is_shown_as_such(client: TestClient) -> None:
+    fuzzy = player_id(55)  # "Infinite Impermenance" on the list
+    page = client.get(f"/players/{fuzzy}").text
+    assert "Read fuzzily" in page
+    assert "“Infinite Impermenance” → <strong>Infinite Impermanence</strong>" in page

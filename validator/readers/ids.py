@@ -80,19 +80,21 @@ def pair_decks(deck_ids: list[str], players: pl.DataFrame) -> tuple[dict[str, st
     for pid, name in players.select("player_id", "player_name").iter_rows():
         by_name.setdefault(_key(str(name or "")), []).append(pid)
     pairs: dict[str, str] = {}
-    missing: dict[str, list[str]] = {}
-    labels = [f"{pid} {name}" for pid, name in players.select("player_id", "player_name")
-              .iter_rows()]
+    unpaired: list[str] = []
     for deck in deck_ids:
         typed = player_id_of(deck)[0]
         as_id = padded.get(typed, typed)
+        named = by_name.get(_key(deck), [])
         if as_id in known:
             pairs[deck] = as_id
-            continue
-        named = by_name.get(_key(deck), [])
-        if len(named) == 1:
+        elif len(named) == 1:
             pairs[deck] = named[0]
-            continue
-        close = process.extract(deck, labels, scorer=fuzz.WRatio, limit=3, score_cutoff=60)
-        missing[deck] = [label for label, _, _ in close]
+        else:
+            unpaired.append(deck)
+    # suggestions: the closest of the players who have no deck yet
+    taken = set(pairs.values())
+    labels = [f"{pid} {name}" for pid, name in players.select("player_id", "player_name")
+              .iter_rows() if pid not in taken]
+    missing = {deck: [label for label, _, _ in process.extract(
+        deck, labels, scorer=fuzz.WRatio, limit=3)] for deck in unpaired}
     return pairs, missing

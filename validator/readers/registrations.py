@@ -357,8 +357,9 @@ def _read_konami(sheet: Sheet, out: _Out, fallback_id: str) -> bool:
                 continue
             total += qty
             rows.append({"section": section,
-                         "passcode": int(name_text) if name_text.isdigit() else None,
-                         "name": None if name_text.isdigit() else name_text, "qty": qty,
+                         "passcode": int(name_text) if name_text.isascii()
+                         and name_text.isdigit() and len(name_text) <= 10 else None,
+                         "name": name_text, "qty": qty,
                          "file": sheet.file, "line": r + 1,
                          "cell": _where(sheet, r + 1, c + 1), "slot": slot})
     if not typed_id and not name and not rows and not row_problems:
@@ -520,14 +521,17 @@ def read_registration_files(paths: list[Path],
         *out.frames], how="diagonal_relaxed")
     entries = entries.filter(pl.col("origin").is_in(list(kept))).select(list(ENTRY_SCHEMA))
     entries = entries.cast(ENTRY_SCHEMA)  # type: ignore[arg-type]
-    players = pl.DataFrame(
-        {"player_id": [p.player_id for p in out.players],
-         "player_name": [p.player_name for p in out.players],
-         "event": [p.event for p in out.players], "date": [p.date for p in out.players],
-         "file": [p.file for p in out.players], "sheet": [p.sheet for p in out.players],
-         "origin": [p.origin for p in out.players]},
-        schema={**PLAYER_SCHEMA, "origin": pl.Int64},
-    ).filter(pl.col("origin").is_in(list(kept))).drop("origin")
+    players = (
+        pl.DataFrame(
+            {"player_id": [p.player_id for p in out.players],
+             "player_name": [p.player_name for p in out.players],
+             "event": [p.event for p in out.players], "date": [p.date for p in out.players],
+             "file": [p.file for p in out.players], "sheet": [p.sheet for p in out.players],
+             "origin": [p.origin for p in out.players]},
+            schema={**PLAYER_SCHEMA, "origin": pl.Int64})
+        # in the order players first appear, whichever registration of theirs is kept
+        .with_columns(pl.col("origin").min().over("player_id").alias("first"))
+        .filter(pl.col("origin").is_in(list(kept))).sort("first").drop("origin", "first"))
     entries, players, renamed = normalise_ids(entries, players)
     problems = out.problems + renamed
     used = sum(p.rows for p in out.players if p.origin in kept)

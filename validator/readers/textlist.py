@@ -55,10 +55,9 @@ def read_text_list(data: bytes | str, file: str, deck_id: str) -> tuple[pl.DataF
             continue
         entry: dict[str, object] = {"deck_id": deck_id, "section": section, "qty": qty,
                                     "file": file, "line": number, "slot": slot}
+        entry["name"] = name
         if name.isascii() and name.isdigit() and len(name) <= 10:
-            entry["passcode"] = int(name)
-        else:
-            entry["name"] = name
+            entry["passcode"] = int(name)  # unless no card has it: then the card named so
         rows.append(entry)
     return entries_frame(rows), capped(bad)
 

@@ -26,6 +26,7 @@ VIOLATION_SCHEMA: dict[str, pl.DataType] = {
     "file": pl.Utf8(),
     "line": pl.Int32(),
     "cell": pl.Utf8(),
+    "read_from": pl.Utf8(),  # the text of an entry read fuzzily as the card
     "row": pl.UInt32(),  # the entry row it points at (engine fills file/line/cell from it)
     "on_list": pl.Boolean(),  # row numbers refer to the registered list, not the deck
 }

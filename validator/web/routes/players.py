@@ -14,7 +14,7 @@ from ...entries import SECTIONS
 from ...errors import InputError
 from ...event import EventResult
 from ...judging import side_by_side
-from ...report import verdicts_by_deck
+from ...report import fuzzy_by_deck, verdicts_by_deck
 from ..pages import form, latest, page, state_of
 
 router = APIRouter()
@@ -65,7 +65,8 @@ async def player(request: Request, player_id: str) -> Response:
     rows = side_by_side(result.entries.filter(pl.col("deck_id") == player_id), deck,
                         mine.filter(pl.col("on") == "deck"), setup.cards, setup.fmt,
                         [p for p in result.problems if p.deck_id == player_id])
-    return page(request, "player.html", player=row, violations=mine.to_dicts(),
+    fuzzy = fuzzy_by_deck(result.lists, result.decks).get(player_id, [])
+    return page(request, "player.html", player=row, violations=mine.to_dicts(), fuzzy=fuzzy,
                 verdict=verdict, policy=policy, lang=settings.lang, diff=rows,
                 items=open_items(result, player_id), checking=snapshot.checking,
                 history=state.db.log(player_id), decisions=state.db.decisions(player_id))
