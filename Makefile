@@ -30,6 +30,7 @@ test: lint
 	if [ $$status -eq 5 ]; then echo "pytest collected no tests"; exit 1; fi; exit $$status
 
 bench: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
 	$(BIN)/python -m bench.run $(BENCH_ARGS)
 
 clean:

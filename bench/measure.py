@@ -1,6 +1,8 @@
 """One measurement in a fresh process (so its peak memory is its own); prints JSON.
 
-``python -m bench.measure engine N [--cards demo|PATH]`` — the engine against the reference
+``python -m bench.measure engine N [--mode legality|lists] [--cards demo|PATH]`` — the engine
+(with lists: against the reference too)
+``python -m bench.measure duckdb N`` — the same rules as DuckDB SQL, verdicts compared
 ``python -m bench.measure e2e N`` — a registration workbook of N players, end to end
 """
 
@@ -11,7 +13,6 @@ import json
 import tempfile
 import time
 from collections import Counter
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -19,13 +20,15 @@ import polars as pl
 
 from bench.reference import ReferenceChecker, Verdict, engine_verdicts
 from bench.synth import synthesize
+from validator.banlist import Banlist
 from validator.cards import CardDB
 from validator.engine import check
-from validator.formats import load_format
-from validator.setup import load_banlist
+from validator.formats import Format, load_format
+from validator.setup import is_demo, load_banlist
 from validator.store import load_cards
 
 SHARED_CARDS = Path(__file__).resolve().parent.parent.parent / "shared/data/ygojson/cards.json"
+SHARED_LIST = SHARED_CARDS.parent.parent / "lflist" / "0TCG.lflist.conf"
 REFERENCE_CHUNK = 50_000
 
 
@@ -47,18 +50,25 @@ def _cards(spec: str) -> CardDB:
     return load_cards(spec, Path(tempfile.gettempdir()) / "deckcheck-bench-store")
 
 
+def _banlist(fmt: Format, cards: CardDB) -> Banlist:
+    """The demo list with the demo pool, the real TCG list with real card data."""
+    real = None if is_demo(cards) else str(SHARED_LIST)
+    return load_banlist(real, None, fmt, cards)
+
+
 def _reference(checker: ReferenceChecker, decks: pl.DataFrame, listed: pl.DataFrame,
                players: int) -> tuple[Counter[Verdict], float]:
     """Reference verdicts, converting to Python objects chunk by chunk; only checking is
     timed (conversion is left out, which favours the reference)."""
     verdicts: Counter[Verdict] = Counter()
     spent = 0.0
-    number = pl.col("deck_id").str.slice(1).cast(pl.Int64)
+    number = pl.col("deck_id").cast(pl.Utf8).str.slice(1).cast(pl.Int64)
     for start in range(0, players, REFERENCE_CHUNK):
         chunk = number.is_between(start, start + REFERENCE_CHUNK - 1)
         grouped: dict[str, tuple[list[tuple[str, int, int]], list[tuple[str, int, int]]]] = {}
         for which, frame in enumerate((decks, listed)):
-            rows = frame.filter(chunk).select("deck_id", pl.col("section").cast(pl.Utf8),
+            rows = frame.filter(chunk).select(pl.col("deck_id").cast(pl.Utf8),
+                                              pl.col("section").cast(pl.Utf8),
                                               "passcode", "qty")
             for deck, section, passcode, qty in rows.iter_rows():
                 grouped.setdefault(deck, ([], []))[which].append((section, passcode, qty))
@@ -87,7 +97,7 @@ def _event_files(players: int, cards_spec: str) -> tuple[Path, Path]:
 def synth(players: int, cards_spec: str) -> dict[str, Any]:
     cards = _cards(cards_spec)
     fmt = load_format("advanced-tcg")
-    event = synthesize(cards, load_banlist(None, None, fmt, cards), fmt, players)
+    event = synthesize(cards, _banlist(fmt, cards), fmt, players)
     folder = Path(tempfile.gettempdir()) / "deckcheck-bench-events"
     folder.mkdir(exist_ok=True)
     decks = folder / f"{players}-{cards_spec.replace('/', '_')}-decks.parquet"
@@ -96,53 +106,90 @@ def synth(players: int, cards_spec: str) -> dict[str, Any]:
     return {"players": players, "rows": event.decks.height}
 
 
-@dataclass
-class _Event:
-    decks: pl.DataFrame
-    registered: pl.DataFrame
+#: the columns a deck source gives (no names, files or cells in a synthetic event), with
+#: deck ids as categoricals, as readers give them
+INPUT_COLUMNS = ("deck_id", "section", "passcode", "qty")
 
 
-def engine(players: int, cards_spec: str, with_reference: bool) -> dict[str, Any]:
+def read_input(path: Path) -> pl.DataFrame:
+    return pl.scan_parquet(path).select(
+        pl.col("deck_id").cast(pl.Categorical), *INPUT_COLUMNS[1:]).collect()
+
+
+def verdict_file(kind: str, players: int) -> Path:
+    return Path(tempfile.gettempdir()) / "deckcheck-bench-events" / f"{kind}-{players}.parquet"
+
+
+def _verdict_frame(verdicts: Counter[Verdict]) -> pl.DataFrame:
+    return pl.DataFrame([(*key, count) for key, count in verdicts.items()], orient="row",
+                        schema={"deck_id": pl.Utf8, "code": pl.Utf8, "section": pl.Utf8,
+                                "k": pl.Int64, "n": pl.Int64})
+
+
+def same_verdicts(first: Path, second: Path) -> int:
+    """How many verdicts one file has that the other has not (0: identical)."""
+    keys = ["deck_id", "code", "section", "k"]
+    a, b = (pl.read_parquet(p).group_by(keys).agg(pl.col("n").sum()) for p in (first, second))
+    both = a.join(b, on=keys, how="full", coalesce=True, nulls_equal=True)
+    return int(both.select((pl.col("n").fill_null(0) - pl.col("n_right").fill_null(0))
+                           .abs().sum()).item())
+
+
+def engine(players: int, cards_spec: str, mode: str, with_reference: bool) -> dict[str, Any]:
+    """The engine on decks read from Parquet (``mode`` legality), or on decks and their
+    lists (``lists``); each mode in its own process, so peak RSS is the mode's own."""
     cards = _cards(cards_spec)
     fmt = load_format("advanced-tcg")
-    banlist = load_banlist(None, None, fmt, cards)
+    banlist = _banlist(fmt, cards)
     decks_file, lists_file = _event_files(players, cards_spec)
-    decks = pl.read_parquet(decks_file)
-    rows = decks.height
+    began = time.perf_counter()
+    decks = read_input(decks_file)
+    listed = read_input(lists_file) if mode == "lists" else None
+    read_s = time.perf_counter() - began
     base = _memory()["VmRSS"]
     _reset_peak()
     began = time.perf_counter()
-    legality = check(decks, cards=cards, fmt=fmt, banlist=banlist)
-    legality_s = time.perf_counter() - began
-    legality_peak = _memory()["VmHWM"]
-    legality_stages = legality.timings
-    del legality
-    event = _Event(decks, pl.read_parquet(lists_file))
-    lists_base = _memory()["VmRSS"]
-    _reset_peak()
-    began = time.perf_counter()
-    result = check(event.decks, cards=cards, fmt=fmt, banlist=banlist,
-                   registered=event.registered)
-    lists_s = time.perf_counter() - began
-    lists_peak = _memory()["VmHWM"]
+    result = check(decks, cards=cards, fmt=fmt, banlist=banlist, registered=listed)
+    spent = time.perf_counter() - began
     out: dict[str, Any] = {
-        "players": players, "rows": rows, "cards": cards.sources[0]["source"],
-        "input_rss": base, "lists_input_rss": lists_base, "legality_s": legality_s,
-        "legality_peak": legality_peak,
-        "lists_s": lists_s, "lists_peak": lists_peak,
-        "legality_stages": legality_stages, "lists_stages": result.timings,
+        "players": players, "rows": decks.height, "mode": mode,
+        "cards": cards.sources[0]["source"], "input_rss": base, "read_s": read_s,
+        "check_s": spent, "peak": _memory()["VmHWM"], "stages": result.timings,
         "violations": result.violations.height,
         "illegal": int((~result.decks["legal"]).sum()),
     }
-    if with_reference:
+    if mode == "lists":
         mine = engine_verdicts(result.violations)
+        _verdict_frame(mine).write_parquet(verdict_file("engine", players))
         del result
-        checker = ReferenceChecker(cards, banlist, fmt)
-        theirs, spent = _reference(checker, event.decks, event.registered, players)
-        out["reference_s"] = spent
-        out["identical"] = mine == theirs
-        out["differences"] = sum(((mine - theirs) + (theirs - mine)).values())
+        if with_reference:
+            checker = ReferenceChecker(cards, banlist, fmt)
+            theirs, reference_s = _reference(checker, decks, listed, players)
+            out["reference_s"] = reference_s
+            out["identical"] = mine == theirs
+            out["differences"] = sum(((mine - theirs) + (theirs - mine)).values())
     return out
+
+
+def sql(players: int, cards_spec: str, threads: int | None) -> dict[str, Any]:
+    """The DuckDB anchor over the same Parquet (reading included, as for the engine's
+    read + check figure)."""
+    from bench.sql import sql_verdicts
+
+    cards = _cards(cards_spec)
+    fmt = load_format("advanced-tcg")
+    checker = ReferenceChecker(cards, _banlist(fmt, cards), fmt)
+    decks_file, lists_file = _event_files(players, cards_spec)
+    _reset_peak()
+    began = time.perf_counter()
+    found = sql_verdicts(checker, decks_file, lists_file, threads)
+    spent = time.perf_counter() - began
+    counted = found.group_by("deck_id", "code", "section", "k").len("n")
+    counted.write_parquet(verdict_file("duckdb", players))
+    return {"players": players, "duckdb_s": spent, "peak": _memory()["VmHWM"],
+            "verdicts": found.height,
+            "differences": same_verdicts(verdict_file("engine", players),
+                                         verdict_file("duckdb", players))}
 
 
 def end_to_end(players: int, cards_spec: str) -> dict[str, Any]:
@@ -155,7 +202,7 @@ def end_to_end(players: int, cards_spec: str) -> dict[str, Any]:
 
     cards = _cards(cards_spec)
     fmt = load_format("advanced-tcg")
-    banlist = load_banlist(None, None, fmt, cards)
+    banlist = _banlist(fmt, cards)
     event = synthesize(cards, banlist, fmt, players)
     names = cards.by_card.select("card_id", "name_en")
     table = (event.registered.join(cards.cards.select("passcode", "card_id"), on="passcode",
@@ -192,15 +239,19 @@ def end_to_end(players: int, cards_spec: str) -> dict[str, Any]:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("what", choices=["engine", "e2e", "synth"])
+    parser.add_argument("what", choices=["engine", "e2e", "synth", "duckdb"])
     parser.add_argument("players", type=int)
     parser.add_argument("--cards", default="auto")
+    parser.add_argument("--mode", choices=["legality", "lists"], default="lists")
     parser.add_argument("--no-reference", action="store_true")
+    parser.add_argument("--threads", type=int, default=None)
     args = parser.parse_args()
     if args.what == "synth":
         print(json.dumps(synth(args.players, args.cards)))
     elif args.what == "engine":
-        print(json.dumps(engine(args.players, args.cards, not args.no_reference)))
+        print(json.dumps(engine(args.players, args.cards, args.mode, not args.no_reference)))
+    elif args.what == "duckdb":
+        print(json.dumps(sql(args.players, args.cards, args.threads)))
     else:
         print(json.dumps(end_to_end(args.players, args.cards)))
 

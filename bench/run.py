@@ -24,7 +24,9 @@ ROOT = Path(__file__).resolve().parent.parent
 SIZES = (1_000, 10_000, 100_000, 1_000_000)
 TARGETS = {
     "ratio": "engine ≥ 10× faster than the reference at 100k decks, identical verdicts",
-    "million": "1M decks through the engine in ≤ 10 s with peak RSS ≤ 3 GB",
+    "million": "1M decks with lists through the engine in ≤ 8 s with peak RSS ≤ 3 GB",
+    "duckdb": "engine (read + check) no slower than DuckDB at 100k and 1M decks",
+    "files": "10k YDK files end to end in ≤ 2 s and ≥ 2× faster than the plain loop",
     "e2e": "10k-player XLSX event end to end in ≤ 10 s",
     "cold": "`deckcheck check` of one YDK with the stored card data in ≤ 1 s wall, cold",
 }
@@ -80,39 +82,67 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="*", default=list(SIZES))
     parser.add_argument("--reference-max", type=int, default=1_000_000,
                         help="largest event the reference checker also runs")
+    parser.add_argument("--duckdb-min", type=int, default=100_000,
+                        help="smallest event the DuckDB anchor also runs")
+    parser.add_argument("--files", type=int, default=10_000,
+                        help="YDK files for the file-path benchmark (0: skip)")
     parser.add_argument("--e2e", type=int, default=10_000)
     parser.add_argument("--cards", default="auto")
     args = parser.parse_args()
 
     rows = []
     for n in args.sizes:
+        legality = _child("engine", str(n), "--mode", "legality", "--cards", args.cards)
         flags = ["--cards", args.cards] + (["--no-reference"] if n > args.reference_max else [])
-        result = _child("engine", str(n), *flags)
+        lists = _child("engine", str(n), "--mode", "lists", *flags)
+        anchor = _child("duckdb", str(n), "--cards", args.cards) if n >= args.duckdb_min \
+            else None
+        result = {"players": n, "rows": lists["rows"], "cards": lists["cards"],
+                  "legality": legality, "lists": lists, "duckdb": anchor}
         rows.append(result)
-        ratio = (result["reference_s"] / result["lists_s"]) if "reference_s" in result else None
-        print(f"{n:>9,} decks: engine {result['legality_s']:.2f} s legality, "
-              f"{result['lists_s']:.2f} s with lists; reference "
-              + (f"{result['reference_s']:.2f} s ({ratio:.1f}x), identical="
-                 f"{result['identical']}" if ratio else "not run"), flush=True)
-        if "identical" in result and not result["identical"]:
+        ratio = (lists["reference_s"] / lists["check_s"]) if "reference_s" in lists else None
+        print(f"{n:>9,} decks: engine {legality['check_s']:.2f} s legality, "
+              f"{lists['check_s']:.2f} s with lists; reference "
+              + (f"{lists['reference_s']:.2f} s ({ratio:.1f}x), identical="
+                 f"{lists['identical']}" if ratio else "not run")
+              + (f"; duckdb {anchor['duckdb_s']:.2f} s, differences {anchor['differences']}"
+                 if anchor else ""), flush=True)
+        if "identical" in lists and not lists["identical"]:
             raise SystemExit(f"engine and reference disagree at {n} decks: "
-                             f"{result['differences']} differences")
+                             f"{lists['differences']} differences")
+        if anchor and anchor["differences"]:
+            raise SystemExit(f"engine and DuckDB disagree at {n} decks: "
+                             f"{anchor['differences']} differences")
+    files = _files(args.files) if args.files else None
     e2e = _child("e2e", str(args.e2e), "--cards", args.cards)
     print(f"end to end {args.e2e:,} players: {e2e['total_s']:.2f} s", flush=True)
     cards = rows[0]["cards"]
     cold = _cold_start(cards if cards != "demo" else str(ROOT / "validator/data/demo_cards.csv"))
     print(f"cold start: first {cold['first']:.2f} s, median {cold['median']:.2f} s")
-    report = _markdown(rows, e2e, cold, cards)
+    report = _markdown(rows, files, e2e, cold, cards)
     (ROOT / "bench" / "results.md").write_text(report)
     print(report)
+
+
+def _files(count: int) -> dict[str, Any] | None:
+    """``bench.files``: the folder of YDK files beside the plain loop (real data needed)."""
+    out = subprocess.run([sys.executable, "-m", "bench.files", "--decks", str(count)],
+                         cwd=ROOT, capture_output=True, text=True, check=False)
+    if out.returncode != 0:
+        print(f"bench.files skipped or failed: {out.stderr.strip()[-500:]}")
+        return None
+    figures = dict(json.loads(out.stdout.strip().splitlines()[-1]))
+    print(f"{count:,} YDK files: deckcheck check {figures['tool_s']:.2f} s, plain loop "
+          f"{figures['loop_s']:.2f} s ({figures['ratio']:.2f}x)", flush=True)
+    return figures
 
 
 def _gb(value: int) -> str:
     return f"{value / 1e9:.2f}"
 
 
-def _markdown(rows: list[dict[str, Any]], e2e: dict[str, Any], cold: dict[str, float],
-              cards: str) -> str:
+def _markdown(rows: list[dict[str, Any]], files: dict[str, Any] | None, e2e: dict[str, Any],
+              cold: dict[str, float], cards: str) -> str:
     lines = [
         "# Benchmark results",
         "",
@@ -121,37 +151,67 @@ def _markdown(rows: list[dict[str, Any]], e2e: dict[str, Any], cold: dict[str, f
         "`bench/synth.py` (seeded), ~2% of decks per violation kind and 2% with a list/deck "
         "difference.",
         "",
-        "## Engine beside the per-deck reference (`bench/reference.py`)",
+        "## Engine beside the per-deck reference (`bench/reference.py`) and DuckDB "
+        "(`bench/sql.py`)",
         "",
-        "Engine times are for `validator.engine.check` on a ready entry table; *legality* "
-        "checks the decks, *with lists* also compares each deck with its registered list. "
-        "The reference does the same work (legality and list comparison), one deck at a time "
-        "in Python; converting rows to Python objects for it is not timed. Peak RSS is the "
-        "process's, input data included (the process holds the decks, and for *with lists* "
-        "the lists too, read from Parquet; *input* is its RSS before the engine starts).",
+        "Engine times are for `validator.engine.check` on the entry table as a reader gives "
+        "it (deck id, section, passcode, quantity; deck ids categorical), read from Parquet; "
+        "*legality* checks the decks, *with lists* also compares each deck with its "
+        "registered list. Each runs in its own process; peak RSS is the process's, input "
+        "included (*input* is its RSS before the engine starts). The reference does the "
+        "work of *with lists* one deck at a time in Python (converting rows to Python "
+        "objects for it is not timed). DuckDB runs the same rules as one SQL query over the "
+        "same Parquet files, reading included: it is compared with the engine's *read + "
+        "check* time. Verdicts of all three are compared violation by violation.",
         "",
-        "| decks | rows | input (GB) | engine legality (s) | peak RSS (GB) | engine with lists "
-        "(s) | peak RSS (GB) | decks/s (with lists) | reference (s) | reference / engine | "
-        "identical verdicts |",
-        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+        "| decks | rows | engine legality (s) | peak RSS (GB) | input (GB) | engine with lists "
+        "(s) | peak RSS (GB) | reference (s) | reference / engine | read + check (s) | "
+        "DuckDB (s) | engine / DuckDB | identical verdicts |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for r in rows:
-        reference = r.get("reference_s")
+        legality, lists, anchor = r["legality"], r["lists"], r["duckdb"]
+        reference = lists.get("reference_s")
+        both = lists["read_s"] + lists["check_s"]
+        same = [lists["identical"]] if reference is not None else []
+        same += [anchor["differences"] == 0] if anchor else []
         lines.append(
-            f"| {r['players']:,} | {r['rows']:,} | {_gb(r['input_rss'])} | {r['legality_s']:.2f} | "
-            f"{_gb(r['legality_peak'])} | {r['lists_s']:.2f} | {_gb(r['lists_peak'])} | "
-            f"{r['players'] / r['lists_s']:,.0f} | "
-            + (f"{reference:.2f} | {reference / r['lists_s']:.1f}× | "
-               f"{'yes' if r['identical'] else 'NO'} |" if reference is not None
-               else "not run | | |"))
+            f"| {r['players']:,} | {r['rows']:,} | {legality['check_s']:.2f} | "
+            f"{_gb(legality['peak'])} | {_gb(lists['input_rss'])} | {lists['check_s']:.2f} | "
+            f"{_gb(lists['peak'])} | "
+            + (f"{reference:.2f} | {reference / lists['check_s']:.1f}× | " if reference
+               else "not run | | ")
+            + f"{both:.2f} | "
+            + (f"{anchor['duckdb_s']:.2f} | {both / anchor['duckdb_s']:.2f} | " if anchor
+               else "not run | | ")
+            + ("yes" if same and all(same) else "NO" if same else "") + " |")
     largest = rows[-1]
-    if "legality_stages" in largest:
-        lines += ["", f"Where the engine's time goes at {largest['players']:,} decks "
-                  "(`CheckResult.timings`):", "",
-                  "| stage | legality (s) | with lists (s) |", "|---|---:|---:|"]
-        lines += [f"| {stage} | {largest['legality_stages'].get(stage, 0):.2f} | "
-                  f"{largest['lists_stages'].get(stage, 0):.2f} |"
-                  for stage in largest["lists_stages"]]
+    lines += ["", f"Where the engine's time goes at {largest['players']:,} decks "
+              "(`CheckResult.timings`, summed over chunks):", "",
+              "| stage | legality (s) | with lists (s) |", "|---|---:|---:|"]
+    lines += [f"| {stage} | {largest['legality']['stages'].get(stage, 0):.2f} | "
+              f"{largest['lists']['stages'].get(stage, 0):.2f} |"
+              for stage in largest["lists"]["stages"]]
+    if files is not None:
+        lines += [
+            "", f"## The file path: {files['files']:,} YDK files",
+            "",
+            f"{files['files']:,} YDK files written from the {files['real_decks']} real decks "
+            "of `../shared/data/decks/windbot/` (shuffled, seeded), real card data and the "
+            "TCG list in a data store; each side a new process, median of "
+            f"{files['repeats']} runs (`python -m bench.files`).",
+            "",
+            "| | process start to verdicts written (s) | runs (s) |",
+            "|---|---:|---|",
+            f"| `deckcheck check DIR --json OUT --quiet` | {files['tool_s']:.2f} | "
+            + ", ".join(f"{t:.2f}" for t in files["tool_runs"]) + " |",
+            "| plain per-deck Python loop (`bench.reference`) | "
+            f"{files['loop_s']:.2f} | " + ", ".join(f"{t:.2f}" for t in files["loop_runs"])
+            + " |",
+            "",
+            f"Ratio loop / tool: {files['ratio']:.2f}×; verdicts identical: "
+            f"{'yes' if files['identical'] else 'NO'} ({files['violations']:,} violations).",
+        ]
     stages = ", ".join(f"{k} {v:.2f} s" for k, v in e2e["stages"].items())
     lines += [
         "",

@@ -143,7 +143,8 @@ def synthesize(cards: CardDB, banlist: Banlist, fmt: Format, players: int, *, se
 
 
 def _entries(frame: pl.DataFrame) -> pl.DataFrame:
-    return frame.select(
+    """Entry rows with each deck's rows together, as readers write them."""
+    return frame.sort("deck", maintain_order=True).select(
         pl.format("S{}", pl.col("deck").cast(pl.Utf8).str.zfill(7)).alias("deck_id"),
         pl.col("section").cast(pl.Enum(["main", "extra", "side"])),
         pl.col("passcode"),

@@ -207,3 +207,37 @@ def test_template_keeps_the_id_cell_as_text(tmp_path: Path) -> None:
     assert sheet is not None
     assert sheet["D3"].value == "KONAMI ID"
     assert sheet["E3"].number_format == "@"
+
+
+def test_check_of_3000_files_on_a_terminal(tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """A long check on a terminal: progress bars on stderr, the summary first, then only
+    the decks that are not legal; with --quiet, nothing but the exit status."""
+    import io
+
+    from rich.console import Console
+
+    import validator.cli as cli
+
+    decks = tmp_path / "decks"
+    decks.mkdir()
+    legal = _legal_main()
+    illegal = {f"p{i:04d}" for i in range(0, 3000, 97)}
+    for i in range(3000):
+        name = f"p{i:04d}"
+        _ydk(decks / f"{name}.ydk", legal[:30] if name in illegal else legal)
+    screen = io.StringIO()
+    monkeypatch.setattr(cli, "err", Console(file=screen, force_terminal=True, width=100))
+    ran = CliRunner().invoke(main, ["check", str(decks), "--cards", "demo"])
+    assert ran.exit_code == 1, ran.output
+    assert "Reading deck files" in screen.getvalue()
+    assert "Checking decks" in screen.getvalue()
+    lines = ran.output.splitlines()
+    assert lines[1] == f"3000 decks: {3000 - len(illegal)} legal, {len(illegal)} illegal, " \
+                      "0 need a head judge's decision"
+    listed = {line.split()[0] for line in lines if line.startswith("p")}
+    assert listed == illegal
+    assert lines[-1] == lines[1]  # a long listing ends with the counts again
+    screen.truncate(0)
+    quiet = CliRunner().invoke(main, ["check", str(decks), "--cards", "demo", "--quiet"])
+    assert (quiet.exit_code, quiet.output, screen.getvalue()) == (1, "", "")

@@ -10,13 +10,15 @@ from pathlib import Path
 
 import polars as pl
 import pytest
+from click.testing import CliRunner
 from openpyxl import load_workbook
 
 from bench.sample_event import ALT_ART, FUZZY, JAPANESE, KOREAN, NO_DECK, PROBLEMS, player_id
+from validator.cli import main
 from validator.event import EventResult, run_event
 from validator.formats import load_format
 from validator.penalties import load_policy
-from validator.report_event import event_json, write_event_xlsx
+from validator.report_event import event_json, event_json_bytes, write_event_xlsx
 from validator.setup import load_banlist
 from validator.store import demo_cards
 
@@ -46,14 +48,33 @@ def _run(name: str) -> EventResult:
                      banlist=load_banlist(None, None, fmt, cards), decks=Path(decks))
 
 
-@pytest.mark.parametrize("name", EVENTS)
-def test_golden_json(name: str) -> None:
-    got = event_json(_run(name), load_policy("th"), "pre-event", "en")
+def _golden(name: str, got: bytes) -> None:
+    """``got`` is byte for byte the golden file (``json.dumps(..., ensure_ascii=False,
+    indent=2)`` plus a newline, as the contract has always been written)."""
     expected_file = EXPECTED / f"{name}.json"
     if os.environ.get("DECKCHECK_UPDATE_GOLDEN") == "1":
-        expected_file.write_text(json.dumps(got, ensure_ascii=False, indent=2) + "\n")
-    expected = json.loads(expected_file.read_text())
+        expected_file.write_bytes(got)
+    expected = expected_file.read_bytes()
     assert got == expected
+    assert got.decode() == json.dumps(json.loads(expected), ensure_ascii=False, indent=2) + "\n"
+
+
+@pytest.mark.parametrize("name", EVENTS)
+def test_golden_json(name: str) -> None:
+    _golden(name, event_json_bytes(_run(name), load_policy("th"), "pre-event", "en"))
+
+
+@pytest.mark.parametrize("duel", [1, 2])
+def test_golden_check_json(duel: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``deckcheck check`` of the sample decks against their lists: the report's bytes."""
+    monkeypatch.chdir(ROOT)
+    registrations, decks, fmt = EVENTS["regional-tcg"]
+    out = tmp_path / "report.json"
+    ran = CliRunner().invoke(main, [
+        "check", decks, "--registrations", registrations, "--format", fmt, "--cards", "demo",
+        "--duel", str(duel), "--json", str(out), "--quiet"])
+    assert ran.exit_code == 2, ran.output  # the sample has rows and a deck it reports
+    _golden(f"check-regional-tcg-duel{duel}", out.read_bytes())
 
 
 def test_tcg_illegal_players_are_exactly_the_planted_problems() -> None:

@@ -6,10 +6,10 @@ Exit codes: 0 all legal (or the command succeeded), 1 violations found, 2 bad in
 from __future__ import annotations
 
 import functools
-import json
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -152,13 +152,47 @@ def _print_info(folder: Path) -> None:
     out.print(table)
 
 
-def _write_json(payload: dict[str, object], target: str) -> None:
-    text = json.dumps(payload, ensure_ascii=False, indent=2) + "\n"
+Step = Callable[[str, int, int | None], None]
+
+
+@contextmanager
+def _progress(enabled: bool = True, downloads: bool = False) -> Iterator[Step]:
+    """``step(stage, done, total)`` drawn as progress bars on stderr (nothing when
+    ``enabled`` is false); the bars of a finished check are cleared."""
+    if not enabled:
+        yield lambda stage, done, total: None
+        return
+    from rich.progress import (
+        BarColumn,
+        DownloadColumn,
+        MofNCompleteColumn,
+        Progress,
+        TaskID,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+
+    amount = DownloadColumn() if downloads else MofNCompleteColumn()
+    with Progress(TextColumn("{task.description}"), BarColumn(), amount, TimeElapsedColumn(),
+                  console=err, transient=not downloads) as bar:
+        tasks: dict[str, TaskID] = {}
+
+        def step(stage: str, done: int, total: int | None) -> None:
+            if stage not in tasks:
+                tasks[stage] = bar.add_task(stage, total=total)
+            bar.update(tasks[stage], completed=done, total=total)
+
+        yield step
+
+
+def _write_json(data: bytes, target: str) -> None:
     if target == "-":
-        click.echo(text, nl=False)
+        sys.stdout.flush()
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
     else:
         Path(target).parent.mkdir(parents=True, exist_ok=True)
-        Path(target).write_text(text, encoding="utf-8")
+        Path(target).write_bytes(data)
 
 
 regulation_option = click.option(
@@ -226,27 +260,36 @@ def check_command(decks: tuple[Path, ...], cards_spec: str | None, banlist_spec:
     from .checking import check_decks
     from .inputs import read_deck_paths
     from .readers.registrations import read_registrations
-    from .report import print_text, to_json_dict
+    from .report import print_text, to_json_bytes
     from .setup import load
 
     setup = load(format_spec, cards_spec, banlist_spec, list_name, data_dir)
     policy = _policy(regulation, setup.fmt.rush, lang)
-    files = read_deck_paths(list(decks))
-    reg = read_registrations(registrations) if registrations is not None else None
-    if not files.ids and not files.problems:
-        raise InputError.at(" ".join(map(str, decks)),
-                            "no deck files found (.ydk, .ydke, .txt, .zip)")
-    checked = check_decks(files, setup, registrations=reg, decisions=_decisions(decisions),
-                          duel=duel)
+    with _progress(err.is_terminal and not quiet) as step:
+        files = read_deck_paths(list(decks), lambda done, total: step(
+            "Reading deck files", done, total))
+        reg = read_registrations(registrations) if registrations is not None else None
+        if not files.ids and not files.problems:
+            raise InputError.at(" ".join(map(str, decks)),
+                                "no deck files found (.ydk, .ydke, .txt, .zip)")
+        step("Checking decks", 0, 1)
+        checked = check_decks(files, setup, registrations=reg,
+                              decisions=_decisions(decisions), duel=duel)
+        step("Checking decks", 1, 1)
+        report = None
+        if json_target is not None:
+            step("Writing the report", 0, 1)
+            report = to_json_bytes(checked.result, policy, stage, lang, lists=checked.lists,
+                                   compared=checked.compared, duel=duel)
+            step("Writing the report", 1, 1)
     problems = files.problems + checked.problems
     for problem in problems:
         err.print(f"[red]error:[/red] {escape(str(problem))}", highlight=False)
     result = checked.result
     for warning in result.warnings[:20]:
         err.print(f"warning: {escape(str(warning))}", highlight=False)
-    if json_target is not None:
-        _write_json(to_json_dict(result, policy, stage, lang, lists=checked.lists,
-                                 compared=checked.compared, duel=duel), json_target)
+    if json_target is not None and report is not None:
+        _write_json(report, json_target)
     if json_target != "-" and not quiet:
         print_text(result, policy, stage, lang, out, every_deck=every_deck, lists=checked.lists,
                    compared=checked.compared, duel=duel)
@@ -267,19 +310,9 @@ def data_update(mirror: str | None, only: tuple[str, ...], data_dir: Path | None
 
     Example: deckcheck data update --only ygojson --only tcg
     """
-    from rich.progress import BarColumn, DownloadColumn, Progress, TaskID, TextColumn
-
     from .update import update
 
-    with Progress(TextColumn("{task.description}"), BarColumn(), DownloadColumn(),
-                  console=err) as bar:
-        tasks: dict[str, TaskID] = {}
-
-        def progress(name: str, done: int, total: int | None) -> None:
-            if name not in tasks:
-                tasks[name] = bar.add_task(name, total=total)
-            bar.update(tasks[name], completed=done, total=total)
-
+    with _progress(downloads=True) as progress:
         update(data_dir, mirror, list(only) or None, progress)
     _print_info(store.data_dir(data_dir))
 
@@ -339,7 +372,7 @@ def event_command(registrations: Path, decks: Path | None, cards_spec: str | Non
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
     from .event import run_event
-    from .report_event import event_json, write_event_xlsx
+    from .report_event import event_json_bytes, write_event_xlsx
     from .setup import load
 
     steps = ["load card data and list", "read and check lists and decks", "write the report"]
@@ -358,7 +391,7 @@ def event_command(registrations: Path, decks: Path | None, cards_spec: str | Non
             else None
         write_event_xlsx(result, policy, "pre-event", lang, report, when)
         if json_target:
-            _write_json(event_json(result, policy, "pre-event", lang), json_target)
+            _write_json(event_json_bytes(result, policy, "pre-event", lang), json_target)
         bar.update(task, advance=1)
     _print_event_summary(result, report, json_target)
     sys.exit(0 if bool(result.players["legal"].all()) else 1)

@@ -8,6 +8,7 @@ collects all of it in one go. No Python code runs per deck.
 
 from __future__ import annotations
 
+import itertools
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -114,8 +115,13 @@ def _lean(frame: pl.DataFrame) -> pl.DataFrame:
 
 
 def _run_starts(frame: pl.DataFrame) -> pl.Series:
-    """The deck id at the start of each run of equal deck ids (readers write decks whole)."""
-    return frame["deck_id"].filter(frame["deck_id"].ne_missing(frame["deck_id"].shift()))
+    """The deck id at the start of each run of equal deck ids (readers write decks whole).
+
+    Deck ids may be strings or categoricals (compared by number: much faster on millions
+    of rows); the run starts, one per deck, are strings.
+    """
+    ids = frame["deck_id"]
+    return ids.filter(ids.ne_missing(ids.shift())).cast(pl.Utf8)
 
 
 _STATUS = RESOLVED_SCHEMA["status"]
@@ -138,7 +144,7 @@ def prepare_rows(resolved: pl.DataFrame, index: pl.DataFrame) -> pl.DataFrame:
     not a string join per row. ``key`` is the card name (``card_id``), the passcode of an
     unknown card, or ``UNRESOLVED_KEY`` for a typed name that names no card.
     """
-    deck = _deck_numbers(resolved, index)
+    deck = resolved["deck"] if "deck" in resolved.columns else _deck_numbers(resolved, index)
     key = pl.coalesce("card_id", "passcode", pl.lit(UNRESOLVED_KEY, pl.Int64))
     # the deck id string is no longer needed per row: the index maps numbers to ids
     fuzzy = pl.when(pl.col("how") == "fuzzy").then(pl.col("name")).alias("read_from")
@@ -282,18 +288,27 @@ def check(
     total = entries.height + (registered.height if registered is not None else 0)
     if total <= chunk_above:
         return _check(entries, registered, unread, index, attrs, cards, fmt, banlist, options)
-    frames = [entries] + ([registered] if registered is not None else [])
-    numbers = [_deck_numbers(frame, index) for frame in frames]
-    per_deck = pl.concat(numbers).rename("deck").value_counts()
-    rows_of = pl.zeros(index.height, dtype=pl.Int64, eager=True).scatter(
-        per_deck["deck"], per_deck["count"].cast(pl.Int64))
-    chunk_of = (rows_of.cum_sum() - rows_of) // chunk_rows
+    # chunks of whole decks: every frame numbered by deck once (its deck id strings are
+    # dropped) and ordered by number (readers write decks whole and in order, so usually it
+    # already is); each chunk is then a slice of every frame, found by binary search
+    numbered = []
+    for frame in (entries, registered):
+        if frame is None:
+            continue
+        number = _deck_numbers(frame, index)
+        frame = frame.with_columns(pl.lit(None, pl.Utf8).alias("deck_id"), number.alias("deck"))
+        if not number.is_sorted():
+            frame = frame.sort("deck", maintain_order=True)
+        numbered.append(frame)
+    per_chunk = max(1, chunk_rows * index.height // max(total, 1))
+    edges = [*range(0, index.height, per_chunk), index.height]
+    starts = [frame["deck"].search_sorted(pl.Series(edges, dtype=pl.UInt32)).to_list()
+              for frame in numbered]
     parts: list[CheckResult] = []
-    for chunk in chunk_of.unique().sort().to_list():
-        decks = (chunk_of == chunk).arg_true()
-        low, high = int(decks.min()), int(decks.max()) + 1
-        pieces = [frame.filter(number.is_between(low, high - 1))
-                  for frame, number in zip(frames, numbers, strict=True)]
+    for at, (low, high) in enumerate(itertools.pairwise(edges)):
+        pieces = [frame.slice(first[at], first[at + 1] - first[at])
+                  .with_columns(pl.col("deck") - low)
+                  for frame, first in zip(numbered, starts, strict=True)]
         part_index = index.slice(low, high - low).with_columns(pl.col("deck") - low)
         part_unread = unread.filter(pl.col("deck").is_between(low, high - 1)).with_columns(
             pl.col("deck") - low)

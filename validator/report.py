@@ -7,21 +7,29 @@ from __future__ import annotations
 
 from typing import Any
 
+import orjson
 import polars as pl
 from rich.console import Console
 
 from .engine import CheckResult
+from .errors import ImplementationError
 from .penalties import Policy, Stage
 from .verdicts import verdicts
 
 __all__ = ["VIOLATION_FIELDS", "fuzzy_by_deck", "penalty_json", "print_text", "status_counts",
-           "text_lines", "to_json_dict", "verdict_json", "verdicts_by_deck",
+           "text_lines", "to_json_bytes", "to_json_dict", "verdict_json", "verdicts_by_deck",
            "violations_by_deck", "with_lists"]
 
 #: the fields of one violation in the JSON contract (the event report adds "on")
 VIOLATION_FIELDS = ("code", "section", "passcode", "card", "count", "limit", "registered",
                     "message", "file", "line", "cell", "counts_as", "held", "decision",
                     "read_from")
+
+
+def json_bytes(payload: dict[str, Any]) -> bytes:
+    """The report as UTF-8 JSON, two-space indented, with a final newline: the same bytes as
+    ``json.dumps(payload, ensure_ascii=False, indent=2) + "\n"``, written in one pass."""
+    return orjson.dumps(payload, option=orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS) + b"\n"
 
 
 def fuzzy_by_deck(*results: CheckResult | None) -> dict[str, list[dict[str, Any]]]:
@@ -64,13 +72,39 @@ def verdicts_by_deck(violations: pl.DataFrame, policy: Policy, stage: Stage, lan
     return {row["deck"]: row for row in table.iter_rows(named=True)}
 
 
-def violations_by_deck(violations: pl.DataFrame, fields: tuple[str, ...]) -> dict[
-        int, list[dict[str, Any]]]:
-    """Violation rows as JSON objects, grouped by deck number."""
-    grouped: dict[int, list[dict[str, Any]]] = {}
-    for row in violations.select("deck", *fields).iter_rows(named=True):
-        grouped.setdefault(row.pop("deck"), []).append(row)
-    return grouped
+def _json_text(column: str, dtype: pl.DataType) -> pl.Expr:
+    """A column's values as JSON text, as ``json.dumps`` writes them."""
+    value = pl.col(column)
+    if dtype == pl.Boolean:
+        return pl.when(value).then(pl.lit("true")).when(~value).then(pl.lit("false")) \
+            .otherwise(pl.lit("null"))
+    if dtype.is_integer():
+        return value.cast(pl.Utf8).fill_null("null")
+    if dtype in (pl.Utf8, pl.Categorical) or isinstance(dtype, pl.Enum):
+        # polars escapes strings as json.dumps(ensure_ascii=False) does ({"v": ...})
+        return pl.struct(value.cast(pl.Utf8).alias("v")).struct.json_encode() \
+            .str.slice(5).str.head(-1)
+    raise ImplementationError(f"no JSON text for column {column} of type {dtype}")
+
+
+def violations_by_deck(violations: pl.DataFrame, fields: tuple[str, ...],
+                       depth: int = 4) -> dict[int, orjson.Fragment]:
+    """Each deck's violations as one JSON array, written from the table by polars (no
+    Python object per violation) and indented for objects at ``depth`` of the report.
+
+    The text is the same as ``json.dumps(..., indent=2)`` would write at that depth.
+    """
+    pad, inner = "  " * depth, "  " * (depth + 1)
+    parts: list[pl.Expr] = []
+    for i, field in enumerate(fields):
+        parts += [pl.lit(("{" if i == 0 else ",") + f'\n{inner}"{field}": '),
+                  _json_text(field, violations.schema[field])]
+    text = pl.concat_str([pl.lit(pad), *parts, pl.lit(f"\n{pad}}}")])
+    grouped = (violations.select("deck", text.alias("text"))
+               .group_by("deck", maintain_order=True).agg(pl.col("text").str.join(",\n")))
+    close = "\n" + "  " * (depth - 1) + "]"
+    return {deck: orjson.Fragment(f"[\n{joined}{close}".encode())
+            for deck, joined in grouped.iter_rows()}
 
 
 def penalty_json(verdict: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -100,6 +134,21 @@ def status_counts(frame: pl.DataFrame) -> dict[str, int]:
 def to_json_dict(result: CheckResult, policy: Policy, stage: Stage, lang: str, *,
                  lists: CheckResult | None = None, compared: bool = False,
                  duel: int | None = None) -> dict[str, Any]:
+    """The check report (the public JSON contract) as Python data."""
+    return dict(orjson.loads(to_json_bytes(result, policy, stage, lang, lists=lists,
+                                           compared=compared, duel=duel)))
+
+
+def to_json_bytes(result: CheckResult, policy: Policy, stage: Stage, lang: str, *,
+                  lists: CheckResult | None = None, compared: bool = False,
+                  duel: int | None = None) -> bytes:
+    """The check report as JSON text: ``json_bytes`` of the contract's data."""
+    return json_bytes(_payload(result, policy, stage, lang, lists=lists, compared=compared,
+                               duel=duel))
+
+
+def _payload(result: CheckResult, policy: Policy, stage: Stage, lang: str, *,
+             lists: CheckResult | None, compared: bool, duel: int | None) -> dict[str, Any]:
     violations = with_lists(result, lists)
     by_verdict = verdicts_by_deck(violations, policy, stage, lang, _compared(result))
     fields = (*VIOLATION_FIELDS, "on") if compared else VIOLATION_FIELDS
@@ -140,15 +189,18 @@ def to_json_dict(result: CheckResult, policy: Policy, stage: Stage, lang: str, *
     }
 
 
+#: a listing of more decks than this ends with the counts again
+_REPEAT_TOTALS_AFTER = 10
 _STATUS_WORD = {"legal": "legal", "illegal": "ILLEGAL", "needs_decision": "NEEDS A DECISION"}
 
 
 def text_lines(result: CheckResult, policy: Policy, stage: Stage, lang: str, *,
                lists: CheckResult | None = None, compared: bool = False,
                duel: int | None = None, every_deck: bool = False) -> list[str]:
-    """The terminal report: one block per deck that is not legal (every deck with
-    ``every_deck``) — its violations, penalty or the head judge's decision, remedies — and
-    the summary last. Built column-wise, so 10,000 decks print in one write."""
+    """The terminal report: the summary first, then one block per deck that is not legal
+    (every deck with ``every_deck``) — its violations, penalty or the head judge's
+    decision, remedies —, and the counts again under a long listing. Built column-wise, so
+    10,000 decks print in one write."""
     violations = with_lists(result, lists)
     by_verdict = verdicts(violations, policy, stage, lang, compared=_compared(result))
     decks = result.decks if every_deck else result.decks.filter(pl.col("status") != "legal")
@@ -191,16 +243,18 @@ def text_lines(result: CheckResult, policy: Policy, stage: Stage, lang: str, *,
             pl.col("fixes").fill_null(pl.lit([], pl.List(pl.Utf8)))).list.drop_nulls()
             .alias("block"))
     )
-    out = [line for block in blocks["block"].to_list() for line in block]
     counted = status_counts(result.decks)
     comparison = "" if not compared else " — compared with the registered lists" + (
         f" as in duel {duel} (side deck exchanges allowed)" if duel and duel > 1 else "")
-    out.append(
-        f"\n{result.format.title} — list {result.banlist} — {policy.title}{comparison}")
-    out.append(f"{result.decks.height} decks: {counted['legal']} legal, "
-               f"{counted['illegal']} illegal, "
-               f"{counted['needs_decision']} need a head judge's decision")
+    totals = (f"{result.decks.height} decks: {counted['legal']} legal, "
+              f"{counted['illegal']} illegal, "
+              f"{counted['needs_decision']} need a head judge's decision")
+    out = [f"{result.format.title} — list {result.banlist} — {policy.title}{comparison}",
+           totals]
     out.extend(f"  {code}: {count}" for code, count in result.counts().items())
+    out.extend(line for block in blocks["block"].to_list() for line in block)
+    if blocks.height > _REPEAT_TOTALS_AFTER:
+        out.append(f"\n{totals}")
     return out
 
 

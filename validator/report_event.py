@@ -18,6 +18,7 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
+import orjson
 import polars as pl
 from openpyxl import Workbook
 from openpyxl.styles import Alignment, Border, Font, Side
@@ -30,6 +31,7 @@ from .penalties import Policy, Stage
 from .report import (
     VIOLATION_FIELDS,
     fuzzy_by_deck,
+    json_bytes,
     penalty_json,
     status_counts,
     verdict_json,
@@ -38,7 +40,7 @@ from .report import (
 )
 from .xlsx import FILLS, autosize, put, write_header
 
-__all__ = ["event_json", "event_xlsx", "write_event_xlsx"]
+__all__ = ["event_json", "event_json_bytes", "event_xlsx", "write_event_xlsx"]
 
 _FIXED_DATE = (1980, 1, 1, 0, 0, 0)
 _WRAP = Alignment(wrap_text=True, vertical="top")
@@ -59,7 +61,17 @@ def _penalty_cell(verdict: dict[str, Any] | None, policy: Policy, lang: str) -> 
 
 
 def event_json(result: EventResult, policy: Policy, stage: Stage, lang: str) -> dict[str, Any]:
-    """The event as JSON-ready data (no timestamps: stable for diffs and golden tests)."""
+    """The event report as Python data (no timestamps: stable for diffs and golden tests)."""
+    return dict(orjson.loads(event_json_bytes(result, policy, stage, lang)))
+
+
+def event_json_bytes(result: EventResult, policy: Policy, stage: Stage, lang: str) -> bytes:
+    """The event report as JSON text."""
+    return json_bytes(_event_payload(result, policy, stage, lang))
+
+
+def _event_payload(result: EventResult, policy: Policy, stage: Stage,
+                   lang: str) -> dict[str, Any]:
     penalties = _verdicts(result, policy, stage, lang)
     by_player = violations_by_deck(result.violations, _VIOLATION_COLUMNS)
     fuzzy = fuzzy_by_deck(result.lists, result.decks)

@@ -30,12 +30,10 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
-import numpy as np
 import polars as pl
-from rapidfuzz import fuzz, process
 
 from .cards import LANGS, CardDB
-from .entries import ENTRY_SCHEMA, conform
+from .entries import ENTRY_SCHEMA
 from .formats import Format
 from .normalize import name_key, name_key_expr
 
@@ -178,6 +176,9 @@ def _fuzzy(missing: list[str], names: pl.DataFrame, table: pl.DataFrame) -> pl.D
     if not keys:
         return pl.DataFrame({"key": missing, "fuzzy_id": [None] * len(missing),
                              "suggestions": [[] for _ in missing]}, schema=schema)
+    import numpy as np  # only when some name needs a fuzzy reading
+    from rapidfuzz import fuzz, process
+
     admitted_names = set(choices["name_en"].to_list()) | set(shown.values())
     loose = process.cdist(missing, keys, scorer=fuzz.WRatio, dtype=np.uint8, workers=-1)
     shortlist = np.argsort(-loose.astype(np.int16), axis=1, kind="stable")[:, :_SHORTLIST]
@@ -227,8 +228,10 @@ def resolve(entries: pl.DataFrame, cards: CardDB, fmt: Format | Admits | None = 
     up whole. Names are resolved once per distinct (text, slot), then joined back to every row.
     """
     admits = fmt if isinstance(fmt, Admits) else Admits.of(fmt)
-    if set(ENTRY_SCHEMA) - set(entries.columns):
-        entries = conform(entries)
+    if set(ENTRY_SCHEMA) - set(entries.columns):  # other columns (a deck number) stay
+        entries = entries.with_columns(pl.lit(None, dtype).alias(column)
+                                       for column, dtype in ENTRY_SCHEMA.items()
+                                       if column not in entries.columns)
     # lookups join only the key columns and add the results beside the entries, so the
     # entries' other (string) columns are never copied
     printings = cards.cards.select("passcode", pl.col("card_id").alias("code_id")).drop_nulls()

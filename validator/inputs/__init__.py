@@ -7,17 +7,25 @@ set of rules (``sources.py``), and every source is parsed in one batch (``decks.
 from __future__ import annotations
 
 from .decks import DeckFiles, parse_sources
-from .sources import DECK_SUFFIXES, MAX_DECK_BYTES, Source, path_sources, upload_sources
+from .sources import (
+    DECK_SUFFIXES,
+    MAX_DECK_BYTES,
+    Progress,
+    Source,
+    path_sources,
+    upload_sources,
+)
 
 __all__ = ["DECK_SUFFIXES", "MAX_DECK_BYTES", "DeckFiles", "Source", "parse_sources",
            "path_sources", "read_deck_paths", "read_deck_uploads", "upload_sources"]
 
 
-def read_deck_paths(paths: list[object]) -> DeckFiles:
-    """Decks from files, folders (searched recursively) and zips."""
+def read_deck_paths(paths: list[object], progress: Progress | None = None) -> DeckFiles:
+    """Decks from files, folders (searched recursively) and zips; ``progress(done, total)``
+    follows the files as they are read."""
     from pathlib import Path
 
-    sources, problems = path_sources([Path(str(p)) for p in paths])
+    sources, problems = path_sources([Path(str(p)) for p in paths], progress)
     return parse_sources(sources, problems)
 
 

@@ -11,9 +11,10 @@
 from __future__ import annotations
 
 import io
+import os
 import unicodedata
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -45,14 +46,17 @@ def deck_id_problem(deck_id: str) -> str | None:
         return "the file name gives no deck id"
     if len(deck_id) > MAX_ID:
         return f"a deck id longer than {MAX_ID} characters"
-    if any(unicodedata.category(c)[0] == "C" for c in deck_id) or "/" in deck_id \
-            or "\\" in deck_id:
+    if "/" in deck_id or "\\" in deck_id or (not (deck_id.isascii() and deck_id.isprintable()) \
+            and any(unicodedata.category(c)[0] == "C" for c in deck_id)):
         return "the deck id holds control characters or path separators"
     return None
 
 
 def _stem(name: str) -> str:
-    return unicodedata.normalize("NFC", PurePosixPath(name.replace("\\", "/")).stem).strip()
+    base = name.replace("\\", "/").rsplit("/", 1)[-1]
+    dot = base.rfind(".")
+    stem = base[:dot] if 0 < dot < len(base) - 1 else base
+    return (stem if stem.isascii() else unicodedata.normalize("NFC", stem)).strip()
 
 
 def _zip_members(data: bytes, label: str, problems: list[Problem]) -> Iterator[tuple[str,
@@ -120,30 +124,56 @@ class _Collector:
             self.problems.extend(exc.problems)
 
 
-def path_sources(paths: list[Path]) -> tuple[list[Source], list[Problem]]:
+def _deck_files(folder: Path) -> list[tuple[str, int]]:
+    """Deck files and zips under a folder, recursively, sorted by path, with their sizes."""
+    found: list[tuple[str, int]] = []
+    pending = [str(folder)]
+    while pending:
+        with os.scandir(pending.pop()) as entries:
+            for entry in entries:
+                if entry.is_dir(follow_symlinks=False):
+                    pending.append(entry.path)
+                elif entry.name.lower().endswith((*DECK_SUFFIXES, ".zip")) and entry.is_file():
+                    found.append((entry.path, entry.stat().st_size))
+    found.sort(key=lambda item: item[0].split(os.sep))
+    return found
+
+
+#: ``progress(done, total)``: how many of the deck files have been read
+Progress = Callable[[int, int], None]
+
+
+def path_sources(paths: list[Path], progress: Progress | None = None) -> tuple[
+        list[Source], list[Problem]]:
     """Sources from deck files, folders (recursively, sorted) and zips."""
     found = _Collector()
+    files: list[tuple[str, int]] = []
     for path in paths:
         if not path.exists():
             raise InputError.at(str(path), "no such deck file or folder")
-        files = sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in (
-            *DECK_SUFFIXES, ".zip")) if path.is_dir() else [path]
-        for file in files:
-            try:
-                if file.stat().st_size > (MAX_ARCHIVE_BYTES if file.suffix.lower() == ".zip"
-                                          else MAX_DECK_BYTES):
-                    found.problems.append(Problem(str(file), None, None,
-                                                  "larger than any deck file; skipped"))
-                    continue
-                data = file.read_bytes()
-            except OSError as exc:
-                found.problems.append(Problem(str(file), None, None,
-                                              f"cannot read: {exc.strerror}"))
-                continue
-            if file.suffix.lower() == ".zip":
-                found.archive(data, str(file))
-            else:
-                found.add(str(file), _stem(file.name), data)
+        try:
+            files += _deck_files(path) if path.is_dir() else [(str(path), path.stat().st_size)]
+        except OSError as exc:
+            raise InputError.at(str(path), f"cannot read: {exc.strerror}") from exc
+    for done, (file, size) in enumerate(files):
+        if progress is not None and done % 200 == 0:
+            progress(done, len(files))
+        archive = file.lower().endswith(".zip")
+        if size > (MAX_ARCHIVE_BYTES if archive else MAX_DECK_BYTES):
+            found.problems.append(Problem(file, None, None, "larger than any deck file; skipped"))
+            continue
+        try:
+            with open(file, "rb") as stream:
+                data = stream.read()
+        except OSError as exc:
+            found.problems.append(Problem(file, None, None, f"cannot read: {exc.strerror}"))
+            continue
+        if archive:
+            found.archive(data, file)
+        else:
+            found.add(file, _stem(os.path.basename(file)), data)
+    if progress is not None:
+        progress(len(files), len(files))
     return found.sources, found.problems
 
 

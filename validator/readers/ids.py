@@ -18,7 +18,6 @@ import re
 import unicodedata
 
 import polars as pl
-from rapidfuzz import fuzz, process
 
 from ..errors import Problem
 
@@ -92,6 +91,8 @@ def pair_decks(deck_ids: list[str], players: pl.DataFrame) -> tuple[dict[str, st
         else:
             unpaired.append(deck)
     # suggestions: the closest of the players who have no deck yet
+    from rapidfuzz import fuzz, process
+
     taken = set(pairs.values())
     labels = [f"{pid} {name}" for pid, name in players.select("player_id", "player_name")
               .iter_rows() if pid not in taken]

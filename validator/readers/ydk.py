@@ -14,12 +14,15 @@ import binascii
 import struct
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import numpy as np
 import polars as pl
 
 from ..entries import ENTRY_SCHEMA, SECTIONS, conform
 from ..errors import MORE, PER_FILE, InputError, Problem
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = ["is_ydke", "parse_ydk", "parse_ydke", "read_deck_file", "to_ydk", "to_ydke",
            "ydk_table", "ydke_codes", "ydke_frame"]
@@ -51,28 +54,28 @@ def ydk_table(labels: list[str], deck_ids: list[str], datas: list[bytes | str]) 
                                                            "expected a YDK deck file"))
     files = pl.DataFrame({"src": pl.Series(keep, dtype=pl.UInt32),
                           "text": pl.Series(texts, dtype=pl.Utf8)})
+    text = pl.col("t")
+    note = text.str.starts_with("#") | text.str.starts_with("!")
+    header = pl.when(note).then(text.str.to_lowercase().replace_strict(
+        _SECTION_OF, default=None, return_dtype=pl.Utf8))
+    digits = text.str.contains(_PASSCODE)
     lines = (
-        files.with_columns(pl.col("text").str.replace_all("\r\n?", "\n").str.split("\n"))
+        files.lazy()
+        .with_columns(pl.col("text").str.replace_all("\r\n", "\n", literal=True)
+                      .str.replace_all("\r", "\n", literal=True).str.split("\n"))
         .explode("text")
         .with_columns((pl.int_range(pl.len()).over("src") + 1).cast(pl.Int32).alias("line"),
                       pl.col("text").str.strip_chars().alias("t"))
-        .filter(pl.col("t") != "")
+        .filter(text != "")
+        .with_columns(header.alias("header"), note.alias("note"),
+                      pl.when(digits).then(text.cast(pl.Int64, strict=False)).alias("passcode"))
+        .with_columns(pl.col("header").forward_fill().over("src").fill_null("main")
+                      .alias("section"))
+        .filter(pl.col("header").is_null() & ~pl.col("note"))
+        .collect()
     )
-    lower = pl.col("t").str.to_lowercase()
-    header = pl.lit(None, pl.Utf8)
-    for word, section in _SECTION_OF.items():
-        header = pl.when(lower == word).then(pl.lit(section)).otherwise(header)
-    digits = pl.col("t").str.contains(_PASSCODE)
-    code = pl.when(digits).then(pl.col("t").cast(pl.Int64, strict=False))
-    lines = lines.with_columns(
-        header.alias("header"), code.alias("passcode"),
-        pl.col("t").str.starts_with("#").or_(pl.col("t").str.starts_with("!")).alias("note"))
-    lines = lines.with_columns(
-        pl.col("header").forward_fill().over("src").fill_null("main").alias("section"))
-    good = lines.filter(pl.col("header").is_null() & ~pl.col("note")
-                        & pl.col("passcode").is_not_null() & (pl.col("passcode") < 2**32))
-    bad = lines.filter(pl.col("header").is_null() & ~pl.col("note")
-                       & (pl.col("passcode").is_null() | (pl.col("passcode") >= 2**32)))
+    good = lines.filter(pl.col("passcode").is_not_null() & (pl.col("passcode") < 2**32))
+    bad = lines.filter(pl.col("passcode").is_null() | (pl.col("passcode") >= 2**32))
     if not bad.is_empty():
         shown = bad.filter(pl.int_range(pl.len()).over("src") < PER_FILE)
         for src, line, text, code_, section in shown.select(
@@ -115,6 +118,8 @@ def ydke_codes(url: str) -> tuple[list[tuple[str, np.ndarray]], list[str]]:
     parts = body[len("ydke://"):].split("!")
     if len(parts) < 3 or any(p for p in parts[3:]):
         return [], ["a ydke link has three parts (main!extra!side!)"]
+    import numpy as np  # ydke links only
+
     found: list[tuple[str, np.ndarray]] = []
     wrong: list[str] = []
     for section, part in zip(SECTIONS, parts[:3], strict=True):
@@ -132,6 +137,8 @@ def ydke_codes(url: str) -> tuple[list[tuple[str, np.ndarray]], list[str]]:
 
 def ydke_frame(found: list[tuple[str, np.ndarray]], file: str, deck_id: str,
                line: int | None = None, cell: str | None = None) -> pl.DataFrame:
+    import numpy as np
+
     codes = np.concatenate([c for _, c in found]) if found else np.zeros(0, np.int64)
     sections = [s for s, c in found for _ in range(len(c))]
     return conform(pl.DataFrame({

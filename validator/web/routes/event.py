@@ -18,7 +18,7 @@ from ...errors import InputError
 from ...eventdb import EventSettings
 from ...formats import format_names
 from ...penalties import LANGS, REGULATIONS, policy_from_toml
-from ...report_event import event_json, event_xlsx
+from ...report_event import event_json_bytes, event_xlsx
 from ...safety import check_archive
 from ..pages import files, form, latest, page, state_of
 from ..state import CUSTOM_POLICY
@@ -166,7 +166,8 @@ async def report_xlsx(request: Request) -> Response:
 @router.get("/report.json")
 async def report_json(request: Request) -> Response:
     state = state_of(request)
-    payload = event_json(await _ready(request), state.policy(), "pre-event", state.settings().lang)
-    return Response(json.dumps(payload, ensure_ascii=False, indent=2),
+    payload = event_json_bytes(await _ready(request), state.policy(), "pre-event",
+                               state.settings().lang)
+    return Response(payload,
                     media_type="application/json",
                     headers={"Content-Disposition": 'attachment; filename="report.json"'})

@@ -1,0 +1,191 @@
+"""The organizer's path: a folder of YDK files through ``deckcheck check DIR --json``.
+
+``python -m bench.files [--decks N]`` writes N YDK files from the real decks in
+``../shared/data/decks/windbot/`` (shuffled, seeded), imports the real card data and the TCG
+list into a fresh data store, then times, side by side in one run and in new processes:
+
+- the tool: ``deckcheck check DIR --json OUT --quiet`` (process start to JSON written);
+- a plain per-deck Python loop (``python -m bench.files loop DIR OUT``): the same card data
+  and list from the store, each file read and parsed in Python, counted with dicts and checked
+  by ``bench.reference.ReferenceChecker``.
+
+Both verdict sets are compared (every deck's violations by code, section and card); the
+script exits non-zero if they differ. Prints one JSON line with the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared" / "data"
+WINDBOT = SHARED / "decks" / "windbot"
+SOURCES = (SHARED / "ygojson" / "cards.json", SHARED / "lflist" / "0TCG.lflist.conf")
+FORMAT = "advanced-tcg"
+Key = tuple[str, str, str | None, int | None]
+# codes whose verdict is about the card name (all printings of it together)
+BY_NAME = ("TOO_MANY_COPIES", "LIMIT_EXCEEDED")
+DECK_LEVEL = ("MAIN_TOO_SMALL", "MAIN_TOO_LARGE", "EXTRA_TOO_LARGE", "SIDE_TOO_LARGE",
+              "LEGEND_LIMIT_EXCEEDED", "POINTS_EXCEEDED", "SKILL_COUNT")
+
+
+def write_decks(folder: Path, count: int, seed: int = 13) -> int:
+    """``count`` YDK files named 00000.ydk…, each a copy of a randomly chosen real deck."""
+    texts = [path.read_bytes() for path in sorted(WINDBOT.glob("*.ydk"))]
+    chooser = random.Random(seed)
+    folder.mkdir(parents=True, exist_ok=True)
+    width = len(str(count - 1))
+    for index in range(count):
+        (folder / f"{index:0{width}d}.ydk").write_bytes(texts[chooser.randrange(len(texts))])
+    return len(texts)
+
+
+def _parse_ydk(text: str) -> list[tuple[str, int, int]]:
+    section = "main"
+    counts: dict[tuple[str, int], int] = {}
+    for raw in text.splitlines():
+        line = raw.strip()
+        if line.startswith("#main"):
+            section = "main"
+        elif line.startswith("#extra"):
+            section = "extra"
+        elif line.startswith("!side"):
+            section = "side"
+        elif line.isdigit():
+            key = (section, int(line))
+            counts[key] = counts.get(key, 0) + 1
+    return [(section, passcode, qty) for (section, passcode), qty in counts.items()]
+
+
+def loop(folder: Path, out: Path) -> None:
+    """The plain per-deck loop; writes its verdicts as JSON ``[deck, code, section, key]``."""
+    from bench.reference import ReferenceChecker
+    from validator.setup import load
+
+    setup = load(FORMAT)
+    checker = ReferenceChecker(setup.cards, setup.banlist, setup.fmt)
+    verdicts: list[Any] = []
+    decks = 0
+    for path in sorted(folder.iterdir()):
+        if path.suffix != ".ydk":
+            continue
+        decks += 1
+        rows = _parse_ydk(path.read_text(encoding="utf-8-sig"))
+        verdicts.extend(checker.check_deck(path.stem, rows))
+    out.write_text(json.dumps({"decks": decks, "verdicts": verdicts}))
+
+
+def _tool_verdicts(report: dict[str, Any], card_of: dict[int, int],
+                   name_of: dict[int, int]) -> tuple[int, Counter[Key]]:
+    found: Counter[Key] = Counter()
+    for deck in report["decks"]:
+        for item in deck["violations"]:
+            code, passcode = item["code"], item["passcode"]
+            key: int | None
+            if code == "UNKNOWN_CARD":
+                key = passcode
+            elif code in DECK_LEVEL:
+                key = None
+            elif code in BY_NAME:
+                key = name_of[card_of[passcode]]
+            else:
+                key = card_of[passcode]
+            found[deck["deck_id"], code, item["section"], key] += 1
+    return len(report["decks"]), found
+
+
+def _loop_verdicts(payload: dict[str, Any], name_of: dict[int, int],
+                   names: set[int]) -> tuple[int, Counter[Key]]:
+    found: Counter[Key] = Counter()
+    for deck, code, section, key in payload["verdicts"]:
+        if code in BY_NAME and key not in names:
+            key = name_of[key]  # the reference names one card when the name has one
+        found[deck, code, section, key] += 1
+    return int(payload["decks"]), found
+
+
+def _timed(command: list[str], env: dict[str, str]) -> float:
+    began = time.perf_counter()
+    done = subprocess.run(command, env=env, cwd=ROOT, capture_output=True, text=True,
+                          check=False)
+    spent = time.perf_counter() - began
+    if done.returncode not in (0, 1):
+        raise SystemExit(f"{' '.join(command)} failed ({done.returncode}):\n"
+                         f"{done.stderr[-3000:]}")
+    return spent
+
+
+def run(count: int, repeats: int) -> dict[str, Any]:
+    work = Path(tempfile.mkdtemp(prefix="deckcheck-files-"))
+    try:
+        decks, store = work / "decks", work / "data"
+        real = write_decks(decks, count)
+        env = {**os.environ, "DECKCHECK_DATA": str(store)}
+        exe = str(Path(sys.executable).with_name("deckcheck"))
+        subprocess.run([exe, "data", "import", *map(str, SOURCES)], env=env, check=True,
+                       capture_output=True)
+        tool_out, loop_out = work / "tool.json", work / "loop.json"
+        tool = [exe, "check", str(decks), "--format", FORMAT, "--json", str(tool_out),
+                "--quiet"]
+        plain = [sys.executable, "-m", "bench.files", "loop", str(decks), str(loop_out)]
+        _timed(tool, env)  # warm the file cache and the store for both
+        tool_s, loop_s = [], []
+        for _ in range(repeats):
+            tool_s.append(_timed(tool, env))
+            loop_s.append(_timed(plain, env))
+        os.environ["DECKCHECK_DATA"] = str(store)
+        from validator.store import load_cards
+
+        cards = load_cards(None)
+        card_of = dict(cards.cards.select("passcode", "card_id").iter_rows())
+        name_of = dict(cards.by_card.select("card_id", "name_id").iter_rows())
+        tool_decks, mine = _tool_verdicts(json.loads(tool_out.read_text()), card_of, name_of)
+        loop_decks, theirs = _loop_verdicts(json.loads(loop_out.read_text()), name_of,
+                                            set(name_of.values()))
+        tool_median, loop_median = statistics.median(tool_s), statistics.median(loop_s)
+        return {
+            "files": count, "real_decks": real, "repeats": repeats,
+            "tool_s": tool_median, "loop_s": loop_median, "tool_runs": tool_s,
+            "loop_runs": loop_s, "ratio": loop_median / tool_median,
+            "decks_checked": [tool_decks, loop_decks],
+            "violations": sum(mine.values()),
+            "identical": mine == theirs and tool_decks == loop_decks == count,
+            "differences": sum(((mine - theirs) + (theirs - mine)).values()),
+        }
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("what", nargs="?", default="run", choices=["run", "loop"])
+    parser.add_argument("folder", nargs="?", type=Path)
+    parser.add_argument("out", nargs="?", type=Path)
+    parser.add_argument("--decks", type=int, default=10_000)
+    parser.add_argument("--repeats", type=int, default=3)
+    args = parser.parse_args()
+    if args.what == "loop":
+        loop(args.folder, args.out)
+        return
+    if not all(path.exists() for path in (WINDBOT, *SOURCES)):
+        raise SystemExit(f"bench.files needs the real data in {SHARED}")
+    figures = run(args.decks, args.repeats)
+    print(json.dumps(figures))
+    if not figures["identical"]:
+        raise SystemExit(f"verdicts differ: {figures['differences']} violations")
+
+
+if __name__ == "__main__":
+    main()
