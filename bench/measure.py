@@ -3,6 +3,7 @@
 ``python -m bench.measure engine N [--mode legality|lists] [--cards demo|PATH]`` — the engine
 (with lists: against the reference too)
 ``python -m bench.measure duckdb N`` — the same rules as DuckDB SQL, verdicts compared
+``python -m bench.measure pdf N`` — N filled PDF sheets read as registrations
 ``python -m bench.measure e2e N`` — a registration workbook of N players, end to end
 """
 
@@ -237,9 +238,40 @@ def end_to_end(players: int, cards_spec: str) -> dict[str, Any]:
             "problems": len(registrations.problems)}
 
 
+def pdf_sheets(count: int) -> dict[str, Any]:
+    """``count`` filled PDF sheets read as an event's registrations: time per sheet. The 64
+    lists of the sample regional are written once each without an id and copied under
+    ``count`` file names (the id is the file name)."""
+    import dataclasses
+    import shutil
+
+    from bench.sample_event import tcg_sheets
+    from validator.pdfform import write_form
+    from validator.readers.registrations import read_registrations
+    from validator.store import demo_cards
+
+    folder = Path(tempfile.mkdtemp(prefix="deckcheck-pdf-"))
+    try:
+        began = time.perf_counter()
+        sheets = [write_form(dataclasses.replace(sheet, player_id=""))
+                  for sheet in tcg_sheets(demo_cards())]
+        write_s = (time.perf_counter() - began) / len(sheets)
+        for i in range(count):
+            (folder / f"{4_000_000_000 + i}.pdf").write_bytes(sheets[i % len(sheets)])
+        began = time.perf_counter()
+        read = read_registrations(folder)
+        read_s = time.perf_counter() - began
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    return {"sheets": count, "read_s": read_s, "per_sheet_ms": 1000 * read_s / count,
+            "write_ms": 1000 * write_s, "players": read.players.height,
+            "rows": read.entries.height, "problems": len(read.problems),
+            "bytes": len(sheets[0])}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("what", choices=["engine", "e2e", "synth", "duckdb"])
+    parser.add_argument("what", choices=["engine", "e2e", "synth", "duckdb", "pdf"])
     parser.add_argument("players", type=int)
     parser.add_argument("--cards", default="auto")
     parser.add_argument("--mode", choices=["legality", "lists"], default="lists")
@@ -250,6 +282,8 @@ def main() -> None:
         print(json.dumps(synth(args.players, args.cards)))
     elif args.what == "engine":
         print(json.dumps(engine(args.players, args.cards, args.mode, not args.no_reference)))
+    elif args.what == "pdf":
+        print(json.dumps(pdf_sheets(args.players)))
     elif args.what == "duckdb":
         print(json.dumps(sql(args.players, args.cards, args.threads)))
     else:

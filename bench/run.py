@@ -86,6 +86,8 @@ def main() -> None:
                         help="smallest event the DuckDB anchor also runs")
     parser.add_argument("--files", type=int, default=10_000,
                         help="YDK files for the file-path benchmark (0: skip)")
+    parser.add_argument("--pdf", type=int, default=1_000,
+                        help="filled PDF sheets for the PDF reading benchmark (0: skip)")
     parser.add_argument("--e2e", type=int, default=10_000)
     parser.add_argument("--cards", default="auto")
     args = parser.parse_args()
@@ -114,12 +116,15 @@ def main() -> None:
             raise SystemExit(f"engine and DuckDB disagree at {n} decks: "
                              f"{anchor['differences']} differences")
     files = _files(args.files) if args.files else None
+    pdf = _child("pdf", str(args.pdf)) if args.pdf else None
+    if pdf:
+        print(f"{args.pdf:,} PDF sheets: {pdf['per_sheet_ms']:.1f} ms per sheet", flush=True)
     e2e = _child("e2e", str(args.e2e), "--cards", args.cards)
     print(f"end to end {args.e2e:,} players: {e2e['total_s']:.2f} s", flush=True)
     cards = rows[0]["cards"]
     cold = _cold_start(cards if cards != "demo" else str(ROOT / "validator/data/demo_cards.csv"))
     print(f"cold start: first {cold['first']:.2f} s, median {cold['median']:.2f} s")
-    report = _markdown(rows, files, e2e, cold, cards)
+    report = _markdown(rows, files, pdf, e2e, cold, cards)
     (ROOT / "bench" / "results.md").write_text(report)
     print(report)
 
@@ -141,8 +146,9 @@ def _gb(value: int) -> str:
     return f"{value / 1e9:.2f}"
 
 
-def _markdown(rows: list[dict[str, Any]], files: dict[str, Any] | None, e2e: dict[str, Any],
-              cold: dict[str, float], cards: str) -> str:
+def _markdown(rows: list[dict[str, Any]], files: dict[str, Any] | None,
+              pdf: dict[str, Any] | None, e2e: dict[str, Any], cold: dict[str, float],
+              cards: str) -> str:
     lines = [
         "# Benchmark results",
         "",
@@ -211,6 +217,16 @@ def _markdown(rows: list[dict[str, Any]], files: dict[str, Any] | None, e2e: dic
             "",
             f"Ratio loop / tool: {files['ratio']:.2f}×; verdicts identical: "
             f"{'yes' if files['identical'] else 'NO'} ({files['violations']:,} violations).",
+        ]
+    if pdf is not None:
+        lines += [
+            "", f"## Filled PDF sheets: {pdf['sheets']:,} registrations",
+            "",
+            f"`read_registrations` over a folder of {pdf['sheets']:,} filled sheets "
+            f"({pdf['bytes'] / 1024:.0f} KiB each, the 64 sample lists repeated, id = file "
+            f"name): {pdf['read_s']:.1f} s, **{pdf['per_sheet_ms']:.1f} ms per sheet** "
+            f"({pdf['rows']:,} rows, {pdf['players']:,} players); writing one sheet takes "
+            f"{pdf['write_ms']:.0f} ms (`python -m bench.measure pdf {pdf['sheets']}`).",
         ]
     stages = ", ".join(f"{k} {v:.2f} s" for k, v in e2e["stages"].items())
     lines += [

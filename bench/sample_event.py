@@ -16,6 +16,7 @@ import polars as pl
 
 from validator.cards import CardDB
 from validator.entries import entries_frame
+from validator.pdfform import write_form
 from validator.readers.ydk import to_ydk
 from validator.store import demo_cards
 from validator.template import KonamiSheet, write_konami_workbook
@@ -335,15 +336,36 @@ def write_rush(db: CardDB) -> None:
         csv.writer(out, lineterminator="\n").writerows(rows)
 
 
+def tcg_sheets(db: CardDB) -> list[KonamiSheet]:
+    """The 64 registered lists of the sample regional, as deck list sheets."""
+    return [_sheet(i, _decks_for(i, db)[0], db) for i in range(64)]
+
+
+#: players whose lists are also shipped as filled PDF sheets: a legal list, one in Japanese,
+#: one with a Limited card over its limit, and one with a quantity written as a word
+PDF_PLAYERS = (0, JAPANESE, 3, 48)
+
+
+def write_tcg_pdfs(db: CardDB) -> None:
+    """A handful of the sample regional's lists as filled PDF sheets (the same lists as in
+    the workbook): ``deckcheck event sample_decklists/pdf --decks decks/tcg``."""
+    folder = ROOT / "sample_decklists" / "pdf"
+    folder.mkdir(parents=True, exist_ok=True)
+    for old in folder.glob("*.pdf"):
+        old.unlink()
+    sheets = tcg_sheets(db)
+    for i in PDF_PLAYERS:
+        (folder / f"{player_id(i)}.pdf").write_bytes(write_form(sheets[i]))
+
+
 def write_tcg(db: CardDB) -> None:
     decks = ROOT / "decks" / "tcg"
     decks.mkdir(parents=True, exist_ok=True)
     for old in decks.glob("*.ydk"):
         old.unlink()
-    sheets = []
+    sheets = tcg_sheets(db)
     for i in range(64):
-        listed, deck = _decks_for(i, db)
-        sheets.append(_sheet(i, listed, db))
+        _, deck = _decks_for(i, db)
         if i != NO_DECK:
             (decks / f"{player_id(i)}.ydk").write_text(_ydk(deck, db, i))
     extra = _decks_for(0, db)[1]
@@ -354,6 +376,7 @@ def write_tcg(db: CardDB) -> None:
 def main() -> None:
     db = demo_cards()
     write_tcg(db)
+    write_tcg_pdfs(db)
     write_rush(db)
     print("sample events written")
 

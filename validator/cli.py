@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -185,6 +186,9 @@ def _progress(enabled: bool = True, downloads: bool = False) -> Iterator[Step]:
         yield step
 
 
+MAX_UPLOAD_MB = 100
+
+
 def _write_json(data: bytes, target: str) -> None:
     if target == "-":
         sys.stdout.flush()
@@ -318,21 +322,79 @@ def data_update(mirror: str | None, only: tuple[str, ...], data_dir: Path | None
 
 
 @main.command("template")
-@click.argument("target", type=click.Path(path_type=Path), default=Path("decklist.xlsx"))
+@click.argument("target", type=click.Path(path_type=Path), default=None, required=False)
 @click.option("--players", type=int, default=1, show_default=True,
-              help="How many blank player sheets.")
+              help="How many blank player sheets (workbook only).")
+@click.option("--pdf", "as_pdf", is_flag=True,
+              help="Write a blank fillable PDF deck registration sheet (the Konami sheet's "
+                   "layout and field names) instead of a workbook.")
 @user_errors
-def template_command(target: Path, players: int) -> None:
-    """Write a blank deck-list workbook in the Konami sheet layout.
+def template_command(target: Path | None, players: int, as_pdf: bool) -> None:
+    """Write a blank deck-list workbook in the Konami sheet layout, or a fillable PDF sheet.
 
     Example: deckcheck template decklists.xlsx --players 8
     """
     from .template import KonamiSheet, write_konami_workbook
 
+    if as_pdf or (target is not None and target.suffix.lower() == ".pdf"):
+        from .pdfform import write_form
+
+        target = target or Path("decklist.pdf")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(write_form())
+        out.print(f"Wrote {target}")
+        return
+    target = target or Path("decklist.xlsx")
     if players < 1 or players > 1000:
         raise InputError.at("--players", "expected 1 to 1000 sheets")
     write_konami_workbook(target, [KonamiSheet(sheet_name=f"Player {i + 1}")
                                    for i in range(players)])
+    out.print(f"Wrote {target}")
+
+
+@main.command("pdf")
+@click.argument("deck", type=click.Path(path_type=Path))
+@click.option("--player-id", default="", help="The player's CARD GAME ID.")
+@click.option("--name", "player_name", default="", help="The player's name (first … last).")
+@click.option("--event", default="", help="The event's name.")
+@click.option("--date", default="", help="The event's date (YYYY-MM-DD).")
+@click.option("--out", "target", type=click.Path(path_type=Path), default=None,
+              help="Where to write the sheet (default: the deck's name with .pdf).")
+@click.option("--cards", "cards_spec", default=None,
+              help="Card data for the names: a source, 'store' or 'demo' (default: the store, "
+                   "else the demo pool).")
+@click.option("--format", "format_spec", default="advanced-tcg", show_default=True,
+              help="The format whose cards the names are read as.")
+@data_dir_option
+@user_errors
+def pdf_command(deck: Path, player_id: str, player_name: str, event: str, date: str,
+                target: Path | None, cards_spec: str | None, format_spec: str,
+                data_dir: Path | None) -> None:
+    """Fill a PDF deck registration sheet from a deck (YDK, ydke or text list): cards by
+    their English names under Monster, Spell, Trap, Extra and Side, totals filled.
+
+    Example: deckcheck pdf decks/0400001301.ydk --player-id 0400001301 --name "Ana Lee"
+    --event "Regional" --date 2026-12-05
+    """
+    from .inputs import read_deck_paths
+    from .pdfform import sheet_from_deck, write_form
+    from .setup import load_pool
+
+    if date and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", date):
+        raise InputError.at("--date", f"expected YYYY-MM-DD, got {date!r}")
+    files = read_deck_paths([deck])
+    if files.problems:
+        raise InputError(files.problems)
+    if len(files.ids) != 1:
+        raise InputError.at(str(deck), f"expected one deck, found {len(files.ids)}")
+    cards, fmt = load_pool(format_spec, cards_spec, data_dir)
+    sheet, notes = sheet_from_deck(files.entries, cards, fmt, player_id=player_id,
+                                   player_name=player_name, event=event, date=date)
+    for note in notes:
+        err.print(f"note: {escape(note)}", highlight=False)
+    target = target or deck.with_suffix(".pdf")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(write_form(sheet))
     out.print(f"Wrote {target}")
 
 
@@ -437,10 +499,13 @@ def _print_event_summary(result: EventResult, report: Path, json_target: str | N
                    "judges type on the venue LAN.")
 @click.option("--cards", "cards_spec", default=None, help="Card data (default: the store, "
               "else the demo pool).")
+@click.option("--max-upload", type=click.IntRange(1, 2048), default=MAX_UPLOAD_MB,
+              show_default=True, help="Largest upload accepted, in MB (a zip of an event's "
+                                      "PDF sheets is about 0.15 MB per player).")
 @data_dir_option
 @user_errors
 def serve_command(db_path: Path, host: str, port: int, password: str | None,
-                  allow_hosts: tuple[str, ...], cards_spec: str | None,
+                  allow_hosts: tuple[str, ...], cards_spec: str | None, max_upload: int,
                   data_dir: Path | None) -> None:
     """Serve the web app for organizers and judges (one event per database file).
 
@@ -463,7 +528,7 @@ def serve_command(db_path: Path, host: str, port: int, password: str | None,
         raise InputError.at(f"{host}:{port}", f"cannot listen there ({exc.strerror}): is "
                                               "another server using the port? Try --port") from exc
     app = create_app(db_path, password=password, cards_spec=cards_spec, data_dir=data_dir,
-                     hosts=allowed_hosts(host, allow_hosts))
+                     max_upload=max_upload << 20, hosts=allowed_hosts(host, allow_hosts))
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
     shown = f"[{host}]" if ":" in host else host
     out.print(f"deckcheck serving {db_path} on http://{shown}:{port}/")

@@ -20,7 +20,8 @@ from importlib import resources
 from typing import Any
 
 __all__ = ["Header", "column_of", "columns", "entry_line", "fold", "header_of",
-           "is_total_label", "quantity_of", "status_of", "total_of", "words"]
+           "is_total_label", "quantity_of", "section_header", "status_of", "total_of",
+           "words"]
 
 _BRACKETS = re.compile(r"[\(\[（【][^\)\]）】]*[\)\]）】]")
 
@@ -96,6 +97,12 @@ def _sections() -> dict[str, Header]:
 
 _HEADER_COUNT = re.compile(r"[\(\[（【]?\s*\d+\s*(枚|장|ใบ|cards?)?\s*[\)\]）】]?\s*[:：]?\s*$",
                            re.IGNORECASE)
+
+
+def section_header(key: str) -> Header:
+    """The section and slot of a lexicon section key ("monster", "side", ...)."""
+    entry = _data()["sections"][key]
+    return Header(entry["section"], entry.get("slot"))
 
 
 def header_of(text: str) -> Header | None:

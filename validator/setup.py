@@ -14,7 +14,7 @@ from .errors import InputError
 from .formats import Format, banlists_dir, load_format
 from .store import DEMO, data_dir, load_cards, stored_lists
 
-__all__ = ["Setup", "is_demo", "load", "load_banlist"]
+__all__ = ["Setup", "is_demo", "load", "load_banlist", "load_pool"]
 
 
 @dataclass(frozen=True)
@@ -81,3 +81,10 @@ def load(fmt: str | Format, cards: str | CardDB | None = None, banlist: str | No
     format_ = fmt if isinstance(fmt, Format) else load_format(fmt)
     card_db = cards if isinstance(cards, CardDB) else load_cards(cards, folder)
     return Setup(format_, card_db, load_banlist(banlist, list_name, format_, card_db, folder))
+
+
+def load_pool(fmt: str | Format, cards: str | CardDB | None = None,
+              folder: Path | None = None) -> tuple[CardDB, Format]:
+    """Card data and format without a list: for reading and writing names, not checking."""
+    format_ = fmt if isinstance(fmt, Format) else load_format(fmt)
+    return (cards if isinstance(cards, CardDB) else load_cards(cards, folder)), format_

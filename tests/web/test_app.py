@@ -241,3 +241,21 @@ def test_the_organizer_picks_the_events_list_from_the_data_store(tmp_path: Path)
                                               "format": "advanced-tcg", "regulation": "th",
                                               "lang": "en", "banlist": "No Such List"})
         assert refused.status_code == 400
+
+
+def test_a_zip_of_filled_pdf_sheets_is_an_event_s_registrations(client: TestClient) -> None:
+    """An organizer's e-mailed PDF sheets, uploaded as one zip: every player listed, each
+    sheet's unreadable row shown at its field."""
+    token = _token(client)
+    buffer = io.BytesIO()
+    sheets = sorted((ROOT / "sample_decklists" / "pdf").glob("*.pdf"))
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for sheet in sheets:
+            archive.writestr(sheet.name, sheet.read_bytes())
+    sent = client.post("/upload/registrations", data={"csrf": token, "replace": "on"},
+                       files=[("files", ("sheets.zip", buffer.getvalue()))])
+    assert "1 registration file(s) received" in sent.text
+    players = client.get("/").text
+    for sheet in sheets:
+        assert sheet.stem in players
+    assert "Monster Card 10 Count" in client.get("/players/0400381413").text

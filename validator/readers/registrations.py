@@ -30,7 +30,9 @@ Hidden sheets are not read and are reported. ``rows_read == rows_used + rows_rep
 from __future__ import annotations
 
 import datetime as dt
+import io
 import re
+import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -46,14 +48,21 @@ from ..lexicon import (
     header_of,
     is_total_label,
     quantity_of,
+    section_header,
     total_of,
 )
+from ..pdfform import MAX_PDF_BYTES, FormSheet, form_problems, read_form
+from ..safety import check_archive
 from ..tabular import Sheet, cell_name, read_sheets
 from .ids import normalise_ids, player_id_of
 from .textlist import parse_text_list
 from .ydk import is_ydke, parse_ydke
 
-__all__ = ["PLAYER_SCHEMA", "Registrations", "read_registration_files", "read_registrations"]
+#: files a registration can come in
+SUFFIXES = (".xlsx", ".csv", ".pdf", ".zip")
+
+__all__ = ["PLAYER_SCHEMA", "SUFFIXES", "Registrations", "read_registration_files",
+           "read_registrations"]
 
 PLAYER_SCHEMA: dict[str, pl.DataType] = {
     "player_id": pl.Utf8(), "player_name": pl.Utf8(), "event": pl.Utf8(), "date": pl.Utf8(),
@@ -307,6 +316,31 @@ def _blocks(sheet: Sheet) -> list[tuple[int, int, str, str | None, str]]:
     return found
 
 
+def _quantity_and_name(qty_text: str, name_text: str) -> tuple[int | None, str, str | None]:
+    """A block row's quantity and card name, or what is wrong with it (a quantity that is
+    not a number; a quantity without a name). "3 Raigeki" typed in the quantity cell is read
+    as both."""
+    qty = quantity_of(qty_text)
+    if qty is None and not name_text:
+        qty, name_text = entry_line(qty_text) if qty_text else (None, "")
+        if name_text == qty_text:
+            qty = None
+    if qty is None or qty < 1:
+        return None, name_text, f"quantity {qty_text!r} is not a number 1-99"
+    if not name_text:
+        return qty, name_text, f"quantity {qty} without a card name"
+    return qty, name_text, None
+
+
+def _row(section: str, slot: str | None, qty: int, name: str, file: str, line: int | None,
+         cell: str) -> dict[str, Any]:
+    """An entry row: a name of digits is a passcode."""
+    return {"section": section,
+            "passcode": int(name) if name.isascii() and name.isdigit() and len(name) <= 10
+            else None, "name": name, "qty": qty, "file": file, "line": line, "cell": cell,
+            "slot": slot}
+
+
 def _read_konami(sheet: Sheet, out: _Out, fallback_id: str) -> bool:
     blocks = _blocks(sheet)
     if not blocks:
@@ -342,26 +376,14 @@ def _read_konami(sheet: Sheet, out: _Out, fallback_id: str) -> bool:
                                                       f"its rows add up to {total}"))
                 break
             read += 1
-            qty = quantity_of(qty_text)
-            if qty is None and not name_text:
-                qty, name_text = entry_line(qty_text) if qty_text else (None, "")
-                if name_text == qty_text:
-                    qty = None
-            if qty is None or qty < 1:
-                row_problems.append((r + 1, c, f"quantity {qty_text!r} is not a number 1-99",
-                                     section))
+            qty, name_text, wrong = _quantity_and_name(qty_text, name_text)
+            if wrong is not None:
+                row_problems.append((r + 1, c + (qty is not None), wrong, section))
                 continue
-            if not name_text:
-                row_problems.append((r + 1, c + 1, f"quantity {qty} without a card name",
-                                     section))
-                continue
+            assert qty is not None
             total += qty
-            rows.append({"section": section,
-                         "passcode": int(name_text) if name_text.isascii()
-                         and name_text.isdigit() and len(name_text) <= 10 else None,
-                         "name": name_text, "qty": qty,
-                         "file": sheet.file, "line": r + 1,
-                         "cell": _where(sheet, r + 1, c + 1), "slot": slot})
+            rows.append(_row(section, slot, qty, name_text, sheet.file, r + 1,
+                             _where(sheet, r + 1, c + 1)))
     if not typed_id and not name and not rows and not row_problems:
         out.problems.append(Problem(sheet.file, None, sheet.name or None,
                                     "a blank deck list (no player, no cards): skipped"))
@@ -383,6 +405,44 @@ def _read_konami(sheet: Sheet, out: _Out, fallback_id: str) -> bool:
                                event=_label_value(sheet, "event"),
                                date=_label_value(sheet, "date")))
     return True
+
+
+def _read_form(form: FormSheet, out: _Out) -> None:
+    """A filled Konami PDF sheet: rows located by their field names, written totals
+    checked against the rows."""
+    rows: list[dict[str, Any]] = []
+    wrong: list[tuple[str, str, str]] = []
+    added: dict[str, int] = {}
+    for item in form.rows:
+        header = section_header(item.block)
+        qty, name, problem = _quantity_and_name(item.count, item.name)
+        if problem is not None:
+            wrong.append((item.count_field if qty is None else item.name_field, problem,
+                          header.section))
+            continue
+        assert qty is not None
+        added[item.block] = added.get(item.block, 0) + qty
+        rows.append(_row(header.section, header.slot, qty, name, form.file, None,
+                         item.name_field))
+    if not form.player_id and not form.player_name and not rows and not wrong:
+        out.problems.append(Problem(form.file, None, None,
+                                    "a blank deck list form (no player, no cards): skipped"))
+        return
+    player_id, message = player_id_of(form.player_id or Path(form.file).stem)
+    if message:
+        out.problems.append(Problem(form.file, None, "CARD GAME ID",
+                                    f"player id {form.player_id!r} {message}"))
+    origin = out.origin()
+    out.rows_read += len(form.rows)
+    out.rows_reported += len(wrong)
+    for where, text, section in wrong:
+        out.problems.append(Problem(form.file, None, where, text, deck_id=player_id,
+                                    section=section))
+    out.problems.extend(form_problems(form, added))
+    out.rows.extend({**row, "deck_id": player_id, "origin": origin} for row in rows)
+    out.players.append(_Player(player_id, form.player_name or player_id, form.file, "",
+                               form.file, origin, len(rows), event=form.event,
+                               date=form.date))
 
 
 _STAMP_FORMATS = ("%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%S", "%Y/%m/%d %H:%M:%S",
@@ -498,23 +558,49 @@ def _one_per_player(out: _Out) -> set[int]:
     return {p.origin for p in kept.values()}
 
 
+def _pdf_bytes(path: Path, data: bytes | None) -> bytes:
+    """A PDF's bytes, its size checked before it is read."""
+    if data is not None:
+        return data
+    try:
+        if path.stat().st_size > MAX_PDF_BYTES:
+            raise InputError.at(str(path), f"larger than any deck list form "
+                                           f"({MAX_PDF_BYTES >> 20} MB); skipped")
+        return path.read_bytes()
+    except OSError as exc:
+        raise InputError.at(str(path), f"cannot read: {exc.strerror}") from exc
+
+
+def _read_file(path: Path, data: bytes | None, out: _Out) -> None:
+    """One registration file (a zip: each of its registration files)."""
+    suffix = path.suffix.lower()
+    try:
+        if suffix == ".zip":
+            for member, content in _zip_members(path, data):
+                _read_file(member, content, out)
+            return
+        if suffix == ".pdf":
+            _read_form(read_form(_pdf_bytes(path, data), str(path)), out)
+            return
+        sheets = read_sheets(path, include_hidden=True, data=data)
+    except InputError as exc:
+        out.problems.extend(exc.problems)
+        return
+    for sheet in sheets:
+        if sheet.hidden:
+            out.problems.append(Problem(sheet.file, None, sheet.name,
+                                        "hidden sheet not read; unhide it to include it"))
+            continue
+        _read_sheet(sheet, out)
+
+
 def read_registration_files(paths: list[Path],
                             contents: list[bytes] | None = None) -> Registrations:
-    """Registrations from files, or from uploaded ``contents`` that ``paths`` only name."""
+    """Registrations from files (workbooks, CSV, PDF sheets, zips of them), or from uploaded
+    ``contents`` that ``paths`` only name."""
     out = _Out()
     for number, path in enumerate(paths):
-        try:
-            sheets = read_sheets(path, include_hidden=True,
-                                 data=None if contents is None else contents[number])
-        except InputError as exc:
-            out.problems.extend(exc.problems)
-            continue
-        for sheet in sheets:
-            if sheet.hidden:
-                out.problems.append(Problem(sheet.file, None, sheet.name,
-                                            "hidden sheet not read; unhide it to include it"))
-                continue
-            _read_sheet(sheet, out)
+        _read_file(path, None if contents is None else contents[number], out)
     kept = _one_per_player(out)
     entries = pl.concat([entries_frame(out.rows).with_columns(
         pl.Series("origin", [r.get("origin") for r in out.rows], dtype=pl.Int64)),
@@ -539,12 +625,34 @@ def read_registration_files(paths: list[Path],
                          out.rows_reported, out.notes)
 
 
+def _zip_members(path: Path, data: bytes | None) -> list[tuple[Path, bytes]]:
+    """The registration files inside a zip (behind the archive guards), in name order."""
+    if data is None:
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise InputError.at(str(path), f"cannot read: {exc.strerror}") from exc
+    check_archive(data, str(path))
+    found: list[tuple[Path, bytes]] = []
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        for member in sorted(archive.infolist(), key=lambda m: m.filename):
+            suffix = Path(member.filename).suffix.lower()
+            if member.is_dir() or suffix not in SUFFIXES or suffix == ".zip":
+                continue
+            found.append((Path(f"{path}!{member.filename}"), archive.read(member)))
+    if not found:
+        raise InputError.at(str(path), "zip holds no .xlsx, .csv or .pdf registrations")
+    return found
+
+
 def read_registrations(path: Path) -> Registrations:
-    """One workbook, CSV, or a folder of them."""
+    """One workbook, CSV or PDF sheet, or a folder or zip of them (one per player, or any
+    mix)."""
     if path.is_dir():
-        files = sorted(p for p in path.rglob("*") if p.suffix.lower() in (".xlsx", ".csv"))
+        files = sorted(p for p in path.rglob("*") if p.suffix.lower() in SUFFIXES)
         if not files:
-            raise InputError.at(str(path), "folder holds no .xlsx or .csv registrations")
+            raise InputError.at(str(path), "folder holds no .xlsx, .csv, .pdf or .zip "
+                                           "registrations")
         return read_registration_files(files)
     if not path.exists():
         raise InputError.at(str(path), "no such registrations file")

@@ -24,7 +24,7 @@ from .state import EventState
 
 __all__ = ["MAX_UPLOAD", "create_app"]
 
-MAX_UPLOAD = 25 << 20
+MAX_UPLOAD = 100 << 20
 SESSION = "dc_session"
 #: paths open without signing in
 OPEN = ("/login", "/static/")

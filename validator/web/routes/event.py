@@ -26,7 +26,7 @@ from ..state import CUSTOM_POLICY
 router = APIRouter()
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-REGISTRATION_TYPES = (".xlsx", ".csv")
+REGISTRATION_TYPES = (".xlsx", ".csv", ".pdf", ".zip")
 DECK_TYPES = (".ydk", ".ydke", ".txt", ".zip")
 
 
@@ -113,9 +113,10 @@ async def upload_registrations(request: Request) -> Response:
     data = await form(request)
     uploaded = await files(data, "files", REGISTRATION_TYPES)
     if not uploaded:
-        raise InputError.at("upload", "choose one or more .xlsx or .csv files")
+        raise InputError.at("upload", "choose one or more registration files (.xlsx, .csv, "
+                                      ".pdf, or a .zip of them)")
     for name, content in uploaded:
-        if name.lower().endswith(".xlsx"):
+        if name.lower().endswith((".xlsx", ".zip")):
             check_archive(content, name)
     state = state_of(request)
     state.db.add_uploads("registrations", uploaded, replace=data.get("replace") == "on")
