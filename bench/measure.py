@@ -21,11 +21,9 @@ import polars as pl
 
 from bench.reference import ReferenceChecker, Verdict, engine_verdicts
 from bench.synth import synthesize
-from validator.banlist import Banlist
 from validator.cards import CardDB
 from validator.engine import check
-from validator.formats import Format, load_format
-from validator.setup import is_demo, load_banlist
+from validator.setup import Setup, is_demo, load
 from validator.store import load_cards
 
 SHARED_CARDS = Path(__file__).resolve().parent.parent.parent / "shared/data/ygojson/cards.json"
@@ -51,10 +49,11 @@ def _cards(spec: str) -> CardDB:
     return load_cards(spec, Path(tempfile.gettempdir()) / "deckcheck-bench-store")
 
 
-def _banlist(fmt: Format, cards: CardDB) -> Banlist:
-    """The demo list with the demo pool, the real TCG list with real card data."""
-    real = None if is_demo(cards) else str(SHARED_LIST)
-    return load_banlist(real, None, fmt, cards)
+def _setup(spec: str) -> Setup:
+    """The format with its card data and list: the real TCG list with real card data, the
+    demo list with the demo pool."""
+    cards = _cards(spec)
+    return load("advanced-tcg", cards, None if is_demo(cards) else str(SHARED_LIST))
 
 
 def _reference(checker: ReferenceChecker, decks: pl.DataFrame, listed: pl.DataFrame,
@@ -96,9 +95,8 @@ def _event_files(players: int, cards_spec: str) -> tuple[Path, Path]:
 
 
 def synth(players: int, cards_spec: str) -> dict[str, Any]:
-    cards = _cards(cards_spec)
-    fmt = load_format("advanced-tcg")
-    event = synthesize(cards, _banlist(fmt, cards), fmt, players)
+    setup = _setup(cards_spec)
+    event = synthesize(setup.cards, setup.banlist, setup.fmt, players)
     folder = Path(tempfile.gettempdir()) / "deckcheck-bench-events"
     folder.mkdir(exist_ok=True)
     decks = folder / f"{players}-{cards_spec.replace('/', '_')}-decks.parquet"
@@ -139,9 +137,8 @@ def same_verdicts(first: Path, second: Path) -> int:
 def engine(players: int, cards_spec: str, mode: str, with_reference: bool) -> dict[str, Any]:
     """The engine on decks read from Parquet (``mode`` legality), or on decks and their
     lists (``lists``); each mode in its own process, so peak RSS is the mode's own."""
-    cards = _cards(cards_spec)
-    fmt = load_format("advanced-tcg")
-    banlist = _banlist(fmt, cards)
+    setup = _setup(cards_spec)
+    cards, fmt, banlist = setup.cards, setup.fmt, setup.banlist
     decks_file, lists_file = _event_files(players, cards_spec)
     began = time.perf_counter()
     decks = read_input(decks_file)
@@ -160,6 +157,7 @@ def engine(players: int, cards_spec: str, mode: str, with_reference: bool) -> di
         "illegal": int((~result.decks["legal"]).sum()),
     }
     if mode == "lists":
+        assert listed is not None  # read above in this mode
         mine = engine_verdicts(result.violations)
         _verdict_frame(mine).write_parquet(verdict_file("engine", players))
         del result
@@ -177,9 +175,8 @@ def sql(players: int, cards_spec: str, threads: int | None) -> dict[str, Any]:
     read + check figure)."""
     from bench.sql import sql_verdicts
 
-    cards = _cards(cards_spec)
-    fmt = load_format("advanced-tcg")
-    checker = ReferenceChecker(cards, _banlist(fmt, cards), fmt)
+    setup = _setup(cards_spec)
+    checker = ReferenceChecker(setup.cards, setup.banlist, setup.fmt)
     decks_file, lists_file = _event_files(players, cards_spec)
     _reset_peak()
     began = time.perf_counter()
@@ -199,11 +196,10 @@ def end_to_end(players: int, cards_spec: str) -> dict[str, Any]:
 
     from validator.event import run_event
     from validator.penalties import load_policy
-    from validator.report_event import write_event_xlsx
+    from validator.report.xlsx import write_event_xlsx
 
-    cards = _cards(cards_spec)
-    fmt = load_format("advanced-tcg")
-    banlist = _banlist(fmt, cards)
+    setup = _setup(cards_spec)
+    cards, fmt, banlist = setup.cards, setup.fmt, setup.banlist
     event = synthesize(cards, banlist, fmt, players)
     names = cards.by_card.select("card_id", "name_en")
     table = (event.registered.join(cards.cards.select("passcode", "card_id"), on="passcode",
@@ -227,7 +223,7 @@ def end_to_end(players: int, cards_spec: str) -> dict[str, Any]:
     registrations = read_registrations(workbook_path)
     stages["read"] = time.perf_counter() - began
     began = time.perf_counter()
-    result = run_event(workbook_path, cards=cards, fmt=fmt, banlist=banlist)
+    result = run_event(workbook_path, setup)
     stages["read+resolve+check"] = time.perf_counter() - began
     began = time.perf_counter()
     write_event_xlsx(result, load_policy("th"), "pre-event", "en", folder / "report.xlsx")

@@ -14,7 +14,7 @@ from validator.cards import CardDB
 from validator.engine import CheckResult, check
 from validator.formats import load_format
 from validator.importers import cdb, ygojson
-from validator.setup import load_banlist
+from validator.setup import Setup, load
 from validator.store import demo_cards, merge
 
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
@@ -68,8 +68,7 @@ def run(demo_db: CardDB) -> Callable[..., CheckResult]:
     def _run(*decks: pl.DataFrame, fmt: str = "advanced-tcg", banlist: Banlist | None = None,
              registered: pl.DataFrame | None = None, cards: CardDB | None = None) -> CheckResult:
         db = cards or demo_db
-        format_ = load_format(fmt)
-        lst = banlist or load_banlist(None, None, format_, db)
-        return check(pl.concat(decks), cards=db, fmt=format_, banlist=lst,
-                     registered=registered)
+        setup = load(fmt, db) if banlist is None else Setup(load_format(fmt), db, banlist)
+        return check(pl.concat(decks), cards=setup.cards, fmt=setup.fmt,
+                     banlist=setup.banlist, registered=registered)
     return _run

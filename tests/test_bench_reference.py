@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from collections import Counter
 
+import polars as pl
 import pytest
 
-from bench.reference import ReferenceChecker, engine_verdicts
+from bench.reference import ReferenceChecker, Row, engine_verdicts
 from bench.synth import synthesize
 from validator.engine import check
-from validator.formats import load_format
-from validator.setup import load_banlist
+from validator.setup import load
 
 
-def _decks(frame):  # type: ignore[no-untyped-def]
-    out: dict[str, list[tuple[str, int, int]]] = {}
+def _decks(frame: pl.DataFrame) -> dict[str, list[Row]]:
+    out: dict[str, list[Row]] = {}
     for deck, section, passcode, qty in frame.select("deck_id", "section", "passcode",
                                                      "qty").iter_rows():
         out.setdefault(deck, []).append((section, passcode, qty))
@@ -23,8 +23,8 @@ def _decks(frame):  # type: ignore[no-untyped-def]
 
 @pytest.mark.parametrize("fmt_name", ["advanced-tcg", "traditional", "goat", "genesys"])
 def test_reference_and_engine_agree_on_a_synthetic_event(demo_db, fmt_name: str) -> None:  # type: ignore[no-untyped-def]
-    fmt = load_format(fmt_name)
-    banlist = load_banlist(None, None, fmt, demo_db)
+    setup = load(fmt_name, demo_db)
+    fmt, banlist = setup.fmt, setup.banlist
     event = synthesize(demo_db, banlist, fmt, 600, seed=3, rate=0.05)
     result = check(event.decks, cards=demo_db, fmt=fmt, banlist=banlist,
                    registered=event.registered)

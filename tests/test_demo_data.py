@@ -6,6 +6,7 @@ import json
 import re
 import sqlite3
 from pathlib import Path
+from typing import NotRequired, TypedDict
 
 import polars as pl
 
@@ -17,9 +18,22 @@ from validator.formats import banlists_dir
 _EXTRA = {"fusion", "synchro", "xyz", "link"}
 
 
-def _real_ygojson() -> dict[int, dict[str, object]]:
-    cards = json.loads(shared_path("ygojson", "cards.json").read_text())
-    out: dict[int, dict[str, object]] = {}
+class _YgojsonText(TypedDict):
+    name: str
+
+
+class _YgojsonCard(TypedDict):
+    """The fields of a YGOJSON card that these tests read."""
+
+    passwords: list[str]
+    cardType: str
+    text: dict[str, _YgojsonText]
+    monsterCardTypes: NotRequired[list[str]]
+
+
+def _real_ygojson() -> dict[int, _YgojsonCard]:
+    cards: list[_YgojsonCard] = json.loads(shared_path("ygojson", "cards.json").read_text())
+    out: dict[int, _YgojsonCard] = {}
     for card in cards:
         for password in card["passwords"]:
             digits = re.match(r"\d+", password)
@@ -28,17 +42,23 @@ def _real_ygojson() -> dict[int, dict[str, object]]:
     return out
 
 
+def _leading_number(password: str) -> int:
+    digits = re.match(r"\d+", password)
+    assert digits, password
+    return int(digits.group())
+
+
 def test_every_demo_card_matches_ygojson(demo_db: CardDB) -> None:
     real = _real_ygojson()
     ocg_tcg = demo_db.cards.filter(~pl.col("rush"))
     assert ocg_tcg.height > 250
     for row in ocg_tcg.iter_rows(named=True):
         card = real[row["passcode"]]
-        assert row["name_en"] == card["text"]["en"]["name"]  # type: ignore[index]
+        assert row["name_en"] == card["text"]["en"]["name"]
         assert row["kind"] == card["cardType"]
-        assert row["extra"] == bool(_EXTRA & set(card.get("monsterCardTypes", [])))  # type: ignore[arg-type]
+        assert row["extra"] == bool(_EXTRA & set(card.get("monsterCardTypes", [])))
         # every printing of the same YGOJSON card is one card_id
-        codes = {int(re.match(r"\d+", p).group()) for p in card["passwords"]}  # type: ignore[union-attr, attr-defined]
+        codes = {_leading_number(p) for p in card["passwords"]}
         assert row["card_id"] == min(codes)
 
 

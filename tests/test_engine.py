@@ -45,7 +45,7 @@ def windbot(ygojson_db: CardDB) -> dict[str, list[str]]:
     result = check(entries, cards=ygojson_db, fmt=load_format("advanced-tcg"),
                    banlist=read_banlist(Path(shared_path("lflist", "0TCG.lflist.conf"))))
     assert result.decks.height == 69
-    verdicts = {row[0]: [] for row in result.decks.select("deck_id").rows()}
+    verdicts: dict[str, list[str]] = {row[0]: [] for row in result.decks.select("deck_id").rows()}
     for deck_id, code, card in result.violations.select("deck_id", "code", "card").rows():
         verdicts[deck_id].append(f"{code}:{card}")
     return verdicts
@@ -134,10 +134,10 @@ def test_chunked_check_equals_whole_check(demo_db: CardDB, with_lists: bool) -> 
     from polars.testing import assert_frame_equal
 
     from bench.synth import synthesize
-    from validator.setup import load_banlist
+    from validator.setup import load
 
-    fmt = load_format("advanced-tcg")
-    banlist = load_banlist(None, None, fmt, demo_db)
+    setup = load("advanced-tcg", demo_db)
+    fmt, banlist = setup.fmt, setup.banlist
     event = synthesize(demo_db, banlist, fmt, 400, seed=5, rate=0.05)
     registered = event.registered if with_lists else None
     whole = check(event.decks, cards=demo_db, fmt=fmt, banlist=banlist, registered=registered)

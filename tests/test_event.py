@@ -27,8 +27,7 @@ def _event(tmp_path: Path, rows: list[str], decks: dict[str, str]) -> Path:
 
 def _run(tmp_path: Path, folder: Path) -> object:
     setup = load("advanced-tcg", "demo")
-    return run_event(tmp_path / "lists.csv", cards=setup.cards, fmt=setup.fmt,
-                     banlist=setup.banlist, decks=folder)
+    return run_event(tmp_path / "lists.csv", setup, decks=folder)
 
 
 def test_decks_pair_by_id_as_typed_and_by_player_name(tmp_path: Path) -> None:

@@ -4,7 +4,8 @@ import pytest
 
 from validator.errors import InputError
 from validator.infractions import catalogue, infraction
-from validator.penalties import LANGS, REGULATIONS, penalty_types
+from validator.penalties import penalty_types
+from validator.vocab import LANGS, REGULATIONS
 
 
 @pytest.mark.parametrize("regulation", REGULATIONS)

@@ -13,7 +13,7 @@ import pytest
 
 from tests.conftest import shared_path
 from validator.lexicon import column_of, entry_line, header_of, is_total_label, total_of
-from validator.readers.registrations import _Out, _read_konami, read_registration_files
+from validator.readers.registrations import _Found, _read_konami, read_registration_files
 from validator.readers.textlist import parse_text_list
 from validator.tabular import Sheet
 
@@ -73,7 +73,7 @@ def test_every_real_card_name_reads_back_from_a_long_layout(real_names: list[str
 def test_every_real_card_name_reads_back_from_a_konami_block(real_names: list[str]) -> None:
     rows = [["Player Name", "Summer Lee", "KONAMI ID", "0400000001"], ["Monster", ""],
             *[["1", name] for name in real_names], ["Total", str(len(real_names))]]
-    out = _Out()
+    out = _Found()
     assert _read_konami(Sheet("all.xlsx", "P1", rows), out, "P1")
     assert out.problems == []
     assert [r["name"] for r in out.rows] == real_names

@@ -25,7 +25,7 @@ from validator.inputs import read_deck_paths
 from validator.pdfform import MAX_PDF_BYTES, layouts, read_form, sheet_from_deck, write_form
 from validator.readers.registrations import read_registrations
 from validator.resolve import resolve
-from validator.setup import load_banlist
+from validator.setup import load
 from validator.store import demo_cards
 from validator.template import KonamiSheet, write_konami_workbook
 
@@ -95,7 +95,7 @@ def _with_values(data: bytes, values: dict[str, str]) -> bytes:
 def test_a_written_total_that_disagrees_is_a_problem_naming_its_field(tmp_path: Path) -> None:
     monsters = [(3, "Ash Blossom & Joyous Spring"), (3, "Maxx \"C\""), (2, "Effect Veiler"),
                 (3, "Dark Magician"), (3, "Raigeki"), (3, "Pot of Greed")]
-    sheet = KonamiSheet("Ana Lee", "0400123456", blocks={"monster": monsters})
+    sheet = KonamiSheet("Ana Lee", "0400123456", blocks={"monster": list(monsters)})
     assert sum(q for q, _ in monsters) == 17
     path = tmp_path / "ana.pdf"
     path.write_bytes(_with_values(write_form(sheet), {"Total Monster Cards": "18"}))
@@ -185,12 +185,10 @@ def test_an_event_of_pdf_sheets_has_the_verdicts_of_the_same_workbook(tmp_path: 
         (folder / f"{sheet.player_id}.pdf").write_bytes(write_form(sheet))
     workbook = tmp_path / "lists.xlsx"
     write_konami_workbook(workbook, sheets)
-    fmt = load_format("advanced-tcg")
-    banlist = load_banlist(None, None, fmt, cards)
+    setup = load("advanced-tcg", cards)
 
     def event(registrations: Path) -> EventResult:
-        return run_event(registrations, cards=cards, fmt=fmt, banlist=banlist,
-                         decks=ROOT / "decks" / "tcg")
+        return run_event(registrations, setup, decks=ROOT / "decks" / "tcg")
 
     from_pdf, from_xlsx = event(folder), event(workbook)
     assert from_pdf.players.height == 64

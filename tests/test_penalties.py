@@ -13,7 +13,8 @@ from click.testing import CliRunner
 from tests.conftest import shared_path
 from validator.cli import main
 from validator.errors import InputError
-from validator.penalties import REGULATIONS, default_regulation, load_policy
+from validator.penalties import default_regulation, load_policy
+from validator.vocab import REGULATIONS
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 
 from validator.errors import ImplementationError
-from validator.penalties import LANGS, REGULATIONS, STAGES, load_policy
+from validator.penalties import load_policy
 from validator.rules import CODES, DECISION_CODES, MODULES, RULES, rule_for
+from validator.vocab import LANGS, REGULATIONS, STAGES
 
 ROOT = Path(__file__).resolve().parent.parent
 

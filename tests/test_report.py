@@ -9,7 +9,7 @@ import polars as pl
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from validator.report import json_bytes, violations_by_deck
+from validator.report.json import json_bytes, violations_by_deck
 
 _TEXT = st.one_of(st.none(), st.text(alphabet=st.characters(codec="utf-8"), max_size=40))
 _INT = st.one_of(st.none(), st.integers(min_value=-(2**63), max_value=2**63 - 1))

@@ -16,11 +16,10 @@ from openpyxl import load_workbook
 from bench.sample_event import ALT_ART, FUZZY, JAPANESE, KOREAN, NO_DECK, PROBLEMS, player_id
 from validator.cli import main
 from validator.event import EventResult, run_event
-from validator.formats import load_format
 from validator.penalties import load_policy
-from validator.report_event import event_json, event_json_bytes, write_event_xlsx
-from validator.setup import load_banlist
-from validator.store import demo_cards
+from validator.report.json import event_json, event_json_bytes
+from validator.report.xlsx import write_event_xlsx
+from validator.setup import load
 
 ROOT = Path(__file__).resolve().parent.parent
 EXPECTED = ROOT / "sample_decklists" / "expected"
@@ -42,10 +41,7 @@ def _at_root() -> Iterator[None]:
 
 def _run(name: str) -> EventResult:
     registrations, decks, fmt_name = EVENTS[name]
-    cards = demo_cards()
-    fmt = load_format(fmt_name)
-    return run_event(Path(registrations), cards=cards, fmt=fmt,
-                     banlist=load_banlist(None, None, fmt, cards), decks=Path(decks))
+    return run_event(Path(registrations), load(fmt_name, "demo"), decks=Path(decks))
 
 
 def _golden(name: str, got: bytes) -> None:
@@ -122,10 +118,7 @@ def test_a_decision_settles_the_entry_and_the_report_shows_it(tmp_path: Path) ->
         f"{ash},{ash}!B9,Ash Blossom & Joyous Spring,,Head judge Mai,obvious typo\n"
         f"{three},{three}!A17,Infinite Impermanence,3,Head judge Mai,written 'three'\n")))
     registrations, decks, fmt_name = EVENTS["regional-tcg"]
-    cards = demo_cards()
-    fmt = load_format(fmt_name)
-    result = run_event(Path(registrations), cards=cards, fmt=fmt,
-                       banlist=load_banlist(None, None, fmt, cards), decks=Path(decks),
+    result = run_event(Path(registrations), load(fmt_name, "demo"), decks=Path(decks),
                        decisions=decisions)
     status = dict(result.players.select("player_id", pl.col("status").cast(pl.Utf8)).rows())
     assert (status[ash], status[three]) == ("legal", "legal")
@@ -148,10 +141,7 @@ def test_a_decision_that_matches_nothing_is_reported(tmp_path: Path) -> None:
 
     decisions = read_decisions(_decided(tmp_path, "0400000000,Z99,Raigeki,,Mai,typo\n"))
     registrations, _, fmt_name = EVENTS["regional-tcg"]
-    cards = demo_cards()
-    fmt = load_format(fmt_name)
-    result = run_event(Path(registrations), cards=cards, fmt=fmt,
-                       banlist=load_banlist(None, None, fmt, cards), decisions=decisions)
+    result = run_event(Path(registrations), load(fmt_name, "demo"), decisions=decisions)
     assert any("no open entry of player 0400000000 at 'Z99'" in p.message
                for p in result.problems)
 
@@ -189,13 +179,17 @@ def test_xlsx_report_sheets_player_and_remedy(tmp_path: Path) -> None:
     assert forbidden[2].value == "Illegal"
     assert forbidden[2].fill.fgColor.rgb.endswith("FFC7CE")
     # a Forbidden card on the list itself: the head judge decides how list and deck are fixed
-    assert "the head judge decides how the deck list and the deck" in forbidden[12].value
+    note = forbidden[12].value
+    assert isinstance(note, str)
+    assert "the head judge decides how the deck list and the deck" in note
     assert rows[player_id(0)][2].value == "Legal"
     violations = [[c.value for c in r] for r in workbook["Violations"].iter_rows(min_row=2)]
     assert [player_id(18), "list", "FORBIDDEN_CARD"] in [[v[0], v[2], v[3]] for v in violations]
     unresolved = [[c.value for c in r] for r in workbook["Unresolved"].iter_rows(min_row=2)]
     assert unresolved[0][2] == "Ash Blosom"
-    assert "Ash Blossom & Joyous Spring" in unresolved[0][6]
+    candidates = unresolved[0][6]
+    assert isinstance(candidates, str)
+    assert "Ash Blossom & Joyous Spring" in candidates
     slips = "\n".join(str(c.value) for r in workbook["Penalties"].iter_rows() for c in r
                       if c.value)
     # the two players waiting for the head judge's decision get no penalty slip
@@ -220,10 +214,7 @@ def test_formula_like_text_is_written_as_text(tmp_path: Path) -> None:
     registrations = tmp_path / "r.xlsx"
     write_konami_workbook(registrations, [KonamiSheet(
         "=cmd|' /C calc'!A0", "1", blocks={"monster": [(3, "=1+1"), (3, "@SUM(A1)")]})])
-    cards = demo_cards()
-    fmt = load_format("advanced-tcg")
-    result = run_event(registrations, cards=cards, fmt=fmt,
-                       banlist=load_banlist(None, None, fmt, cards))
+    result = run_event(registrations, load("advanced-tcg", "demo"))
     target = tmp_path / "report.xlsx"
     write_event_xlsx(result, load_policy("th"), "pre-event", "en", target)
     workbook = load_workbook(target)
@@ -257,4 +248,24 @@ def test_a_fuzzy_reading_is_marked_in_json_and_workbook(tmp_path: Path) -> None:
     header = [c.value for c in sheet[1]]
     column = header.index("Read fuzzily")
     rows = {r[0].value: r[column].value for r in sheet.iter_rows(min_row=2)}
-    assert rows[player_id(FUZZY)].startswith("Infinite Impermenance → Infinite Impermanence")
+    fuzzy = rows[player_id(FUZZY)]
+    assert isinstance(fuzzy, str)
+    assert fuzzy.startswith("Infinite Impermenance → Infinite Impermanence")
+
+
+def test_the_event_report_carries_the_lists_warnings(tmp_path: Path) -> None:
+    """A list entry no card matches is a warning of the check report and of the event report
+    (JSON and the workbook's summary) alike."""
+    registrations, decks, fmt_name = EVENTS["regional-tcg"]
+    listing = tmp_path / "list.lflist.conf"
+    listing.write_text("#[Demo list with a stray entry]\n!Demo list\n$whitelist\n"
+                       "999999991 0 --no such card\n")
+
+    result = run_event(Path(registrations), load(fmt_name, "demo", str(listing)),
+                       decks=Path(decks))
+    warnings = event_json(result, load_policy("th"), "pre-event", "en")["warnings"]
+    assert any("999999991" in w for w in warnings)
+    assert warnings == [str(w) for w in result.list_check.warnings]
+    write_event_xlsx(result, load_policy("th"), "pre-event", "en", tmp_path / "r.xlsx")
+    summary = load_workbook(tmp_path / "r.xlsx")["Summary"]
+    assert [c.value for c in summary["A"] if c.value in warnings] == warnings

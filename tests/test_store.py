@@ -13,6 +13,7 @@ from validator.errors import InputError
 def test_import_then_load_round_trips(tmp_path: Path) -> None:
     db = store.import_into_store([shared_path("cdb", "cards-rush.cdb")], tmp_path)
     loaded = store.load_store(tmp_path)
+    assert db is not None
     assert loaded is not None
     assert_frame_equal(loaded.cards, db.cards)
     assert loaded.sources[0]["cards"] == 3478

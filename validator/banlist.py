@@ -27,7 +27,7 @@ from .normalize import name_key_expr
 from .tabular import decode_text, read_sheets
 
 __all__ = [
-    "ENTRY_SCHEMA",
+    "LIST_ENTRY_SCHEMA",
     "Banlist",
     "Bound",
     "from_ygojson",
@@ -40,7 +40,7 @@ __all__ = [
     "stale_hint",
 ]
 
-ENTRY_SCHEMA: dict[str, pl.DataType] = {
+LIST_ENTRY_SCHEMA: dict[str, pl.DataType] = {
     "passcode": pl.Int64(),
     "name": pl.Utf8(),
     "limit": pl.Int64(),
@@ -147,7 +147,7 @@ def stale_hint(cards: CardDB, banlist: Banlist) -> str:
 
 def _entries(rows: list[tuple[int | None, str | None, int | None, float | None, int]]) -> (
         pl.DataFrame):
-    return pl.DataFrame(rows, schema=ENTRY_SCHEMA, orient="row")
+    return pl.DataFrame(rows, schema=LIST_ENTRY_SCHEMA, orient="row")
 
 
 def parse_lflist(text: str, source: str) -> list[Banlist]:
@@ -271,7 +271,7 @@ def from_ygojson(cards: CardDB, region: str) -> Banlist:
         )
         .filter(pl.col("passcode").is_not_null())
         .filter(pl.col("limit").is_not_null() | pl.lit(genesys))
-        .select(list(ENTRY_SCHEMA))
+        .select(list(LIST_ENTRY_SCHEMA))
     )
     if genesys:
         entries = entries.with_columns(pl.lit(None, pl.Int64).alias("limit"))

@@ -24,13 +24,14 @@ import polars as pl
 
 from .errors import Problem
 from .normalize import name_key_expr
+from .vocab import NAME_LANGS
 
 __all__ = [
     "CARD_SCHEMA",
     "KINDS",
-    "LANGS",
     "LEGALITY_SCHEMA",
     "LINK_SCHEMA",
+    "NAME_LANGS",
     "CardDB",
     "components",
     "empty_cards",
@@ -40,14 +41,14 @@ __all__ = [
     "stable_negative_id",
 ]
 
-LANGS: tuple[str, ...] = ("en", "ja", "ko", "zh", "zh_tw", "fr", "de", "it", "es", "pt")
+
 KINDS: tuple[str, ...] = ("monster", "spell", "trap", "token", "skill")
 
 CARD_SCHEMA: dict[str, pl.DataType] = {
     "passcode": pl.Int64(),
     "card_id": pl.Int64(),
     "name_id": pl.Int64(),
-    **{f"name_{lang}": pl.Utf8() for lang in LANGS},
+    **{f"name_{lang}": pl.Utf8() for lang in NAME_LANGS},
     "other_names": pl.List(pl.Utf8()),  # other spellings of the English name
     "kind": pl.Enum(list(KINDS)),
     "extra": pl.Boolean(),
@@ -234,7 +235,7 @@ class CardDB:
     def names(self) -> pl.DataFrame:
         """Long table of (card_id, lang, name, key) over every language, one row per name."""
         long = (
-            self.cards.select("card_id", *[f"name_{lang}" for lang in LANGS])
+            self.cards.select("card_id", *[f"name_{lang}" for lang in NAME_LANGS])
             .unpivot(index="card_id", variable_name="lang", value_name="name")
             .drop_nulls("name")
             .filter(pl.col("name") != "")

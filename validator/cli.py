@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
-import polars as pl
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
@@ -25,8 +24,8 @@ from .errors import InputError
 
 if TYPE_CHECKING:
     from .decisions import Decision
-    from .event import EventResult
-    from .penalties import Policy, Stage
+    from .penalties import Policy
+    from .vocab import Lang, Stage
 
 __all__ = ["main"]
 
@@ -211,7 +210,7 @@ decisions_option = click.option(
          "on names and rows of the lists the tool could not settle.")
 
 
-def _policy(regulation: str | None, rush: bool, lang: str) -> Policy:
+def _policy(regulation: str | None, rush: bool, lang: Lang) -> Policy:
     from .penalties import default_regulation, load_policy
 
     return load_policy(regulation or default_regulation(rush, lang))
@@ -252,7 +251,7 @@ def _decisions(path: Path | None) -> list[Decision]:
 @user_errors
 def check_command(decks: tuple[Path, ...], cards_spec: str | None, banlist_spec: str | None,
                   list_name: str | None, format_spec: str, registrations: Path | None,
-                  duel: int | None, decisions: Path | None, regulation: str | None, lang: str,
+                  duel: int | None, decisions: Path | None, regulation: str | None, lang: Lang,
                   stage: Stage, json_target: str | None, every_deck: bool, quiet: bool,
                   data_dir: Path | None) -> None:
     """Check decks (YDK, ydke, text lists; files or folders) and print every violation.
@@ -264,7 +263,8 @@ def check_command(decks: tuple[Path, ...], cards_spec: str | None, banlist_spec:
     from .checking import check_decks
     from .inputs import read_deck_paths
     from .readers.registrations import read_registrations
-    from .report import print_text, to_json_bytes
+    from .report.json import to_json_bytes
+    from .report.text import print_text
     from .setup import load
 
     setup = load(format_spec, cards_spec, banlist_spec, list_name, data_dir)
@@ -420,7 +420,7 @@ def pdf_command(deck: Path, player_id: str, player_name: str, event: str, date: 
 @user_errors
 def event_command(registrations: Path, decks: Path | None, cards_spec: str | None,
                   banlist_spec: str | None, list_name: str | None, format_spec: str,
-                  decisions: Path | None, regulation: str | None, lang: str, report: Path,
+                  decisions: Path | None, regulation: str | None, lang: Lang, report: Path,
                   json_target: str | None, data_dir: Path | None) -> None:
     """Check a whole event: every registered list, every submitted deck, list against deck.
 
@@ -431,58 +431,40 @@ def event_command(registrations: Path, decks: Path | None, cards_spec: str | Non
     """
     import datetime as dt
 
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-
     from .event import run_event
-    from .report_event import event_json_bytes, write_event_xlsx
+    from .report.json import event_json_bytes
+    from .report.text import event_lines
+    from .report.xlsx import write_event_xlsx
     from .setup import load
 
-    steps = ["load card data and list", "read and check lists and decks", "write the report"]
-    with Progress(TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn(),
-                  console=err, transient=True) as bar:
-        task = bar.add_task(steps[0], total=len(steps))
+    steps = ("Loading card data and list", "Reading and checking lists and decks",
+             "Writing the report")
+    with _progress(err.is_terminal) as step:
+        step(steps[0], 0, 1)
         setup = load(format_spec, cards_spec, banlist_spec, list_name, data_dir)
         policy = _policy(regulation, setup.fmt.rush, lang)
         settled = _decisions(decisions)
-        bar.update(task, advance=1, description=steps[1])
-        result = run_event(registrations, cards=setup.cards, fmt=setup.fmt,
-                           banlist=setup.banlist, decks=decks, decisions=settled)
-        bar.update(task, advance=1, description=steps[2])
+        step(steps[0], 1, 1)
+        step(steps[1], 0, 1)
+        result = run_event(registrations, setup, decks=decks, decisions=settled)
+        step(steps[1], 1, 1)
+        step(steps[2], 0, 1)
         stamp = os.environ.get("SOURCE_DATE_EPOCH")
         when = dt.datetime.fromtimestamp(int(stamp), dt.UTC) if stamp and stamp.isdigit() \
             else None
         write_event_xlsx(result, policy, "pre-event", lang, report, when)
         if json_target:
             _write_json(event_json_bytes(result, policy, "pre-event", lang), json_target)
-        bar.update(task, advance=1)
-    _print_event_summary(result, report, json_target)
-    sys.exit(0 if bool(result.players["legal"].all()) else 1)
-
-
-def _print_event_summary(result: EventResult, report: Path, json_target: str | None) -> None:
-    table = Table(title="Event summary")
-    table.add_column("")
-    table.add_column("count", justify="right")
-    counted = dict(result.players["status"].cast(pl.Utf8).value_counts().iter_rows())
-    for label, value in (("players", result.players.height),
-                         ("legal", counted.get("legal", 0)),
-                         ("illegal", counted.get("illegal", 0)),
-                         ("need a head judge's decision", counted.get("needs_decision", 0)),
-                         ("head judge's decisions applied", len(result.decisions)),
-                         ("problems (unreadable rows, unmatched decks)", len(result.problems))):
-        table.add_row(label, str(value))
-    for code, count in result.counts().items():
-        table.add_row(f"  {code}", str(count))
-    out.print(table)
-    words = {"illegal": "[red]ILLEGAL[/red]", "needs_decision": "[yellow]DECIDE[/yellow]"}
-    for player in result.players.filter(~pl.col("legal")).head(30).iter_rows(named=True):
-        out.print(f"  {words[str(player['status'])]} {escape(str(player['player_id']))} "
-                  f"{escape(str(player['player_name']))} ({player['violations']} "
-                  f"violation{'s' if player['violations'] != 1 else ''})",
-                  highlight=False)
+        step(steps[2], 1, 1)
+    out.file.write("\n".join(event_lines(result)) + "\n")
     for problem in result.problems[:20]:
         err.print(f"[yellow]problem:[/yellow] {escape(str(problem))}", highlight=False)
-    out.print(f"Report: {report}" + (f"\nJSON:   {json_target}" if json_target else ""))
+    if len(result.problems) > 20:
+        err.print(f"… and {len(result.problems) - 20} more problems (see the report)",
+                  highlight=False)
+    out.print(f"Report: {report}" + (f"\nJSON:   {json_target}" if json_target else ""),
+              highlight=False)
+    sys.exit(0 if bool(result.players["legal"].all()) else 1)
 
 
 @main.command("serve")

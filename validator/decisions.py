@@ -21,9 +21,10 @@ from typing import Any
 import polars as pl
 
 from .engine import UNREADABLE_SCHEMA
-from .entries import ENTRY_SCHEMA, SECTIONS, conform
+from .entries import ENTRY_SCHEMA, conform
 from .errors import InputError, Problem, ProblemCollector
 from .tabular import read_sheets
+from .vocab import SECTIONS
 
 __all__ = ["DECISION_COLUMNS", "Applied", "Decision", "apply_decisions", "read_decisions",
            "unreadable_rows"]

@@ -15,8 +15,9 @@ from pathlib import Path
 
 import click
 
-from .penalties import REGULATIONS, load_policy
+from .penalties import load_policy
 from .rules import CODES, DECISION_CODES, RULES
+from .vocab import REGULATIONS
 
 __all__ = ["PARTS", "code_meaning", "render"]
 

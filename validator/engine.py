@@ -18,17 +18,25 @@ import polars as pl
 
 from .banlist import Banlist, stale_hint
 from .cards import CardDB
-from .entries import SECTIONS, conform
+from .entries import conform
 from .errors import Problem
 from .formats import Format
 from .resolve import RESOLVED_SCHEMA, resolve
 from .rules import CODES, COUNTING_CODES, DECISION_CODES, MODULES, VIOLATION_SCHEMA, Context
+from .vocab import SECTIONS, STATUS_ENUM
 
-__all__ = ["STATUS", "UNREADABLE_SCHEMA", "CheckResult", "check", "combine", "prepare_rows",
-           "wide"]
+__all__ = [
+    "STATUS",
+    "UNREADABLE_SCHEMA",
+    "CheckResult",
+    "check",
+    "combine",
+    "deck_by_card",
+    "prepare_rows",
+]
 
 #: a deck's verdict: it breaks a rule, the head judge must settle an entry first, or legal
-STATUS = pl.Enum(["legal", "illegal", "needs_decision"])
+STATUS = STATUS_ENUM
 
 _CODE_ORDER = pl.Enum(list(CODES))
 #: polars' in-memory engine: its streaming engine (polars 2.1) panics on some string
@@ -152,28 +160,28 @@ def prepare_rows(resolved: pl.DataFrame, index: pl.DataFrame) -> pl.DataFrame:
         "deck_id", "how").with_row_index("row")
 
 
-def wide(rows: pl.LazyFrame) -> pl.LazyFrame:
+def deck_by_card(rows: pl.LazyFrame) -> pl.LazyFrame:
     """One row per (deck, key): copies in main, extra and side, and each section's first row.
 
-    Rows are sorted by one packed 64-bit (deck, key) ``gk`` and grouped on it, which polars
+    Rows are sorted by one packed 64-bit (deck, key) ``deck_key`` and grouped on it, which polars
     does without hashing; this is the one pass over every entry of the event. The result is
-    sorted by ``gk`` (rules rely on it to merge two tables in order).
+    sorted by ``deck_key`` (rules rely on it to merge two tables in order).
     """
     packed = pl.col("deck").cast(pl.Int64) * _KEY_BITS + (pl.col("key") - UNRESOLVED_KEY)
     slim = rows.select(
-        packed.alias("gk"),
+        packed.alias("deck_key"),
         *[pl.when(pl.col("section") == s).then(pl.col("qty")).otherwise(0)
           .alias(s) for s in SECTIONS],
         *[pl.when(pl.col("section") == s).then(pl.col("row")).alias(f"row_{s}")
           for s in SECTIONS],
         pl.col("card_id").is_not_null().alias("known"),
-    ).sort("gk")
-    key = pl.col("gk") % _KEY_BITS + UNRESOLVED_KEY
-    return slim.group_by("gk", maintain_order=True).agg(
+    ).sort("deck_key")
+    key = pl.col("deck_key") % _KEY_BITS + UNRESOLVED_KEY
+    return slim.group_by("deck_key", maintain_order=True).agg(
         pl.col(*SECTIONS).sum(), pl.col("row_main", "row_extra", "row_side").min(),
         pl.col("known").first(),
     ).with_columns(
-        (pl.col("gk") // _KEY_BITS).cast(pl.UInt32).alias("deck"),
+        (pl.col("deck_key") // _KEY_BITS).cast(pl.UInt32).alias("deck"),
         key.alias("key"),
         (pl.col("main") + pl.col("extra") + pl.col("side")).alias("total"),
         pl.min_horizontal("row_main", "row_extra", "row_side").alias("row"),
@@ -386,10 +394,10 @@ def _check(entries: pl.DataFrame, registered: pl.DataFrame | None, unread: pl.Da
     card_table = attrs.lazy().with_columns(**flags)
     narrow = card_table.select("card_id", "name_id", "folded", "limit", "kind", "is_extra",
                                "is_legend", "points", *flags)
-    # one pass over every row: the wide deck-by-card table, with the card flags joined once
-    plans = [wide(rows).join(narrow, on="card_id", how="left", maintain_order="left")]
+    # one pass over every row: the deck-by-card table, with the card flags joined once
+    plans = [deck_by_card(rows).join(narrow, on="card_id", how="left", maintain_order="left")]
     if reg_df is not None:
-        plans.append(wide(reg_df.lazy()))
+        plans.append(deck_by_card(reg_df.lazy()))
     collected = pl.collect_all(plans, engine=ENGINE)
     clock.lap("deck-by-card table")
     deck_cards = collected[0].lazy()
@@ -404,7 +412,7 @@ def _check(entries: pl.DataFrame, registered: pl.DataFrame | None, unread: pl.Da
     sizes = counted.with_columns(
         pl.when(pl.col("row").is_not_null()).then(sources).alias("source")).drop("row").lazy()
     ctx = Context(
-        fmt=fmt, whitelist=banlist.whitelist, attrs=card_table, rows=rows, cards=deck_cards,
+        fmt=fmt, whitelist=banlist.whitelist, attrs=card_table, rows=rows, deck_cards=deck_cards,
         sizes=sizes, registered=reg_df.lazy() if reg_df is not None else None,
         registered_cards=collected[1].lazy() if reg_df is not None else None,
         list_problems=options.list_problems, stale=stale_hint(cards, banlist),

@@ -14,21 +14,21 @@ from typing import Any
 
 import polars as pl
 
+from .vocab import SECTION_ENUM, SECTIONS, SLOT_ENUM, SLOTS
+
 __all__ = ["ENTRY_SCHEMA", "SECTIONS", "SLOTS", "conform", "entries_frame"]
 
-SECTIONS: tuple[str, ...] = ("main", "extra", "side")
-SLOTS: tuple[str, ...] = ("monster", "spell", "trap", "extra", "skill")
 
 ENTRY_SCHEMA: dict[str, pl.DataType] = {
     "deck_id": pl.Utf8(),
-    "section": pl.Enum(list(SECTIONS)),
+    "section": SECTION_ENUM,
     "passcode": pl.Int64(),
     "name": pl.Utf8(),
     "qty": pl.Int32(),
     "file": pl.Utf8(),
     "line": pl.Int32(),
     "cell": pl.Utf8(),
-    "slot": pl.Enum(list(SLOTS)),
+    "slot": SLOT_ENUM,
 }
 
 

@@ -17,17 +17,17 @@ from pathlib import Path
 
 import polars as pl
 
-from .banlist import Banlist
-from .cards import CardDB
 from .checking import paired
 from .decisions import Decision, apply_decisions, unreadable_rows
 from .engine import STATUS, CheckResult, check
 from .errors import InputError, Problem, capped
 from .formats import Format
 from .inputs import DeckFiles, read_deck_paths
-from .penalties import Policy, Stage
+from .penalties import Policy
 from .readers.registrations import Registrations, read_registrations
+from .setup import Setup
 from .verdicts import verdicts
+from .vocab import Lang, Stage
 
 __all__ = ["EventResult", "check_event", "run_event"]
 
@@ -35,8 +35,8 @@ __all__ = ["EventResult", "check_event", "run_event"]
 @dataclass
 class EventResult:
     registrations: Registrations
-    lists: CheckResult
-    decks: CheckResult | None
+    list_check: CheckResult  # the registered lists, checked
+    deck_check: CheckResult | None  # the submitted decks, checked against their lists
     players: pl.DataFrame
     violations: pl.DataFrame
     problems: list[Problem] = field(default_factory=list)
@@ -48,7 +48,16 @@ class EventResult:
 
     @property
     def format(self) -> Format:
-        return self.lists.format
+        return self.list_check.format
+
+    @property
+    def warnings(self) -> list[Problem]:
+        """The checks' warnings (the list's entries no card matches, stale card data), once
+        each."""
+        found = list(self.list_check.warnings)
+        if self.deck_check is not None:
+            found += [w for w in self.deck_check.warnings if w not in found]
+        return found
 
     def counts(self) -> dict[str, int]:
         from .rules import CODES
@@ -56,9 +65,9 @@ class EventResult:
         by_code = dict(self.violations.group_by("code").len().iter_rows())
         return {code: int(by_code[code]) for code in CODES if code in by_code}
 
-    def penalties(self, policy: Policy, stage: Stage, lang: str) -> pl.DataFrame:
+    def penalties(self, policy: Policy, stage: Stage, lang: Lang) -> pl.DataFrame:
         """One row per player with violations (``deck`` = player number)."""
-        return verdicts(self.violations, policy, stage, lang, compared=self.decks is not None)
+        return verdicts(self.violations, policy, stage, lang, compared=self.deck_check is not None)
 
     @property
     def entries(self) -> pl.DataFrame:
@@ -66,28 +75,27 @@ class EventResult:
         return self.registrations.entries if self.registered is None else self.registered
 
 
-def run_event(registrations: Path, *, cards: CardDB, fmt: Format, banlist: Banlist,
-              decks: Path | None = None, decisions: list[Decision] | None = None) -> (
-        EventResult):
+def run_event(registrations: Path, setup: Setup, *, decks: Path | None = None,
+              decisions: list[Decision] | None = None) -> EventResult:
     """An event from files: registrations (file or folder) and decks (folder or zip)."""
     submitted = None
     if decks is not None:
         submitted = read_deck_paths([decks])
         if not submitted.ids and not submitted.problems:
             raise InputError.at(str(decks), "no deck files found (.ydk, .ydke, .txt, .zip)")
-    return check_event(read_registrations(registrations), submitted, cards=cards, fmt=fmt,
-                       banlist=banlist, decks_label=str(decks), decisions=decisions or [])
+    return check_event(read_registrations(registrations), submitted, setup,
+                       decks_label=str(decks), decisions=decisions or [])
 
 
-def check_event(reg: Registrations, submitted: DeckFiles | None, *,
-                cards: CardDB, fmt: Format, banlist: Banlist,
+def check_event(reg: Registrations, submitted: DeckFiles | None, setup: Setup, *,
                 decks_label: str = "decks", decisions: list[Decision] | None = None,
                 decisions_label: str = "decisions") -> EventResult:
     """An event from registrations and submitted decks already read (files or uploads)."""
+    cards, fmt, banlist = setup.cards, setup.fmt, setup.banlist
     applied = apply_decisions(reg.entries, reg.problems, decisions or [], decisions_label)
     problems = applied.problems + applied.unmatched
     player_ids = reg.players["player_id"].to_list()
-    lists = check(applied.entries, cards=cards, fmt=fmt, banlist=banlist, deck_ids=player_ids,
+    list_check = check(applied.entries, cards=cards, fmt=fmt, banlist=banlist, deck_ids=player_ids,
                   unreadable=unreadable_rows(applied.problems, on_list=False))
     deck_result: CheckResult | None = None
     unmatched: list[str] = []
@@ -114,7 +122,7 @@ def check_event(reg: Registrations, submitted: DeckFiles | None, *,
                                 unreadable_rows(applied.problems, on_list=True),
                                 unreadable_rows(files.unreadable(), on_list=False)]))
     index = reg.players.select("player_id", "player_name").with_row_index("deck")
-    frames = [lists.violations.with_columns(pl.lit("list").alias("on"))]
+    frames = [list_check.violations.with_columns(pl.lit("list").alias("on"))]
     if deck_result is not None:
         frames.append(deck_result.violations.with_columns(pl.lit("deck").alias("on")))
     violations = (
@@ -123,21 +131,21 @@ def check_event(reg: Registrations, submitted: DeckFiles | None, *,
         .with_columns(pl.col("on").cast(pl.Enum(["list", "deck"])))
         .sort("deck", "on", maintain_order=True)
     )
-    players = _players(index, lists, deck_result, violations)
-    return EventResult(reg, lists, deck_result, players, violations, capped(problems), unmatched,
-                       without, entries, applied.decisions, applied.entries)
+    players = _players(index, list_check, deck_result, violations)
+    return EventResult(reg, list_check, deck_result, players, violations, capped(problems),
+                       unmatched, without, entries, applied.decisions, applied.entries)
 
 
-def _players(index: pl.DataFrame, lists: CheckResult, decks: CheckResult | None,
+def _players(index: pl.DataFrame, list_check: CheckResult, deck_check: CheckResult | None,
              violations: pl.DataFrame) -> pl.DataFrame:
-    list_sizes = lists.decks.select(
+    list_sizes = list_check.decks.select(
         pl.col("deck_id").alias("player_id"), pl.col("main").alias("list_main"),
         pl.col("extra").alias("list_extra"), pl.col("side").alias("list_side"),
         pl.col("legal").alias("list_legal"), pl.col("source").alias("list_source"),
         pl.col("status").alias("list_status"))
     out = index.join(list_sizes, on="player_id", how="left")
-    if decks is not None:
-        deck_sizes = decks.decks.select(
+    if deck_check is not None:
+        deck_sizes = deck_check.decks.select(
             pl.col("deck_id").alias("player_id"), pl.col("main").alias("deck_main"),
             pl.col("extra").alias("deck_extra"), pl.col("side").alias("deck_side"),
             pl.col("legal").alias("deck_legal"), pl.col("source").alias("deck_source"),

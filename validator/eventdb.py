@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import InputError
+from .vocab import LANGS, Lang
 
 __all__ = ["FAULT_PAUSE", "EventDB", "EventSettings", "LogEntry"]
 
@@ -65,8 +66,8 @@ class EventSettings:
     name: str
     date: str
     format: str
-    regulation: str
-    lang: str
+    regulation: str  # a shipped regulation, or "custom" (a policy file received)
+    lang: Lang
     banlist: str = ""  # a list of the data store by its name; "" = the format's default
 
 
@@ -164,7 +165,11 @@ class EventDB:
 
     def settings(self) -> EventSettings | None:
         rows = self._query("SELECT name, date, format, regulation, lang, banlist FROM event")
-        return EventSettings(*rows[0]) if rows else None
+        if not rows:
+            return None
+        name, date, format_, regulation, lang, banlist = rows[0]
+        return EventSettings(name, date, format_, regulation,
+                             lang if lang in LANGS else "en", banlist)
 
     def save_settings(self, settings: EventSettings) -> None:
         with self.transaction() as conn:

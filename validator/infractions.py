@@ -10,7 +10,8 @@ from importlib import resources
 from typing import Any
 
 from .errors import ImplementationError, InputError
-from .penalties import LANGS, REGULATIONS, penalty_types
+from .penalties import penalty_types
+from .vocab import LANGS, REGULATIONS
 
 __all__ = ["Infraction", "catalogue", "infraction"]
 

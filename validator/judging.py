@@ -14,14 +14,15 @@ import polars as pl
 from .banlist import Banlist
 from .cards import CardDB
 from .engine import CheckResult, check
-from .entries import SECTIONS, entries_frame
+from .entries import entries_frame
 from .errors import Problem
 from .formats import Format
-from .penalties import Policy, Stage
+from .penalties import Policy
 from .readers.textlist import parse_text_list
 from .readers.ydk import is_ydke, parse_ydk, parse_ydke
 from .resolve import resolve
 from .verdicts import verdicts
+from .vocab import SECTIONS, Lang, Stage
 
 __all__ = ["JudgeCheck", "ListLine", "SideBySide", "decision", "found_deck", "judge_check",
            "registered_lines", "side_by_side"]
@@ -151,7 +152,7 @@ class JudgeCheck:
 
 def judge_check(player_id: str, deck: pl.DataFrame, registered: pl.DataFrame, *,
                 cards: CardDB, fmt: Format, banlist: Banlist, policy: Policy, stage: Stage,
-                lang: str, duel: int | None = None,
+                lang: Lang, duel: int | None = None,
                 unreadable: pl.DataFrame | None = None) -> JudgeCheck:
     """The found deck against the registered list. From duel 2 of a match on (and not
     between matches, when the deck is restored), side deck exchanges are allowed."""

@@ -15,12 +15,12 @@ import tomllib
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from .errors import ImplementationError, InputError, Problem
 from .rules import CODES, DECISION_CODES
+from .vocab import LANGS, REGULATIONS, STAGES, Lang, Stage
 
 __all__ = [
     "LANGS",
@@ -35,11 +35,6 @@ __all__ = [
     "penalty_types",
 ]
 
-Lang = Literal["en", "ja", "ko", "th"]
-Stage = Literal["pre-event", "in-duel", "between-duels", "between-matches"]
-LANGS: tuple[Lang, ...] = ("en", "ja", "ko", "th")
-REGULATIONS: tuple[str, ...] = ("th", "ja", "ko")
-STAGES: tuple[Stage, ...] = ("pre-event", "in-duel", "between-duels", "between-matches")
 
 
 class Texts(BaseModel):
@@ -51,7 +46,7 @@ class Texts(BaseModel):
     ko: str | None = None
     th: str | None = None
 
-    def get(self, lang: str) -> str:
+    def get(self, lang: Lang) -> str:
         text = getattr(self, lang, None)
         return str(text if text else self.en)
 
@@ -144,10 +139,10 @@ class Policy(BaseModel):
                                      f"one of {', '.join(self.applies)}")
         return self
 
-    def remedy(self, code: str, lang: str) -> str:
+    def remedy(self, code: str, lang: Lang) -> str:
         return self.remedies[self.codes[code].remedy].get(lang)
 
-    def penalty_name(self, penalty: str, lang: str) -> str:
+    def penalty_name(self, penalty: str, lang: Lang) -> str:
         return self.penalties[penalty].get(lang)
 
     def severity(self, penalty: str) -> int:
@@ -156,7 +151,7 @@ class Policy(BaseModel):
     def by_severity(self) -> list[str]:
         return sorted(self.penalties, key=lambda p: self.penalties[p].severity)
 
-    def applies_to(self, penalty: str, stage: Stage, lang: str) -> str:
+    def applies_to(self, penalty: str, stage: Stage, lang: Lang) -> str:
         """When a penalty applies at this stage (section 1 of the regulation)."""
         rule = self.types.get(penalty)
         key = rule.applies(stage) if rule is not None else "head_judge"
@@ -167,7 +162,7 @@ class Policy(BaseModel):
         rule = self.types.get(penalty)
         return rule is not None and rule.recorded is not None
 
-    def text(self, key: str, lang: str) -> str:
+    def text(self, key: str, lang: Lang) -> str:
         return self.texts[key].get(lang)
 
     def citations(self) -> list[Citation]:
@@ -238,7 +233,7 @@ def policy_from_toml(data: dict[str, object], label: str) -> Policy:
     return _validated(_merged(data), label)
 
 
-def default_regulation(rush: bool, lang: str) -> str:
+def default_regulation(rush: bool, lang: Lang) -> str:
     """Rush Duel events follow the ko regulation (a Rush Duel regulation); the others the th
     one, or the ja one when the event speaks Japanese."""
     if rush:

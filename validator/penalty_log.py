@@ -1,4 +1,5 @@
-"""The event's penalty log as tables: what the web pages show and the XLSX/CSV exports.
+"""The event's penalty log as rows: what the web pages show and the CSV export (the
+workbook: ``report.xlsx.log_xlsx``).
 
 A repeat is an entry for a player who was already recorded for one of its codes: section 2
 of every regulation lets the judge apply a higher penalty to a repeated violation.
@@ -10,12 +11,10 @@ import csv
 import io
 from typing import Any
 
-from openpyxl import Workbook
-
 from .eventdb import LogEntry
-from .xlsx import autosize, csv_safe, put, write_header
+from .report.style import csv_safe
 
-__all__ = ["HEADER", "log_csv", "log_xlsx", "repeats", "rows"]
+__all__ = ["HEADER", "log_csv", "repeats", "rows"]
 
 HEADER = ["#", "Recorded (UTC)", "Player ID", "Player", "Judge", "Round", "Duel", "Kind",
           "Codes", "Default penalty", "Penalty", "Decision", "Reason", "Repeat of"]
@@ -47,20 +46,4 @@ def log_csv(entries: list[LogEntry]) -> str:
     writer.writerow(HEADER)
     for row in rows(entries):
         writer.writerow([csv_safe(v) for v in row])
-    return buffer.getvalue()
-
-
-def log_xlsx(entries: list[LogEntry]) -> bytes:
-    workbook = Workbook()
-    sheet = workbook.active
-    assert sheet is not None
-    sheet.title = "Penalty log"
-    write_header(sheet, 1, HEADER)
-    for r, row in enumerate(rows(entries), start=2):
-        for c, value in enumerate(row, start=1):
-            put(sheet, r, c, value)
-    sheet.freeze_panes = "A2"
-    autosize(sheet)
-    buffer = io.BytesIO()
-    workbook.save(buffer)
     return buffer.getvalue()

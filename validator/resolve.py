@@ -32,7 +32,7 @@ from importlib import resources
 
 import polars as pl
 
-from .cards import LANGS, CardDB
+from .cards import NAME_LANGS, CardDB
 from .entries import ENTRY_SCHEMA
 from .formats import Format
 from .normalize import name_key, name_key_expr
@@ -90,7 +90,7 @@ _NAME_SCHEMA: dict[str, pl.DataType] = {
     "name": pl.Utf8(), "slot": pl.Utf8(), "name_id": pl.Int64(),
     "ambiguous": pl.List(pl.Utf8()), "fuzzy_id": pl.Int64(),
     "suggestions": pl.List(pl.Utf8())}
-_LANG_ORDER = {lang: i for i, lang in enumerate(LANGS)}
+_LANG_ORDER = {lang: i for i, lang in enumerate(NAME_LANGS)}
 
 
 def _candidates(typed: pl.DataFrame, names: pl.DataFrame) -> pl.DataFrame:
@@ -113,7 +113,7 @@ def _names(typed: pl.DataFrame, cards: CardDB, admits: Admits) -> pl.DataFrame:
     table = _card_table(cards, admits)
     names = cards.names.with_columns(
         pl.col("name").str.normalize("NFC").str.strip_chars().alias("exact"),
-        pl.col("lang").replace_strict(_LANG_ORDER, default=len(LANGS)).alias("lang_rank"))
+        pl.col("lang").replace_strict(_LANG_ORDER, default=len(NAME_LANGS)).alias("lang_rank"))
     found = _candidates(distinct.select("name", "slot", "exact", "key"), names).join(
         table, on="card_id", how="left")
     rank = (

@@ -14,7 +14,7 @@ from openpyxl import Workbook
 from openpyxl.styles import Alignment, Font
 from openpyxl.worksheet.worksheet import Worksheet
 
-from .xlsx import FILLS, put
+from .report.style import FILLS, put
 
 __all__ = ["BLOCKS", "KonamiSheet", "write_konami_workbook"]
 

@@ -17,8 +17,9 @@ import re
 
 import polars as pl
 
-from .penalties import Policy, Stage
+from .penalties import Policy
 from .rules import CODES
+from .vocab import Lang, Stage
 
 __all__ = ["VERDICT_SCHEMA", "verdicts"]
 
@@ -42,7 +43,7 @@ def _template(text: str, values: dict[str, pl.Expr]) -> pl.Expr:
                      *[values[n] for n in names])
 
 
-def _card_lines(mismatches: pl.DataFrame, policy: Policy, lang: str) -> pl.DataFrame:
+def _card_lines(mismatches: pl.DataFrame, policy: Policy, lang: Lang) -> pl.DataFrame:
     """Per deck, the card-by-card remedy of a deck that must match its (legal) list."""
     section = pl.coalesce(pl.col("section").cast(pl.Utf8), pl.lit("deck")).replace_strict(
         {s: policy.sections[s].get(lang) for s in policy.sections}, return_dtype=pl.Utf8)
@@ -66,7 +67,7 @@ def _card_lines(mismatches: pl.DataFrame, policy: Policy, lang: str) -> pl.DataF
         "deck", maintain_order=True).agg(pl.col("line"))
 
 
-def verdicts(violations: pl.DataFrame, policy: Policy, stage: Stage, lang: str, *,
+def verdicts(violations: pl.DataFrame, policy: Policy, stage: Stage, lang: Lang, *,
              compared: bool | pl.Series = False) -> pl.DataFrame:
     """One row per deck with violations (``VERDICT_SCHEMA``).
 

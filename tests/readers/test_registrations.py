@@ -87,7 +87,8 @@ def test_long_xlsx_with_title_empty_rows_and_total(tmp_path: Path) -> None:
 
 def test_konami_sheets_one_per_player(tmp_path: Path) -> None:
     sheets = [KonamiSheet(f"Player {p}", p, "Regional", "2026-11-29",
-                          {"monster": s["main"], "extra": s["extra"], "side": s["side"]})
+                          {"monster": list(s["main"]), "extra": list(s["extra"]),
+                           "side": list(s["side"])})
               for p, s in LISTS.items()]
     path = tmp_path / "konami.xlsx"
     write_konami_workbook(path, sheets)

@@ -9,9 +9,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.conftest import shared_path
-from validator.entries import SECTIONS, entries_frame
+from validator.entries import entries_frame
 from validator.errors import InputError
 from validator.readers.ydk import parse_ydk, parse_ydke, read_deck_file, to_ydk, to_ydke
+from validator.vocab import SECTIONS
 
 
 def _windbot() -> list[Path]:

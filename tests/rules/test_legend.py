@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import polars as pl
 import pytest
 
 from tests.conftest import shared_path
-from tests.deckbuild import build, codes
+from tests.deckbuild import Cards, build, codes
 from validator.banlist import Banlist, read_banlist
 from validator.cards import CardDB
+from validator.engine import CheckResult
 
 BLUE_EYES, DARK_MAGICIAN = 160001000, 160002000  # Legend Monsters (ot & 0x400)
 SALVAGE = 160015056  # a Legend Spell
@@ -31,7 +33,8 @@ def _filler(rush_db: CardDB, rush_list: Banlist, n: int) -> list[tuple[str | int
     return [(code, 3) for code in pool[: n // 3]] + ([(pool[n // 3], n % 3)] if n % 3 else [])
 
 
-def _check(run, rush_db, rush_list, main, side=None):  # type: ignore[no-untyped-def]
+def _check(run: Callable[..., CheckResult], rush_db: CardDB, rush_list: Banlist, main: Cards,
+           side: Cards | None = None) -> CheckResult:
     deck = build(rush_db, "d", main + _filler(rush_db, rush_list, 40 - sum(q for _, q in main)),
                  side=side)
     return run(deck, fmt="rush", cards=rush_db, banlist=rush_list)

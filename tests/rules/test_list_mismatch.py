@@ -1,20 +1,28 @@
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import polars as pl
 
 from tests.deckbuild import build, codes, legal_filler
+from validator.cards import CardDB
+from validator.engine import CheckResult
 
 FILLER_SIZE = 37
 
 
-def _pair(demo_db, deck_main, list_main, deck_side=(), list_side=()):  # type: ignore[no-untyped-def]
+Counts = Sequence[tuple[str | int, int]]
+
+
+def _pair(demo_db: CardDB, deck_main: Counts, list_main: Counts, deck_side: Counts = (),
+          list_side: Counts = ()) -> tuple[pl.DataFrame, pl.DataFrame]:
     base = legal_filler(demo_db, FILLER_SIZE)
     deck = build(demo_db, "p1", [*base, *deck_main], side=list(deck_side))
     listed = build(demo_db, "p1", [*base, *list_main], side=list(list_side))
     return deck, listed
 
 
-def _diff(result) -> list[tuple[str, str, int, int]]:  # type: ignore[no-untyped-def]
+def _diff(result: CheckResult) -> list[tuple[str, str, int, int]]:
     found = result.violations.filter(pl.col("code") == "LIST_MISMATCH")
     return found.select(pl.col("section").cast(pl.Utf8), "card", "count", "registered").rows()
 
@@ -53,7 +61,8 @@ def test_deck_without_list_and_list_without_deck(run, demo_db) -> None:  # type:
                                                                     "only-list": 0}
 
 
-def _siding(demo_db, deck_main, deck_side):  # type: ignore[no-untyped-def]
+def _siding(demo_db: CardDB, deck_main: Counts,
+            deck_side: Counts) -> tuple[pl.DataFrame, pl.DataFrame]:
     """A registered list with 2 Lightning Storm + 1 Raigeki in the main deck and 2 Cosmic
     Cyclone + 1 Harpie's Feather Duster in the side deck, and a deck as given."""
     base = legal_filler(demo_db, FILLER_SIZE)
@@ -84,7 +93,7 @@ def test_fail_the_same_swap_in_duel_one(demo_db) -> None:  # type: ignore[no-unt
                    ("side", "Lightning Storm", 2, 0), ("side", "Raigeki", 1, 0)]
 
 
-def _messages(result) -> list[str]:  # type: ignore[no-untyped-def]
+def _messages(result: CheckResult) -> list[str]:
     return result.violations.filter(pl.col("code") == "LIST_MISMATCH")["message"].to_list()
 
 
@@ -119,11 +128,11 @@ def test_fail_duel_two_extra_deck_monster_moved_to_main(demo_db) -> None:  # typ
     assert result.decks["status"].cast(pl.Utf8).to_list() == ["illegal"]
 
 
-def _check(demo_db, deck, listed, *, siding):  # type: ignore[no-untyped-def]
+def _check(demo_db: CardDB, deck: pl.DataFrame, listed: pl.DataFrame, *,
+           siding: bool) -> CheckResult:
     from validator.engine import check
-    from validator.formats import load_format
-    from validator.setup import load_banlist
+    from validator.setup import load
 
-    fmt = load_format("advanced-tcg")
-    return check(deck, cards=demo_db, fmt=fmt, banlist=load_banlist(None, None, fmt, demo_db),
+    setup = load("advanced-tcg", demo_db)
+    return check(deck, cards=setup.cards, fmt=setup.fmt, banlist=setup.banlist,
                  registered=listed, siding=siding)

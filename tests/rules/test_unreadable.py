@@ -5,8 +5,7 @@ import polars as pl
 from tests.deckbuild import build, legal_filler
 from validator.cards import CardDB
 from validator.engine import check
-from validator.formats import load_format
-from validator.setup import load_banlist
+from validator.setup import load
 
 
 def _unreadable(deck_id: str) -> pl.DataFrame:
@@ -17,8 +16,8 @@ def _unreadable(deck_id: str) -> pl.DataFrame:
 
 
 def _check(db: CardDB, deck: pl.DataFrame, unreadable: pl.DataFrame | None) -> pl.DataFrame:
-    fmt = load_format("advanced-tcg")
-    result = check(deck, cards=db, fmt=fmt, banlist=load_banlist(None, None, fmt, db),
+    setup = load("advanced-tcg", db)
+    result = check(deck, cards=setup.cards, fmt=setup.fmt, banlist=setup.banlist,
                    unreadable=unreadable)
     return result.decks.join(result.violations, on="deck", how="left")
 

@@ -8,6 +8,7 @@ import re
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TypedDict, Unpack
 
 import pytest
 from fastapi.testclient import TestClient
@@ -32,9 +33,16 @@ def _token(client: TestClient, path: str = "/") -> str:
 HOSTS = frozenset({"testserver", "127.0.0.1", "localhost"})
 
 
-def _client(db: Path, **options: object) -> TestClient:
-    return TestClient(create_app(db, cards_spec="demo", hosts=HOSTS,  # type: ignore[arg-type]
-                                 **options))
+class _AppOptions(TypedDict, total=False):
+    """The options of :func:`create_app` that the tests vary."""
+
+    password: str | None
+    data_dir: Path | None
+    max_upload: int
+
+
+def _client(db: Path, **options: Unpack[_AppOptions]) -> TestClient:
+    return TestClient(create_app(db, cards_spec="demo", hosts=HOSTS, **options))
 
 
 @pytest.fixture

@@ -9,10 +9,11 @@ import subprocess
 import sys
 import textwrap
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import httpx
+import httpx2
 import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
@@ -75,7 +76,7 @@ def test_a_busy_port_is_one_clear_line(tmp_path: Path) -> None:
 
 # --- sessions
 
-def _cookie(response: httpx.Response) -> str:
+def _cookie(response: httpx2.Response) -> str:
     match = re.search(r"dc_session=([^;]+)", response.headers.get("set-cookie", ""))
     assert match
     return match.group(1)
@@ -138,7 +139,7 @@ def test_login_reveals_nothing_of_the_event(tmp_path: Path) -> None:
 
 def test_wrong_passwords_are_throttled_without_blocking_others(tmp_path: Path) -> None:
     app = create_app(tmp_path / "e.sqlite", password="s3cret", cards_spec="demo", hosts=HOSTS)
-    app.state.throttle = Throttle(step=0.4, most=0.4)  # type: ignore[attr-defined]
+    app.state.throttle = Throttle(step=0.4, most=0.4)
 
     async def scenario() -> tuple[float, list[int]]:
         transport = httpx.ASGITransport(app=app)
@@ -197,7 +198,7 @@ def _xlsx_far_cell() -> bytes:
     return buffer.getvalue()
 
 
-HOSTILE = {
+HOSTILE: dict[str, Callable[[], bytes]] = {
     "far-cell.xlsx": _xlsx_far_cell,
     "field.csv": lambda: b'Player ID,Qty,Card Name\nP1,3,"' + b"x" * (128 << 10) + b'"\n',
     "wide.csv": lambda: b",".join([b"a"] * 1_000_000) + b"\n",

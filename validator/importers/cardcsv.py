@@ -24,14 +24,14 @@ from typing import Any
 
 import polars as pl
 
-from ..cards import CARD_SCHEMA, KINDS, LANGS, LINK_SCHEMA, CardDB, finalize
+from ..cards import CARD_SCHEMA, KINDS, LINK_SCHEMA, NAME_LANGS, CardDB, finalize
 from ..errors import ProblemCollector
 from ..tabular import read_sheets
 
 __all__ = ["COLUMNS", "read"]
 
 COLUMNS = ("passcode", "alias", "treated_as", "kind", "extra", "legend", "rush", "subtypes",
-           "pools", "points", *(f"name_{lang}" for lang in LANGS))
+           "pools", "points", *(f"name_{lang}" for lang in NAME_LANGS))
 _TRUE = {"1", "yes", "y", "true", "x", "✓", "はい", "예"}
 _FALSE = {"", "0", "no", "n", "false", "いいえ", "아니오"}
 
@@ -92,7 +92,7 @@ def read(path: Path) -> CardDB:
         cols["card_id"].append(int(passcode))
         cols["name_id"].append(int(passcode))
         cols["other_names"].append([])
-        for lang in LANGS:
+        for lang in NAME_LANGS:
             cols[f"name_{lang}"].append(cells.get(f"name_{lang}") or None)
         cols["kind"].append(kind)
         for flag, value in flags.items():

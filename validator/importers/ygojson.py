@@ -18,9 +18,9 @@ import polars as pl
 
 from ..cards import (
     CARD_SCHEMA,
-    LANGS,
     LEGALITY_SCHEMA,
     LINK_SCHEMA,
+    NAME_LANGS,
     CardDB,
     finalize,
     stable_negative_id,
@@ -31,7 +31,7 @@ __all__ = ["TREATED_AS", "cards_from_objects", "read"]
 
 _EXTRA_TYPES = {"fusion", "synchro", "xyz", "link"}
 _LEADING_DIGITS = re.compile(r"\s*(\d+)")
-_LANG_KEYS = {lang: lang for lang in LANGS} | {"zh": "zh-CN", "zh_tw": "zh-TW"}
+_LANG_KEYS = {lang: lang for lang in NAME_LANGS} | {"zh": "zh-CN", "zh_tw": "zh-TW"}
 
 
 def _load_json(data: bytes, name: str) -> Any:
@@ -216,7 +216,7 @@ def cards_from_objects(objects: Iterable[tuple[str, int, dict[str, Any]]],
             cols["passcode"].append(passcode)
             cols["card_id"].append(card_id)
             cols["name_id"].append(card_id)
-            for lang in LANGS:
+            for lang in NAME_LANGS:
                 cols[f"name_{lang}"].append(names[lang])
             cols["other_names"].append(others)
             cols["kind"].append(card["cardType"])

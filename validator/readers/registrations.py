@@ -103,7 +103,9 @@ class _Player:
 
 
 @dataclass
-class _Out:
+class _Found:
+    """What the files held so far: entry rows, players, problems, and the row counts."""
+
     rows: list[dict[str, Any]] = field(default_factory=list)
     players: list[_Player] = field(default_factory=list)
     frames: list[pl.DataFrame] = field(default_factory=list)
@@ -170,7 +172,7 @@ def _find_header(sheet: Sheet) -> tuple[str, int, dict[str, int]] | None:
     return None
 
 
-def _playerless(sheet: Sheet, header_row: int, out: _Out) -> None:
+def _playerless(sheet: Sheet, header_row: int, out: _Found) -> None:
     """One problem for a header without a player column, never one per row."""
     cells = sheet.rows[header_row]
     seen = ", ".join(repr(c.strip()) for c in cells if c.strip())
@@ -188,7 +190,7 @@ def _name(first: str, last: str, full: str) -> str:
     return full or " ".join(p for p in (first, last) if p)
 
 
-def _read_long(sheet: Sheet, header_row: int, cols: dict[str, int], out: _Out) -> None:
+def _read_long(sheet: Sheet, header_row: int, cols: dict[str, int], out: _Found) -> None:
     """The long layout, checked column-wise with polars (no Python work per row but for
     the rows that are reported)."""
     body = sheet.rows[header_row + 1:]
@@ -341,7 +343,7 @@ def _row(section: str, slot: str | None, qty: int, name: str, file: str, line: i
             "slot": slot}
 
 
-def _read_konami(sheet: Sheet, out: _Out, fallback_id: str) -> bool:
+def _read_konami(sheet: Sheet, out: _Found, fallback_id: str) -> bool:
     blocks = _blocks(sheet)
     if not blocks:
         return False
@@ -407,7 +409,7 @@ def _read_konami(sheet: Sheet, out: _Out, fallback_id: str) -> bool:
     return True
 
 
-def _read_form(form: FormSheet, out: _Out) -> None:
+def _read_form(form: FormSheet, out: _Found) -> None:
     """A filled Konami PDF sheet: rows located by their field names, written totals
     checked against the rows."""
     rows: list[dict[str, Any]] = []
@@ -460,7 +462,7 @@ def _stamp(text: str) -> dt.datetime | None:
     return None
 
 
-def _read_forms(sheet: Sheet, header_row: int, cols: dict[str, int], out: _Out) -> None:
+def _read_forms(sheet: Sheet, header_row: int, cols: dict[str, int], out: _Found) -> None:
     def cell(row: list[str], key: str) -> str:
         i = cols.get(key)
         return row[i].strip() if i is not None and i < len(row) else ""
@@ -508,7 +510,7 @@ def _read_forms(sheet: Sheet, header_row: int, cols: dict[str, int], out: _Out) 
                                    forms=True, line=r, stamp=_stamp(cell(row, "timestamp"))))
 
 
-def _read_sheet(sheet: Sheet, out: _Out) -> None:
+def _read_sheet(sheet: Sheet, out: _Found) -> None:
     if not any(any(c.strip() for c in row) for row in sheet.rows):
         return
     found = _find_header(sheet)
@@ -528,7 +530,7 @@ def _read_sheet(sheet: Sheet, out: _Out) -> None:
                                     "Monster/Spell/Trap/Extra/Side blocks"))
 
 
-def _one_per_player(out: _Out) -> set[int]:
+def _one_per_player(out: _Found) -> set[int]:
     """The registration kept for each player id, and problems for the others: a later
     forms submission supersedes an earlier one; elsewhere the first place is read."""
     kept: dict[str, _Player] = {}
@@ -571,7 +573,7 @@ def _pdf_bytes(path: Path, data: bytes | None) -> bytes:
         raise InputError.at(str(path), f"cannot read: {exc.strerror}") from exc
 
 
-def _read_file(path: Path, data: bytes | None, out: _Out) -> None:
+def _read_file(path: Path, data: bytes | None, out: _Found) -> None:
     """One registration file (a zip: each of its registration files)."""
     suffix = path.suffix.lower()
     try:
@@ -598,7 +600,7 @@ def read_registration_files(paths: list[Path],
                             contents: list[bytes] | None = None) -> Registrations:
     """Registrations from files (workbooks, CSV, PDF sheets, zips of them), or from uploaded
     ``contents`` that ``paths`` only name."""
-    out = _Out()
+    out = _Found()
     for number, path in enumerate(paths):
         _read_file(path, None if contents is None else contents[number], out)
     kept = _one_per_player(out)

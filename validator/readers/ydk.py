@@ -18,8 +18,9 @@ from typing import TYPE_CHECKING
 
 import polars as pl
 
-from ..entries import ENTRY_SCHEMA, SECTIONS, conform
+from ..entries import ENTRY_SCHEMA, conform
 from ..errors import MORE, PER_FILE, InputError, Problem
+from ..vocab import SECTIONS
 
 if TYPE_CHECKING:
     import numpy as np

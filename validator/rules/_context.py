@@ -7,16 +7,16 @@ from dataclasses import dataclass
 import polars as pl
 
 from ..formats import Format
+from ..vocab import SECTION_ENUM, SECTIONS
 
 __all__ = ["SECTIONS", "VIOLATION_SCHEMA", "Context", "by_section", "name_totals",
            "violations"]
 
-SECTIONS = ("main", "extra", "side")
 
 VIOLATION_SCHEMA: dict[str, pl.DataType] = {
     "deck": pl.UInt32(),
     "code": pl.Utf8(),
-    "section": pl.Enum(list(SECTIONS)),
+    "section": SECTION_ENUM,
     "card_id": pl.Int64(),
     "passcode": pl.Int64(),
     "count": pl.Int64(),
@@ -38,13 +38,13 @@ class Context:
 
     * ``attrs``: one row per card name (small): attributes, the list's ``limit``, and the
       card-level flags that rule modules declare in ``card_flags``;
-    * ``cards``: one row per (deck, card): copies in ``main``/``extra``/``side`` and
+    * ``deck_cards``: one row per (deck, card): copies in ``main``/``extra``/``side`` and
       ``total``, ``status`` (ok/unknown/unresolved), where the first copy is, and the card's
       ``limit``, ``kind``, ``is_extra``, ``is_legend``, ``points`` and flags — the one big
       table every rule filters;
     * ``rows``: one row per entry (for rules that need the typed text);
     * ``sizes``: one row per deck with main/extra/side card counts;
-    * ``registered`` / ``registered_cards``: the registered lists' rows and wide table;
+    * ``registered`` / ``registered_cards``: the registered lists' rows and deck-by-card table;
     * ``list_problems``: whether rules also report problems of the registered lists;
     * ``stale``: a note for messages about cards the data lacks, when the card data is older
       than the list ("; card data dated D is older than list L: run `deckcheck data update`");
@@ -57,7 +57,7 @@ class Context:
     fmt: Format
     whitelist: bool
     attrs: pl.LazyFrame
-    cards: pl.LazyFrame
+    deck_cards: pl.LazyFrame
     rows: pl.LazyFrame
     sizes: pl.LazyFrame
     registered: pl.LazyFrame | None = None
@@ -69,8 +69,8 @@ class Context:
 
     @property
     def known(self) -> pl.LazyFrame:
-        """Rows of ``cards`` whose card the data knows."""
-        return self.cards.filter(pl.col("status") == "ok")
+        """Rows of ``deck_cards`` whose card the data knows."""
+        return self.deck_cards.filter(pl.col("status") == "ok")
 
     def named(self, frame: pl.LazyFrame, *columns: str) -> pl.LazyFrame:
         """Add the card's English name (and other card-table columns) to failing rows."""

@@ -24,7 +24,8 @@ from __future__ import annotations
 import polars as pl
 
 from ..formats import Format
-from ._context import SECTIONS, Context, violations
+from ..vocab import SECTIONS
+from ._context import Context, violations
 
 CODES = ("LIST_MISMATCH",)
 DECISION = False
@@ -37,7 +38,7 @@ def card_flags(fmt: Format, whitelist: bool) -> dict[str, pl.Expr]:
 
 def _counts(frame: pl.LazyFrame) -> pl.LazyFrame:
     return frame.filter(pl.col("status") != "unresolved").select(
-        "gk", "deck", "card_id", "passcode", *SECTIONS, *(f"row_{s}" for s in SECTIONS))
+        "deck_key", "deck", "card_id", "passcode", *SECTIONS, *(f"row_{s}" for s in SECTIONS))
 
 
 def _same_decks(deck: pl.DataFrame, listed: pl.DataFrame, decks: int) -> pl.Series:
@@ -59,7 +60,7 @@ def _same_decks(deck: pl.DataFrame, listed: pl.DataFrame, decks: int) -> pl.Seri
     candidates = (deck_n == list_n).gather(number)
     position = (pl.Series(range(deck.height), dtype=pl.Int64) - deck_at.gather(number).cast(
         pl.Int64) + list_at.gather(number).cast(pl.Int64)).clip(0, max(listed.height - 1, 0))
-    columns = ["gk", *SECTIONS]
+    columns = ["deck_key", *SECTIONS]
     if listed.is_empty():
         return pl.Series("deck", [], dtype=pl.UInt32)
     aligned = listed.select(columns).gather(position)
@@ -79,12 +80,12 @@ def check(ctx: Context) -> list[pl.LazyFrame]:
     if ctx.registered_cards is None:
         return []
     deck, listed, sizes = pl.collect_all(
-        [_counts(ctx.cards), _counts(ctx.registered_cards), ctx.sizes.select("deck")],
+        [_counts(ctx.deck_cards), _counts(ctx.registered_cards), ctx.sizes.select("deck")],
         engine="in-memory")
     same = _same_decks(deck, listed, sizes.height).implode()
     both = (
         deck.lazy().filter(~pl.col("deck").is_in(same))
-        .join(listed.lazy().filter(~pl.col("deck").is_in(same)), on="gk", how="full",
+        .join(listed.lazy().filter(~pl.col("deck").is_in(same)), on="deck_key", how="full",
               coalesce=True, suffix="_list")
         .with_columns(
             pl.coalesce("deck", "deck_list").alias("deck"),

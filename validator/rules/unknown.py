@@ -26,7 +26,7 @@ def card_flags(fmt: Format, whitelist: bool) -> dict[str, pl.Expr]:
 
 
 def check(ctx: Context) -> list[pl.LazyFrame]:
-    failing = by_section(ctx.cards.filter(pl.col("status") == "unknown"))
+    failing = by_section(ctx.deck_cards.filter(pl.col("status") == "unknown"))
     return [violations(failing, "UNKNOWN_CARD",
                        pl.format("Passcode {} is not a known card ({} in the {} deck){}",
                                  pl.col("key"), pl.col("qty"),

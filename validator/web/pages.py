@@ -13,8 +13,8 @@ from fastapi.templating import Jinja2Templates
 from starlette.datastructures import FormData, UploadFile
 
 from ..errors import InputError
-from ..penalties import LANGS, REGULATIONS
 from ..rules import CODES
+from ..vocab import LANGS, REGULATIONS
 from .state import EventState, Snapshot, safe_name
 
 __all__ = ["Forbidden", "files", "form", "latest", "page", "state_of", "templates"]

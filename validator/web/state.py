@@ -92,8 +92,7 @@ class EventState:
             decks = self.db.uploads("decks")
             links = "\n".join(d.decode("utf-8", "replace") for _, d in self.db.uploads("links"))
             submitted = read_deck_uploads(decks, links) if decks or links else None
-            return check_event(reg, submitted, cards=setup.cards, fmt=setup.fmt,
-                               banlist=setup.banlist, decks_label="submitted decks",
+            return check_event(reg, submitted, setup, decks_label="submitted decks",
                                decisions=self.decisions(),
                                decisions_label="decisions"), []
         except InputError as exc:

@@ -17,9 +17,11 @@ from ... import store
 from ...errors import InputError
 from ...eventdb import EventSettings
 from ...formats import format_names
-from ...penalties import LANGS, REGULATIONS, policy_from_toml
-from ...report_event import event_json_bytes, event_xlsx
+from ...penalties import policy_from_toml
+from ...report.json import event_json_bytes
+from ...report.xlsx import event_xlsx
 from ...safety import check_archive
+from ...vocab import LANGS, REGULATIONS
 from ..pages import files, form, latest, page, state_of
 from ..state import CUSTOM_POLICY
 
@@ -82,7 +84,9 @@ async def save_event(request: Request) -> Response:
     if values["banlist"] and values["banlist"] not in {
             s.name for s in store.stored_lists(state.data_dir)}:
         raise InputError.at("banlist", "not a list of the data store")
-    state.db.save_settings(EventSettings(**values))
+    lang = next(code for code in LANGS if code == values["lang"])
+    state.db.save_settings(EventSettings(values["name"], values["date"], values["format"],
+                                         values["regulation"], lang, values["banlist"]))
     await asyncio.wrap_future(state.refresh())
     return RedirectResponse("/?msg=" + quote("Event saved."), status_code=303)
 

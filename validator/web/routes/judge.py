@@ -13,11 +13,11 @@ from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
 from ...decisions import unreadable_rows
-from ...entries import SECTIONS
 from ...errors import InputError
 from ...judging import JudgeCheck, decision, found_deck, judge_check, registered_lines
 from ...penalties import Policy, Stage
 from ...penalty_log import repeats
+from ...vocab import SECTIONS
 from ..pages import form, latest, page, state_of
 from .players import player_row
 

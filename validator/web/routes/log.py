@@ -11,7 +11,8 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from ...errors import InputError
 from ...infractions import catalogue, infraction
 from ...judging import decision
-from ...penalty_log import log_csv, log_xlsx, repeats
+from ...penalty_log import log_csv, repeats
+from ...report.xlsx import log_xlsx
 from ..pages import form, latest, page, state_of
 from .judge import _optional
 

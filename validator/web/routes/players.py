@@ -10,11 +10,11 @@ import polars as pl
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from ...entries import SECTIONS
 from ...errors import InputError
 from ...event import EventResult
 from ...judging import side_by_side
-from ...report import fuzzy_by_deck, verdicts_by_deck
+from ...report.json import fuzzy_by_deck, verdicts_by_deck
+from ...vocab import SECTIONS
 from ..pages import form, latest, page, state_of
 
 router = APIRouter()
@@ -31,7 +31,7 @@ def player_row(result: EventResult, player_id: str) -> dict[str, Any]:
 def open_items(result: EventResult, player_id: str) -> list[dict[str, Any]]:
     """The entries of the player's list the head judge must settle, with suggestions."""
     items: list[dict[str, Any]] = []
-    unresolved = result.lists.resolved.filter(
+    unresolved = result.list_check.resolved.filter(
         (pl.col("deck_id") == player_id) & (pl.col("status") == "unresolved"))
     for row in unresolved.iter_rows(named=True):
         items.append({"where": row["cell"] or str(row["line"] or ""), "typed": row["name"],
@@ -57,7 +57,7 @@ async def player(request: Request, player_id: str) -> Response:
     settings, policy, setup = state.settings(), state.policy(), state.setup()
     mine = result.violations.filter(pl.col("player_id") == player_id)
     verdict = verdicts_by_deck(result.violations, policy, "pre-event", settings.lang,
-                               result.decks is not None).get(row["deck"])
+                               result.deck_check is not None).get(row["deck"])
     deck = None if result.submitted is None else result.submitted.filter(
         pl.col("deck_id") == player_id)
     if deck is not None and deck.is_empty() and player_id in result.players_without_deck:
@@ -65,7 +65,7 @@ async def player(request: Request, player_id: str) -> Response:
     rows = side_by_side(result.entries.filter(pl.col("deck_id") == player_id), deck,
                         mine.filter(pl.col("on") == "deck"), setup.cards, setup.fmt,
                         [p for p in result.problems if p.deck_id == player_id])
-    fuzzy = fuzzy_by_deck(result.lists, result.decks).get(player_id, [])
+    fuzzy = fuzzy_by_deck(result.list_check, result.deck_check).get(player_id, [])
     return page(request, "player.html", player=row, violations=mine.to_dicts(), fuzzy=fuzzy,
                 verdict=verdict, policy=policy, lang=settings.lang, diff=rows,
                 items=open_items(result, player_id), checking=snapshot.checking,

@@ -1,4 +1,4 @@
-"""The organizer's event report: JSON and a styled XLSX workbook.
+"""The workbooks: the organizer's event report and the penalty log.
 
 Sheets: Summary (counts, format, list, data, generated-at), Players (one row per player,
 filters, frozen header, status colours), Violations (one row per violation with its file
@@ -16,9 +16,8 @@ import io
 import re
 import zipfile
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import orjson
 import polars as pl
 from openpyxl import Workbook
 from openpyxl.styles import Alignment, Border, Font, Side
@@ -26,21 +25,17 @@ from openpyxl.worksheet.pagebreak import Break
 from openpyxl.worksheet.properties import PageSetupProperties
 from openpyxl.worksheet.worksheet import Worksheet
 
-from .event import EventResult
-from .penalties import Policy, Stage
-from .report import (
-    VIOLATION_FIELDS,
-    fuzzy_by_deck,
-    json_bytes,
-    penalty_json,
-    status_counts,
-    verdict_json,
-    verdicts_by_deck,
-    violations_by_deck,
-)
-from .xlsx import FILLS, autosize, put, write_header
+from ..eventdb import LogEntry
+from ..penalties import Policy
+from ..penalty_log import HEADER, rows
+from ..vocab import Lang, Stage
+from .json import VIOLATION_FIELDS, fuzzy_by_deck, verdicts_by_deck
+from .style import FILLS, autosize, put, write_header
 
-__all__ = ["event_json", "event_json_bytes", "event_xlsx", "write_event_xlsx"]
+if TYPE_CHECKING:
+    from ..event import EventResult
+
+__all__ = ["event_xlsx", "log_xlsx", "write_event_xlsx"]
 
 _FIXED_DATE = (1980, 1, 1, 0, 0, 0)
 _WRAP = Alignment(wrap_text=True, vertical="top")
@@ -50,7 +45,7 @@ _STATUS_LABEL = {"legal": "Legal", "illegal": "Illegal", "needs_decision": "Need
 _STATUS_FILL = {"legal": "legal", "illegal": "illegal", "needs_decision": "warning"}
 
 
-def _penalty_cell(verdict: dict[str, Any] | None, policy: Policy, lang: str) -> str:
+def _penalty_cell(verdict: dict[str, Any] | None, policy: Policy, lang: Lang) -> str:
     """The prescribed penalty, or what the head judge decides and why."""
     if verdict is None:
         return ""
@@ -60,72 +55,9 @@ def _penalty_cell(verdict: dict[str, Any] | None, policy: Policy, lang: str) -> 
     return "; ".join(parts) or policy.text("decision", lang)
 
 
-def event_json(result: EventResult, policy: Policy, stage: Stage, lang: str) -> dict[str, Any]:
-    """The event report as Python data (no timestamps: stable for diffs and golden tests)."""
-    return dict(orjson.loads(event_json_bytes(result, policy, stage, lang)))
-
-
-def event_json_bytes(result: EventResult, policy: Policy, stage: Stage, lang: str) -> bytes:
-    """The event report as JSON text."""
-    return json_bytes(_event_payload(result, policy, stage, lang))
-
-
-def _event_payload(result: EventResult, policy: Policy, stage: Stage,
-                   lang: str) -> dict[str, Any]:
-    penalties = _verdicts(result, policy, stage, lang)
-    by_player = violations_by_deck(result.violations, _VIOLATION_COLUMNS)
-    fuzzy = fuzzy_by_deck(result.lists, result.decks)
-    decided: dict[str, list[dict[str, Any]]] = {}
-    for item in result.decisions:
-        decided.setdefault(item.player_id, []).append(item.json())
-    players = []
-    for row in result.players.iter_rows(named=True):
-        penalty = penalties.get(row["deck"])
-        players.append({
-            "player_id": row["player_id"],
-            "player_name": row["player_name"],
-            "legal": row["legal"],
-            "list_legal": row["list_legal"],
-            "deck_legal": row["deck_legal"],
-            "list_counts": {"main": row["list_main"], "extra": row["list_extra"],
-                            "side": row["list_side"]},
-            "deck_counts": None if row["deck_main"] is None else {
-                "main": row["deck_main"], "extra": row["deck_extra"], "side": row["deck_side"]},
-            "deck_source": row["deck_source"],
-            "violations": by_player.get(row["deck"], []),
-            "penalty": penalty_json(penalty),
-            **verdict_json(str(row["status"]), penalty),
-            "decisions": decided.get(row["player_id"], []),
-            "fuzzy": fuzzy.get(row["player_id"], []),
-        })
-    legal = int(result.players["legal"].sum())
-    return {
-        "format": result.format.name,
-        "banlist": result.lists.banlist,
-        "cards": result.lists.cards,
-        "regulation": policy.regulation,
-        "stage": stage,
-        "lang": lang,
-        "players": players,
-        "problems": [{"file": p.file, "line": p.line, "where": p.column, "message": p.message}
-                     for p in result.problems],
-        "unmatched_decks": result.unmatched_decks,
-        "players_without_deck": result.players_without_deck,
-        "decisions": [d.json() for d in result.decisions],
-        "summary": {
-            "players": result.players.height,
-            "legal": legal,
-            "illegal": result.players.height - legal,
-            "violations_by_code": result.counts(),
-            "problems": len(result.problems),
-        },
-        "statuses": status_counts(result.players),
-    }
-
-
-def _verdicts(result: EventResult, policy: Policy, stage: Stage, lang: str) -> dict[int, Any]:
+def _verdicts(result: EventResult, policy: Policy, stage: Stage, lang: Lang) -> dict[int, Any]:
     return verdicts_by_deck(result.violations, policy, stage, lang,
-                            compared=result.decks is not None)
+                            compared=result.deck_check is not None)
 
 
 def _summary(ws: Worksheet, result: EventResult, policy: Policy, generated_at: str) -> None:
@@ -133,8 +65,8 @@ def _summary(ws: Worksheet, result: EventResult, policy: Policy, generated_at: s
     counted = dict(result.players["status"].cast(pl.Utf8).value_counts().iter_rows())
     facts: list[tuple[str, Any]] = [
         ("Format", result.format.title),
-        ("Forbidden/Limited list", result.lists.banlist),
-        ("Card data", result.lists.cards),
+        ("Forbidden/Limited list", result.list_check.banlist),
+        ("Card data", result.list_check.cards),
         ("Regulation", f"{policy.title} ({policy.title_local})"),
         ("Players", result.players.height),
         ("Legal", counted.get("legal", 0)),
@@ -152,16 +84,21 @@ def _summary(ws: Worksheet, result: EventResult, policy: Policy, generated_at: s
     for i, (code, count) in enumerate(result.counts().items(), start=top):
         put(ws, i, 1, code)
         put(ws, i, 2, count)
+    if result.warnings:
+        top += len(result.counts()) + 2
+        write_header(ws, top - 1, ["Warning"])
+        for i, warning in enumerate(result.warnings, start=top):
+            put(ws, i, 1, str(warning))
     autosize(ws, {1: 44})
 
 
 def _players(ws: Worksheet, result: EventResult, penalties: dict[int, Any], policy: Policy,
-             lang: str) -> None:
+             lang: Lang) -> None:
     titles = ["Player ID", "Player", "Status", "List legal", "Deck legal", "Main (list)",
               "Extra (list)", "Side (list)", "Deck file", "Violations", "Penalty", "Applies to",
               "Remedies", "Read fuzzily"]
     write_header(ws, 1, titles)
-    fuzzy = fuzzy_by_deck(result.lists, result.decks)
+    fuzzy = fuzzy_by_deck(result.list_check, result.deck_check)
     for r, row in enumerate(result.players.iter_rows(named=True), start=2):
         penalty = penalties.get(row["deck"])
         values = [row["player_id"], row["player_name"], _STATUS_LABEL[str(row["status"])],
@@ -201,7 +138,7 @@ def _violations(ws: Worksheet, result: EventResult) -> None:
     autosize(ws, {11: 80})
 
 
-def _slips(ws: Worksheet, result: EventResult, policy: Policy, lang: str,
+def _slips(ws: Worksheet, result: EventResult, policy: Policy, lang: Lang,
            penalties: dict[int, Any]) -> None:
     labels = {
         "en": ("Penalty", "Player", "Player ID", "Applies to", "Violations", "Remedies",
@@ -246,7 +183,7 @@ def _slips(ws: Worksheet, result: EventResult, policy: Policy, lang: str,
 def _unresolved(ws: Worksheet, result: EventResult) -> None:
     write_header(ws, 1, ["Player ID", "Player", "Typed name", "Count", "File", "Cell",
                          "Suggestions"])
-    rows = result.lists.resolved.filter(pl.col("status") == "unresolved")
+    rows = result.list_check.resolved.filter(pl.col("status") == "unresolved")
     names = dict(result.players.select("player_id", "player_name").iter_rows())
     for r, row in enumerate(rows.iter_rows(named=True), start=2):
         for c, value in enumerate([row["deck_id"], names.get(row["deck_id"]), row["name"],
@@ -279,7 +216,7 @@ def _problems(ws: Worksheet, result: EventResult) -> None:
     autosize(ws, {4: 90})
 
 
-def write_event_xlsx(result: EventResult, policy: Policy, stage: Stage, lang: str,
+def write_event_xlsx(result: EventResult, policy: Policy, stage: Stage, lang: Lang,
                      target: Path,
                      generated_at: dt.datetime | None = None) -> None:
     """The report as a file, written whole or not at all."""
@@ -289,7 +226,7 @@ def write_event_xlsx(result: EventResult, policy: Policy, stage: Stage, lang: st
     partial.replace(target)
 
 
-def event_xlsx(result: EventResult, policy: Policy, stage: Stage, lang: str,
+def event_xlsx(result: EventResult, policy: Policy, stage: Stage, lang: Lang,
                generated_at: dt.datetime | None = None) -> bytes:
     """The report workbook's bytes."""
     when = generated_at or dt.datetime.now(dt.UTC).replace(microsecond=0)
@@ -305,7 +242,28 @@ def event_xlsx(result: EventResult, policy: Policy, stage: Stage, lang: str,
     _unresolved(workbook.create_sheet("Unresolved"), result)
     _decisions(workbook.create_sheet("Decisions"), result)
     _problems(workbook.create_sheet("Problems"), result)
-    stamp = when.astimezone(dt.UTC).replace(tzinfo=None)
+    return _stable(workbook, when.astimezone(dt.UTC).replace(tzinfo=None))
+
+
+def log_xlsx(entries: list[LogEntry]) -> bytes:
+    """The penalty log as a workbook (its zip entries dated like the event report's)."""
+    workbook = Workbook()
+    sheet = workbook.active
+    assert sheet is not None
+    sheet.title = "Penalty log"
+    write_header(sheet, 1, HEADER)
+    for r, row in enumerate(rows(entries), start=2):
+        for c, value in enumerate(row, start=1):
+            put(sheet, r, c, value)
+    sheet.freeze_panes = "A2"
+    autosize(sheet)
+    stamp = max((e.recorded_at for e in entries), default="1980-01-01T00:00:00")
+    return _stable(workbook, dt.datetime.fromisoformat(stamp[:19]))
+
+
+def _stable(workbook: Workbook, stamp: dt.datetime) -> bytes:
+    """A workbook's bytes that depend only on its content and ``stamp``: every zip entry
+    carries one fixed date, and the document's dates are ``stamp``."""
     workbook.properties.created = stamp
     workbook.properties.creator = "deckcheck"
     buffer = io.BytesIO()
