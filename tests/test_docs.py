@@ -33,3 +33,13 @@ def test_every_code_says_what_it_means() -> None:
 
     for code in CODES:
         assert docs.code_meaning(code)
+
+
+def test_a_help_change_makes_the_commands_drift(monkeypatch: pytest.MonkeyPatch) -> None:
+    from validator.cli import main as cli
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    check = cli.commands["check"]
+    monkeypatch.setattr(check, "help", "Check decks somehow.")
+    assert "Check decks somehow." in docs.commands()
+    assert docs.render(readme) != readme

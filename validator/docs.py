@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import sys
+import textwrap
 from collections.abc import Callable
 from pathlib import Path
 
@@ -79,11 +80,17 @@ def commands() -> str:
                 walk(command, [*prefix, name])
                 continue
             sub = click.Context(command, info_name=" ".join([*prefix, name]), parent=context)
-            summary = (command.help or "").strip().splitlines()[0]
+            summary = " ".join((command.help or "").strip().split("\n\n")[0].split())
+            options = [p.opts[0] for p in command.params
+                       if isinstance(p, click.Option) and p.opts[0] != "--help"]
             out.append(f"{sub.command_path} {' '.join(command.collect_usage_pieces(sub))}")
-            out.append(f"    {summary}")
+            out.extend(textwrap.wrap(summary, 92, initial_indent="    ",
+                                     subsequent_indent="    "))
+            if options:
+                out.extend(textwrap.wrap("options: " + " ".join(options), 92,
+                                         initial_indent="    ", subsequent_indent="      "))
     walk(main, [])
-    return "```\n" + "\n".join(out) + "\n```\n"
+    return "```text\n" + "\n".join(out) + "\n```\n"
 
 
 PARTS: dict[str, Callable[[], str]] = {

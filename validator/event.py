@@ -138,19 +138,15 @@ def check_event(reg: Registrations, submitted: DeckFiles | None, setup: Setup, *
 
 def _players(index: pl.DataFrame, list_check: CheckResult, deck_check: CheckResult | None,
              violations: pl.DataFrame) -> pl.DataFrame:
-    list_sizes = list_check.decks.select(
-        pl.col("deck_id").alias("player_id"), pl.col("main").alias("list_main"),
-        pl.col("extra").alias("list_extra"), pl.col("side").alias("list_side"),
-        pl.col("legal").alias("list_legal"), pl.col("source").alias("list_source"),
-        pl.col("status").alias("list_status"))
-    out = index.join(list_sizes, on="player_id", how="left")
+    def sizes(checked: CheckResult, side: str) -> pl.DataFrame:
+        """Each player's sizes, legality, source and status of one side (list or deck)."""
+        return checked.decks.select(pl.col("deck_id").alias("player_id"), *(
+            pl.col(c).alias(f"{side}_{c}")
+            for c in ("main", "extra", "side", "legal", "source", "status")))
+
+    out = index.join(sizes(list_check, "list"), on="player_id", how="left")
     if deck_check is not None:
-        deck_sizes = deck_check.decks.select(
-            pl.col("deck_id").alias("player_id"), pl.col("main").alias("deck_main"),
-            pl.col("extra").alias("deck_extra"), pl.col("side").alias("deck_side"),
-            pl.col("legal").alias("deck_legal"), pl.col("source").alias("deck_source"),
-            pl.col("status").alias("deck_status"))
-        out = out.join(deck_sizes, on="player_id", how="left")
+        out = out.join(sizes(deck_check, "deck"), on="player_id", how="left")
     else:
         out = out.with_columns(
             *[pl.lit(None, pl.Int64).alias(c) for c in ("deck_main", "deck_extra", "deck_side")],
