@@ -27,6 +27,7 @@ TARGETS = {
     "million": "1M decks with lists through the engine in ≤ 8 s with peak RSS ≤ 3 GB",
     "duckdb": "engine (read + check) no slower than DuckDB at 100k and 1M decks",
     "files": "10k YDK files end to end in ≤ 2 s and ≥ 2× faster than the plain loop",
+    "judge": "a judge's deck check: p95 ≤ 150 ms while event checks run",
     "e2e": "10k-player XLSX event end to end in ≤ 10 s",
     "cold": "`deckcheck check` of one YDK with the stored card data in ≤ 1 s wall, cold",
 }
@@ -88,6 +89,8 @@ def main() -> None:
                         help="YDK files for the file-path benchmark (0: skip)")
     parser.add_argument("--pdf", type=int, default=1_000,
                         help="filled PDF sheets for the PDF reading benchmark (0: skip)")
+    parser.add_argument("--judge-players", type=int, default=2_000,
+                        help="players of the live-server judge benchmark (0: skip)")
     parser.add_argument("--e2e", type=int, default=10_000)
     parser.add_argument("--cards", default="auto")
     args = parser.parse_args()
@@ -117,6 +120,7 @@ def main() -> None:
                              f"{anchor['differences']} differences")
     files = _files(args.files) if args.files else None
     pdf = _child("pdf", str(args.pdf)) if args.pdf else None
+    judge = _judge_load(args.judge_players) if args.judge_players else None
     if pdf:
         print(f"{args.pdf:,} PDF sheets: {pdf['per_sheet_ms']:.1f} ms per sheet", flush=True)
     e2e = _child("e2e", str(args.e2e), "--cards", args.cards)
@@ -124,9 +128,21 @@ def main() -> None:
     cards = rows[0]["cards"]
     cold = _cold_start(cards if cards != "demo" else str(ROOT / "validator/data/demo_cards.csv"))
     print(f"cold start: first {cold['first']:.2f} s, median {cold['median']:.2f} s")
-    report = _markdown(rows, files, pdf, e2e, cold, cards)
+    report = _markdown(rows, files, pdf, judge, e2e, cold, cards)
     (ROOT / "bench" / "results.md").write_text(report)
     print(report)
+
+
+def _judge_load(players: int) -> dict[str, Any]:
+    """``bench.judge_load``: judge deck checks on a live server, idle and under re-checks."""
+    out = subprocess.run([sys.executable, "-m", "bench.judge_load", "--players", str(players)],
+                         cwd=ROOT, capture_output=True, text=True, check=False)
+    if out.returncode != 0:
+        raise SystemExit(f"bench.judge_load failed:\n{out.stderr[-3000:]}")
+    figures = dict(json.loads(out.stdout.strip().splitlines()[-1]))
+    print(f"judge checks: p95 {figures['idle']['p95_ms']:.0f} ms idle, "
+          f"{figures['under_load']['p95_ms']:.0f} ms during event checks", flush=True)
+    return figures
 
 
 def _files(count: int) -> dict[str, Any] | None:
@@ -147,8 +163,8 @@ def _gb(value: int) -> str:
 
 
 def _markdown(rows: list[dict[str, Any]], files: dict[str, Any] | None,
-              pdf: dict[str, Any] | None, e2e: dict[str, Any], cold: dict[str, float],
-              cards: str) -> str:
+              pdf: dict[str, Any] | None, judge: dict[str, Any] | None, e2e: dict[str, Any],
+              cold: dict[str, float], cards: str) -> str:
     lines = [
         "# Benchmark results",
         "",
@@ -227,6 +243,22 @@ def _markdown(rows: list[dict[str, Any]], files: dict[str, Any] | None,
             f"name): {pdf['read_s']:.1f} s, **{pdf['per_sheet_ms']:.1f} ms per sheet** "
             f"({pdf['rows']:,} rows, {pdf['players']:,} players); writing one sheet takes "
             f"{pdf['write_ms']:.0f} ms (`python -m bench.measure pdf {pdf['sheets']}`).",
+        ]
+    if judge is not None:
+        idle, loaded = judge["idle"], judge["under_load"]
+        lines += [
+            "", "## A judge's deck check on a live server",
+            "",
+            f"`deckcheck serve` on loopback, an event of {judge['players']:,} players (its "
+            f"check takes {judge['event_check_s']:.1f} s); {judge['checks']} judge deck checks "
+            "idle, then as many while another client keeps uploading the registrations again "
+            f"({judge['event_checks_during']} event checks ran meanwhile; `python -m "
+            "bench.judge_load`).",
+            "",
+            "| | p50 (ms) | p95 (ms) | max (ms) |", "|---|---:|---:|---:|",
+            f"| idle | {idle['p50_ms']:.0f} | {idle['p95_ms']:.0f} | {idle['max_ms']:.0f} |",
+            f"| during event checks | {loaded['p50_ms']:.0f} | {loaded['p95_ms']:.0f} | "
+            f"{loaded['max_ms']:.0f} |",
         ]
     stages = ", ".join(f"{k} {v:.2f} s" for k, v in e2e["stages"].items())
     lines += [

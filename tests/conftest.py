@@ -19,6 +19,9 @@ from validator.store import demo_cards, merge
 
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
 
+#: the ``run`` fixture: decks (entry frames) in, a check result out
+Run = Callable[..., CheckResult]
+
 
 def shared_path(*parts: str) -> Path:
     """A file under ../shared/data; skips the test when absent, fails it when CI=true."""
@@ -64,7 +67,7 @@ def _isolated_store(tmp_path_factory: pytest.TempPathFactory,
 
 
 @pytest.fixture
-def run(demo_db: CardDB) -> Callable[..., CheckResult]:
+def run(demo_db: CardDB) -> Run:
     def _run(*decks: pl.DataFrame, fmt: str = "advanced-tcg", banlist: Banlist | None = None,
              registered: pl.DataFrame | None = None, cards: CardDB | None = None) -> CheckResult:
         db = cards or demo_db

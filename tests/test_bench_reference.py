@@ -9,6 +9,7 @@ import pytest
 
 from bench.reference import ReferenceChecker, Row, engine_verdicts
 from bench.synth import synthesize
+from validator.cards import CardDB
 from validator.engine import check
 from validator.setup import load
 
@@ -22,7 +23,7 @@ def _decks(frame: pl.DataFrame) -> dict[str, list[Row]]:
 
 
 @pytest.mark.parametrize("fmt_name", ["advanced-tcg", "traditional", "goat", "genesys"])
-def test_reference_and_engine_agree_on_a_synthetic_event(demo_db, fmt_name: str) -> None:  # type: ignore[no-untyped-def]
+def test_reference_and_engine_agree_on_a_synthetic_event(demo_db: CardDB, fmt_name: str) -> None:
     setup = load(fmt_name, demo_db)
     fmt, banlist = setup.fmt, setup.banlist
     event = synthesize(demo_db, banlist, fmt, 600, seed=3, rate=0.05)

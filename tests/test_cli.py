@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 
 import click
@@ -38,7 +39,8 @@ def test_every_command_has_help_with_an_example(words: tuple[str, ...]) -> None:
             assert option.help, f"{' '.join(words)} {option.opts[0]} has no help text"
 
 
-def _ydk(path: Path, main_cards: list[int], extra: list[int] = (), side: list[int] = ()) -> Path:  # type: ignore[assignment]
+def _ydk(path: Path, main_cards: Sequence[int], extra: Sequence[int] = (),
+         side: Sequence[int] = ()) -> Path:
     path.write_text("#main\n" + "".join(f"{c}\n" for c in main_cards) + "#extra\n"
                     + "".join(f"{c}\n" for c in extra) + "!side\n"
                     + "".join(f"{c}\n" for c in side))

@@ -7,7 +7,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from tests.conftest import shared_path
+from tests.conftest import Run, shared_path
 from tests.deckbuild import build, codes, legal_filler
 from validator.banlist import read_banlist
 from validator.cards import CardDB
@@ -16,7 +16,7 @@ from validator.formats import load_format
 from validator.inputs import read_deck_paths
 
 
-def test_five_problems_are_all_reported(run, demo_db) -> None:  # type: ignore[no-untyped-def]
+def test_five_problems_are_all_reported(run: Run, demo_db: CardDB) -> None:
     deck = build(
         demo_db, "five",
         [("Pot of Greed", 1), ("Called by the Grave", 2), ("Accesscode Talker", 1),
@@ -28,7 +28,7 @@ def test_five_problems_are_all_reported(run, demo_db) -> None:  # type: ignore[n
     assert result.decks["legal"].to_list() == [False]
 
 
-def test_violations_sort_by_deck_then_code_order(run, demo_db) -> None:  # type: ignore[no-untyped-def]
+def test_violations_sort_by_deck_then_code_order(run: Run, demo_db: CardDB) -> None:
     a = build(demo_db, "a", [("Pot of Greed", 1), *legal_filler(demo_db, 30)])
     b = build(demo_db, "b", legal_filler(demo_db, 40))
     result = run(a, b)
@@ -110,7 +110,7 @@ def test_every_deck_gets_a_verdict(windbot: dict[str, list[str]]) -> None:
     assert pl.Series([len(v) for v in windbot.values()]).min() == 0
 
 
-def test_rows_of_one_deck_need_not_be_contiguous(run, demo_db) -> None:  # type: ignore[no-untyped-def]
+def test_rows_of_one_deck_need_not_be_contiguous(run: Run, demo_db: CardDB) -> None:
     a = build(demo_db, "a", legal_filler(demo_db, 40))
     b = build(demo_db, "b", [("Pot of Greed", 1), *legal_filler(demo_db, 39)])
     interleaved = pl.concat([a[:20], b[:10], a[20:], b[10:]])
@@ -120,7 +120,7 @@ def test_rows_of_one_deck_need_not_be_contiguous(run, demo_db) -> None:  # type:
     assert codes(result) == ["FORBIDDEN_CARD"]
 
 
-def test_violation_points_at_the_sections_first_row(run, demo_db) -> None:  # type: ignore[no-untyped-def]
+def test_violation_points_at_the_sections_first_row(run: Run, demo_db: CardDB) -> None:
     deck = build(demo_db, "d", [("Pot of Greed", 1), *legal_filler(demo_db, 39)],
                  side=[("Pot of Greed", 1)])
     side_line = deck.filter(pl.col("section") == "side")["line"][0]

@@ -8,7 +8,7 @@ import polars as pl
 from click.testing import CliRunner
 
 from validator.cli import main
-from validator.event import run_event
+from validator.event import EventResult, run_event
 from validator.setup import load
 
 LIST = "3 Raigeki\n"
@@ -25,7 +25,7 @@ def _event(tmp_path: Path, rows: list[str], decks: dict[str, str]) -> Path:
     return folder
 
 
-def _run(tmp_path: Path, folder: Path) -> object:
+def _run(tmp_path: Path, folder: Path) -> EventResult:
     setup = load("advanced-tcg", "demo")
     return run_event(tmp_path / "lists.csv", setup, decks=folder)
 
@@ -38,12 +38,12 @@ def test_decks_pair_by_id_as_typed_and_by_player_name(tmp_path: Path) -> None:
                      "Jordan Lee.YDK": "#main\n12580477\n12580477\n12580477\n",
                      "Somebody Else.ydk": "#main\n12580477\n"})
     result = _run(tmp_path, folder)
-    players = result.players.select(  # type: ignore[attr-defined]
+    players = result.players.select(
         "player_id", "deck_source").rows()
     assert players == [("0401357911", str(folder / "0401357911.ydk")),
                        ("0400000002", str(folder / "Jordan Lee.YDK")),
                        ("0400000003", None)]
-    stray = [p.message for p in result.problems  # type: ignore[attr-defined]
+    stray = [p.message for p in result.problems
              if "matches no registered player" in p.message]
     assert len(stray) == 1
     assert "closest:" in stray[0]
@@ -53,7 +53,7 @@ def test_an_empty_deck_in_a_folder_is_in_the_report(tmp_path: Path) -> None:
     folder = _event(tmp_path, ["0400000001,Ana Sato,Main,3,Raigeki"],
                     {"0400000001.ydk": ""})
     result = _run(tmp_path, folder)
-    violations = result.violations.filter(pl.col("on") == "deck")  # type: ignore[attr-defined]
+    violations = result.violations.filter(pl.col("on") == "deck")
     assert "MAIN_TOO_SMALL" in violations["code"].to_list()
     small = violations.filter(pl.col("code") == "MAIN_TOO_SMALL").row(0, named=True)
     assert small["count"] == 0

@@ -8,7 +8,7 @@ import pytest
 
 from validator.errors import ImplementationError
 from validator.penalties import load_policy
-from validator.rules import CODES, DECISION_CODES, MODULES, RULES, rule_for
+from validator.rules import CODES, DECISION_CODES, MODULES, RULES, RuleModule, rule_for
 from validator.vocab import LANGS, REGULATIONS, STAGES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -26,14 +26,14 @@ def test_codes_are_unique_and_match_the_issue_table() -> None:
 
 
 @pytest.mark.parametrize("module", MODULES, ids=lambda m: m.__name__.rsplit(".", 1)[1])
-def test_rule_module_is_documented_and_tested(module: object) -> None:
+def test_rule_module_is_documented_and_tested(module: RuleModule) -> None:
     doc = module.__doc__ or ""
-    for code in module.CODES:  # type: ignore[attr-defined]
+    for code in module.CODES:
         assert code in doc
     assert "PASS" in doc
     assert "FAIL" in doc
     assert "§" in doc or "Regulation" in doc
-    name = module.__name__.rsplit(".", 1)[1]  # type: ignore[attr-defined]
+    name = module.__name__.rsplit(".", 1)[1]
     test_file = ROOT / "tests" / "rules" / f"test_{name}.py"
     assert test_file.exists()
     text = test_file.read_text()

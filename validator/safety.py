@@ -1,4 +1,4 @@
-"""Guards for untrusted archives: XLSX workbooks and zips of deck files are zip files.
+"""Guards for untrusted archives: XLSX workbooks and zips of deck or registration files.
 
 A zip bomb (a small file that unpacks to gigabytes), too many members, or a member whose
 real size exceeds its stated size is refused before anything is unpacked. A worksheet whose

@@ -9,12 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from openpyxl import Workbook
-from openpyxl.styles import Alignment, Font
-from openpyxl.worksheet.worksheet import Worksheet
-
-from .report.style import FILLS, put
+if TYPE_CHECKING:  # openpyxl is imported only to write a workbook (it is slow to import)
+    from openpyxl.worksheet.worksheet import Worksheet
 
 __all__ = ["BLOCKS", "KonamiSheet", "write_konami_workbook"]
 
@@ -39,6 +37,10 @@ class KonamiSheet:
 
 
 def _fill(ws: Worksheet, sheet: KonamiSheet) -> None:
+    from openpyxl.styles import Alignment, Font
+
+    from .report.style import FILLS, put
+
     ws["A1"] = "Yu-Gi-Oh! Deck List"
     ws["A1"].font = Font(bold=True, size=14)
     ws.merge_cells("A1:F1")
@@ -80,6 +82,8 @@ def _fill(ws: Worksheet, sheet: KonamiSheet) -> None:
 
 def write_konami_workbook(path: Path, sheets: list[KonamiSheet]) -> None:
     """One sheet per player (or one blank sheet when ``sheets`` is empty)."""
+    from openpyxl import Workbook
+
     workbook = Workbook()
     first = workbook.active
     assert first is not None

@@ -5,6 +5,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
+from validator.cards import CardDB
 from validator.errors import InputError
 from validator.importers import cardcsv
 
@@ -48,7 +49,7 @@ def test_missing_header_column(tmp_path: Path) -> None:
         cardcsv.read(src)
 
 
-def test_demo_pool_loads(demo_db) -> None:  # type: ignore[no-untyped-def]
+def test_demo_pool_loads(demo_db: CardDB) -> None:
     assert demo_db.card_count() > 300
     assert demo_db.cards.filter(pl.col("legend"))["kind"].unique().sort().to_list() == [
         "monster", "spell", "trap"]

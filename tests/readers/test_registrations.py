@@ -11,7 +11,7 @@ import pytest
 from openpyxl import Workbook, load_workbook
 
 from validator.entries import entries_frame
-from validator.readers.registrations import read_registrations
+from validator.readers.registrations import Registrations, read_registrations
 from validator.readers.ydk import to_ydke
 from validator.template import KonamiSheet, write_konami_workbook
 
@@ -168,8 +168,8 @@ def test_unrecognised_sheet_is_reported(tmp_path: Path) -> None:
     assert "no deck list found" in reg.problems[0].message
 
 
-def _rows_add_up(reg: object) -> None:
-    assert reg.rows_read == reg.rows_used + reg.rows_reported  # type: ignore[attr-defined]
+def _rows_add_up(reg: Registrations) -> None:
+    assert reg.rows_read == reg.rows_used + reg.rows_reported
 
 
 def test_forms_export_resubmission_keeps_the_later_list(tmp_path: Path) -> None:

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from tests.conftest import shared_path
+from tests.conftest import Run, shared_path
 from tests.deckbuild import build, codes, legal_filler, real_filler
 from validator.banlist import Banlist, parse_lflist, read_banlist
 from validator.cards import CardDB
@@ -12,18 +12,18 @@ from validator.importers import cdb
 from validator.store import merge
 
 
-def test_pass_tcg_cards(run, demo_db) -> None:  # type: ignore[no-untyped-def]
+def test_pass_tcg_cards(run: Run, demo_db: CardDB) -> None:
     assert codes(run(build(demo_db, "d", legal_filler(demo_db, 40)))) == []
 
 
-def test_fail_rush_card_at_a_tcg_event(run, demo_db) -> None:  # type: ignore[no-untyped-def]
+def test_fail_rush_card_at_a_tcg_event(run: Run, demo_db: CardDB) -> None:
     deck = build(demo_db, "d", legal_filler(demo_db, 40), side=[(160001001, 1)])
     result = run(deck)
     assert codes(result) == ["NOT_IN_CARD_POOL"]
     assert "Rush Duel card" in result.violations["message"][0]
 
 
-def test_fail_ocg_only_card_at_tcg_event(run, demo_db) -> None:  # type: ignore[no-untyped-def]
+def test_fail_ocg_only_card_at_tcg_event(run: Run, demo_db: CardDB) -> None:
     # Effect Veiler, rewritten in a copy of the pool as released only in the OCG
     code = int(demo_db.cards.filter(pl.col("name_en") == "Effect Veiler")["passcode"][0])
     db = CardDB(demo_db.cards.with_columns(
@@ -35,7 +35,7 @@ def test_fail_ocg_only_card_at_tcg_event(run, demo_db) -> None:  # type: ignore[
     assert "Effect Veiler is not released in TCG" in result.violations["message"][0]
 
 
-def test_fail_card_not_on_whitelist(run, demo_db) -> None:  # type: ignore[no-untyped-def]
+def test_fail_card_not_on_whitelist(run: Run, demo_db: CardDB) -> None:
     filler = legal_filler(demo_db, 40)
     names = [name for name, _ in filler]
     codes_on_list = demo_db.by_card.filter(pl.col("name_en").is_in(names[1:]))["passcode"]
@@ -45,7 +45,7 @@ def test_fail_card_not_on_whitelist(run, demo_db) -> None:  # type: ignore[no-un
     assert result.violations["card"].to_list() == [names[0]]
 
 
-def test_fail_token_in_deck(run, demo_db) -> None:  # type: ignore[no-untyped-def]
+def test_fail_token_in_deck(run: Run, demo_db: CardDB) -> None:
     token = demo_db.by_card.filter(pl.col("kind") == "token")
     assert not token.is_empty()
     deck = build(demo_db, "d", [(int(token["passcode"][0]), 1), *legal_filler(demo_db, 39)])

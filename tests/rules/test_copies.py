@@ -6,6 +6,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
+from tests.conftest import Run
 from tests.deckbuild import build, codes, legal_filler, real_filler
 from validator.banlist import Banlist, parse_lflist
 from validator.cards import CardDB
@@ -14,13 +15,13 @@ from validator.formats import load_format
 from validator.importers import cdb
 
 
-def test_pass_three_copies(run, demo_db) -> None:  # type: ignore[no-untyped-def]
+def test_pass_three_copies(run: Run, demo_db: CardDB) -> None:
     deck = build(demo_db, "d", [("Ash Blossom & Joyous Spring", 3),
                                 *legal_filler(demo_db, 37)])
     assert codes(run(deck)) == []
 
 
-def test_fail_alternate_artworks_count_together(run, demo_db) -> None:  # type: ignore[no-untyped-def]
+def test_fail_alternate_artworks_count_together(run: Run, demo_db: CardDB) -> None:
     # Dark Magician 46986414 and its alternate artwork 46986421 are one card name
     deck = build(demo_db, "d", [(46986414, 2), (46986421, 1), *legal_filler(demo_db, 37)],
                  side=[(36996508, 1)])

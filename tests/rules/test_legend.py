@@ -8,7 +8,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from tests.conftest import shared_path
+from tests.conftest import Run, shared_path
 from tests.deckbuild import Cards, build, codes
 from validator.banlist import Banlist, read_banlist
 from validator.cards import CardDB
@@ -40,28 +40,30 @@ def _check(run: Callable[..., CheckResult], rush_db: CardDB, rush_list: Banlist,
     return run(deck, fmt="rush", cards=rush_db, banlist=rush_list)
 
 
-def test_fail_two_legend_monsters(run, rush_db, rush_list) -> None:  # type: ignore[no-untyped-def]
+def test_fail_two_legend_monsters(run: Run, rush_db: CardDB, rush_list: Banlist) -> None:
     result = _check(run, rush_db, rush_list, [(BLUE_EYES, 1), (DARK_MAGICIAN, 1)])
     assert codes(result) == ["LEGEND_LIMIT_EXCEEDED"]
     assert result.violations.select("count", "limit").row(0) == (2, 1)
 
 
-def test_fail_two_copies_of_one_legend_monster(run, rush_db, rush_list) -> None:  # type: ignore[no-untyped-def]
+def test_fail_two_copies_of_one_legend_monster(run: Run, rush_db: CardDB,
+                                               rush_list: Banlist) -> None:
     assert codes(_check(run, rush_db, rush_list, [(BLUE_EYES, 2)])) == ["LEGEND_LIMIT_EXCEEDED"]
 
 
-def test_pass_legend_monster_spell_and_trap(run, rush_db, rush_list) -> None:  # type: ignore[no-untyped-def]
+def test_pass_legend_monster_spell_and_trap(run: Run, rush_db: CardDB, rush_list: Banlist) -> None:
     result = _check(run, rush_db, rush_list, [(BLUE_EYES, 1), (SALVAGE, 1), (NEGATE_ATTACK, 1)])
     assert codes(result) == []
     assert result.decks["main"].to_list() == [40]
 
 
-def test_pass_second_legend_in_side_deck(run, rush_db, rush_list) -> None:  # type: ignore[no-untyped-def]
+def test_pass_second_legend_in_side_deck(run: Run, rush_db: CardDB, rush_list: Banlist) -> None:
     result = _check(run, rush_db, rush_list, [(BLUE_EYES, 1)], side=[(DARK_MAGICIAN, 1)])
     assert codes(result) == []
 
 
-def test_ocg_card_in_rush_is_outside_the_pool(run, rush_db, rush_list, ygojson_db) -> None:  # type: ignore[no-untyped-def]
+def test_ocg_card_in_rush_is_outside_the_pool(run: Run, rush_db: CardDB, rush_list: Banlist,
+                                              ygojson_db: CardDB) -> None:
     from validator.store import merge
 
     both = merge([rush_db, ygojson_db])

@@ -4,6 +4,7 @@ from collections.abc import Sequence
 
 import polars as pl
 
+from tests.conftest import Run
 from tests.deckbuild import build, codes, legal_filler
 from validator.cards import CardDB
 from validator.engine import CheckResult
@@ -27,31 +28,31 @@ def _diff(result: CheckResult) -> list[tuple[str, str, int, int]]:
     return found.select(pl.col("section").cast(pl.Utf8), "card", "count", "registered").rows()
 
 
-def test_pass_identical(run, demo_db) -> None:  # type: ignore[no-untyped-def]
+def test_pass_identical(run: Run, demo_db: CardDB) -> None:
     deck, listed = _pair(demo_db, [("Effect Veiler", 3)], [("Effect Veiler", 3)])
     assert codes(run(deck, registered=listed)) == []
 
 
-def test_swapped_alternate_artwork_is_no_mismatch(run, demo_db) -> None:  # type: ignore[no-untyped-def]
+def test_swapped_alternate_artwork_is_no_mismatch(run: Run, demo_db: CardDB) -> None:
     deck, listed = _pair(demo_db, [(46986421, 3)], [(46986414, 3)])
     assert _diff(run(deck, registered=listed)) == []
 
 
-def test_fail_card_moved_from_main_to_side(run, demo_db) -> None:  # type: ignore[no-untyped-def]
+def test_fail_card_moved_from_main_to_side(run: Run, demo_db: CardDB) -> None:
     deck, listed = _pair(demo_db, [("Effect Veiler", 2)], [("Effect Veiler", 3)],
                          deck_side=[("Effect Veiler", 1)])
     assert _diff(run(deck, registered=listed)) == [("main", "Effect Veiler", 2, 3),
                                                    ("side", "Effect Veiler", 1, 0)]
 
 
-def test_fail_missing_card_and_extra_card(run, demo_db) -> None:  # type: ignore[no-untyped-def]
+def test_fail_missing_card_and_extra_card(run: Run, demo_db: CardDB) -> None:
     deck, listed = _pair(demo_db, [("Effect Veiler", 2), ("Raigeki", 1)],
                          [("Effect Veiler", 3)])
     assert sorted(_diff(run(deck, registered=listed))) == [("main", "Effect Veiler", 2, 3),
                                                            ("main", "Raigeki", 1, 0)]
 
 
-def test_deck_without_list_and_list_without_deck(run, demo_db) -> None:  # type: ignore[no-untyped-def]
+def test_deck_without_list_and_list_without_deck(run: Run, demo_db: CardDB) -> None:
     deck = build(demo_db, "only-deck", legal_filler(demo_db, 40))
     listed = build(demo_db, "only-list", legal_filler(demo_db, 40))
     result = run(deck, registered=listed)
@@ -77,14 +78,14 @@ SWAPPED = ([("Cosmic Cyclone", 2), ("Harpie's Feather Duster", 1)],
            [("Lightning Storm", 2), ("Raigeki", 1)])
 
 
-def test_pass_duel_two_side_deck_swap(demo_db) -> None:  # type: ignore[no-untyped-def]
+def test_pass_duel_two_side_deck_swap(demo_db: CardDB) -> None:
     deck, listed = _siding(demo_db, *SWAPPED)
     result = _check(demo_db, deck, listed, siding=True)
     assert result.violations.is_empty()
     assert result.decks["status"].cast(pl.Utf8).to_list() == ["legal"]
 
 
-def test_fail_the_same_swap_in_duel_one(demo_db) -> None:  # type: ignore[no-untyped-def]
+def test_fail_the_same_swap_in_duel_one(demo_db: CardDB) -> None:
     deck, listed = _siding(demo_db, *SWAPPED)
     got = sorted(_diff(_check(demo_db, deck, listed, siding=False)))
     assert got == [("main", "Cosmic Cyclone", 2, 0), ("main", "Harpie's Feather Duster", 1, 0),
@@ -97,7 +98,7 @@ def _messages(result: CheckResult) -> list[str]:
     return result.violations.filter(pl.col("code") == "LIST_MISMATCH")["message"].to_list()
 
 
-def test_fail_duel_two_card_not_on_the_list(demo_db) -> None:  # type: ignore[no-untyped-def]
+def test_fail_duel_two_card_not_on_the_list(demo_db: CardDB) -> None:
     deck, listed = _siding(demo_db, [("Cosmic Cyclone", 2), ("Pot of Greed", 1)],
                            [("Lightning Storm", 2), ("Raigeki", 1)])
     result = _check(demo_db, deck, listed, siding=True)
@@ -107,14 +108,14 @@ def test_fail_duel_two_card_not_on_the_list(demo_db) -> None:  # type: ignore[no
     assert "Harpie's Feather Duster: none in the deck, 1 on the registered list" in messages
 
 
-def test_fail_duel_two_side_deck_one_short(demo_db) -> None:  # type: ignore[no-untyped-def]
+def test_fail_duel_two_side_deck_one_short(demo_db: CardDB) -> None:
     deck, listed = _siding(demo_db, [("Cosmic Cyclone", 2), ("Harpie's Feather Duster", 1)],
                            [("Lightning Storm", 2)])
     messages = _messages(_check(demo_db, deck, listed, siding=True))
     assert "side deck 2 cards, registered 3: side deck exchanges are one for one" in messages
 
 
-def test_fail_duel_two_extra_deck_monster_moved_to_main(demo_db) -> None:  # type: ignore[no-untyped-def]
+def test_fail_duel_two_extra_deck_monster_moved_to_main(demo_db: CardDB) -> None:
     extra = legal_filler(demo_db, 6, extra=True)
     (moved, copies), rest = extra[0], extra[1:]
     listed = _siding(demo_db, [], [])[1]

@@ -1,9 +1,11 @@
 from __future__ import annotations
 
+from tests.conftest import Run
 from tests.deckbuild import build, codes, legal_filler
+from validator.cards import CardDB
 
 
-def test_pass_40_15_15(run, demo_db) -> None:  # type: ignore[no-untyped-def]
+def test_pass_40_15_15(run: Run, demo_db: CardDB) -> None:
     deck = build(demo_db, "ok", legal_filler(demo_db, 40),
                  extra=legal_filler(demo_db, 15, extra=True),
                  side=legal_filler(demo_db, 15, skip=14))
@@ -12,7 +14,7 @@ def test_pass_40_15_15(run, demo_db) -> None:  # type: ignore[no-untyped-def]
     assert codes(result) == []
 
 
-def test_fail_39_and_61(run, demo_db) -> None:  # type: ignore[no-untyped-def]
+def test_fail_39_and_61(run: Run, demo_db: CardDB) -> None:
     small = build(demo_db, "small", legal_filler(demo_db, 39))
     large = build(demo_db, "large", legal_filler(demo_db, 61))
     result = run(small, large)
@@ -22,7 +24,7 @@ def test_fail_39_and_61(run, demo_db) -> None:  # type: ignore[no-untyped-def]
     assert (row["count"], row["limit"], row["section"]) == (39, 40, "main")
 
 
-def test_fail_extra_and_side_over_15(run, demo_db) -> None:  # type: ignore[no-untyped-def]
+def test_fail_extra_and_side_over_15(run: Run, demo_db: CardDB) -> None:
     deck = build(demo_db, "d", legal_filler(demo_db, 40),
                  extra=legal_filler(demo_db, 16, extra=True),
                  side=legal_filler(demo_db, 16, skip=14))
@@ -31,6 +33,6 @@ def test_fail_extra_and_side_over_15(run, demo_db) -> None:  # type: ignore[no-u
     assert result.violations.select("count", "limit").rows() == [(16, 15), (16, 15)]
 
 
-def test_speed_duel_bounds(run, demo_db) -> None:  # type: ignore[no-untyped-def]
+def test_speed_duel_bounds(run: Run, demo_db: CardDB) -> None:
     deck = build(demo_db, "d", legal_filler(demo_db, 31))
     assert "MAIN_TOO_LARGE" in codes(run(deck, fmt="speed"))

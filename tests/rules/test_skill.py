@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import polars as pl
 
+from tests.conftest import Run
 from tests.deckbuild import build, codes, legal_filler
 from validator.cards import CardDB
 
@@ -17,13 +18,13 @@ def _with_skills(db: CardDB) -> CardDB:
         .alias("pools")), sources=db.sources)
 
 
-def test_pass_one_skill(run, demo_db) -> None:  # type: ignore[no-untyped-def]
+def test_pass_one_skill(run: Run, demo_db: CardDB) -> None:
     db = _with_skills(demo_db)
     deck = build(db, "d", legal_filler(db, 20), side=[(900000001, 1)])
     assert "SKILL_COUNT" not in codes(run(deck, fmt="speed", cards=db))
 
 
-def test_fail_two_skills(run, demo_db) -> None:  # type: ignore[no-untyped-def]
+def test_fail_two_skills(run: Run, demo_db: CardDB) -> None:
     db = _with_skills(demo_db)
     deck = build(db, "d", legal_filler(db, 20), side=[(900000001, 1), (900000002, 1)])
     assert "SKILL_COUNT" in codes(run(deck, fmt="speed", cards=db))

@@ -1,13 +1,15 @@
 from __future__ import annotations
 
+from tests.conftest import Run
 from tests.deckbuild import build, codes, legal_filler
+from validator.cards import CardDB
 
 
-def test_pass_known(run, demo_db) -> None:  # type: ignore[no-untyped-def]
+def test_pass_known(run: Run, demo_db: CardDB) -> None:
     assert codes(run(build(demo_db, "d", legal_filler(demo_db, 40)))) == []
 
 
-def test_fail_unknown_passcode_still_counts_toward_size(run, demo_db) -> None:  # type: ignore[no-untyped-def]
+def test_fail_unknown_passcode_still_counts_toward_size(run: Run, demo_db: CardDB) -> None:
     deck = build(demo_db, "d", [(12, 2), *legal_filler(demo_db, 38)])
     result = run(deck)
     assert codes(result) == ["UNKNOWN_CARD"]

@@ -1,16 +1,18 @@
 from __future__ import annotations
 
+from tests.conftest import Run
 from tests.deckbuild import build, codes, legal_filler
+from validator.cards import CardDB
 from validator.entries import entries_frame
 
 
-def test_pass_all_names_resolve(run, demo_db) -> None:  # type: ignore[no-untyped-def]
+def test_pass_all_names_resolve(run: Run, demo_db: CardDB) -> None:
     listed = entries_frame([{"deck_id": "d", "section": "main", "name": name, "qty": qty}
                             for name, qty in legal_filler(demo_db, 40)])
     assert codes(run(listed)) == []
 
 
-def test_fail_typo_is_reported_with_suggestion(run, demo_db) -> None:  # type: ignore[no-untyped-def]
+def test_fail_typo_is_reported_with_suggestion(run: Run, demo_db: CardDB) -> None:
     rows = [{"deck_id": "d", "section": "main", "name": name, "qty": qty, "file": "l.csv",
              "line": i + 2} for i, (name, qty) in enumerate(legal_filler(demo_db, 37))]
     rows.append({"deck_id": "d", "section": "main", "name": "Ash Blosom", "qty": 3,

@@ -39,6 +39,11 @@ __all__ = ["CODES", "COUNTING_CODES", "DECISION_CODES", "MODULES", "RULES", "VIO
 
 
 class RuleModule(Protocol):
+    """A rule module: its codes (with ``CODE:`` lines in its docstring), whether they are the
+    head judge's decisions or count the whole deck, its card-level flags and its check."""
+
+    __name__: str
+
     @property
     def CODES(self) -> tuple[str, ...]: ...
     @property
