@@ -3,9 +3,11 @@
 ``python -m bench.judge_load [--players N] [--checks K]`` starts ``deckcheck serve`` on a
 loopback port (demo card pool), creates an event of N synthetic players (a long-layout CSV
 of typed card names), then times K judge deck checks (``POST /judge/ID/check`` with the
-registered counts) with the server idle, and K more while another client keeps uploading the
-registrations again (each upload starts a new event check in the background). Prints one
-JSON line: p50/p95/max of both, and how many event checks ran meanwhile.
+registered counts) with the server idle, and K more while another client keeps changing the
+event (a pasted ydke link, alternately for two players: each change starts a check of the
+whole event in the background, and the client waits for it before the next change, so event
+checks run back to back). Prints one JSON line: p50/p95/max of both, and how many event
+checks ran meanwhile.
 """
 
 from __future__ import annotations
@@ -103,7 +105,9 @@ def run(players: int, checks: int) -> dict[str, Any]:
             other = httpx.Client(base_url=server.url, timeout=120, follow_redirects=True)
             mine = _token(other)
             while not stop.is_set():
-                _upload(other, mine, data)
+                link = f"S{rechecks % 2:07d} ydke://!!!"  # an empty deck: a new version
+                other.post("/upload/decks", data={"csrf": mine, "replace": "on",
+                                                  "links": link}).raise_for_status()
                 rechecks += 1
             other.close()
 

@@ -515,7 +515,8 @@ def serve_command(db_path: Path, host: str, port: int, password: str | None,
         raise InputError.at(f"{host}:{port}", f"cannot listen there ({exc.strerror}): is "
                                               "another server using the port? Try --port") from exc
     app = create_app(db_path, password=password, cards_spec=cards_spec, data_dir=data_dir,
-                     max_upload=max_upload << 20, hosts=allowed_hosts(host, allow_hosts))
+                     max_upload=max_upload << 20, hosts=allowed_hosts(host, allow_hosts),
+                     checks="process")
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
     shown = f"[{host}]" if ":" in host else host
     out.print(f"deckcheck serving {db_path} on http://{shown}:{port}/")

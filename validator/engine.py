@@ -115,6 +115,25 @@ def _attributes(cards: CardDB, banlist: Banlist, fmt: Format) -> tuple[pl.DataFr
             list(bound.warnings))
 
 
+#: the card table of recent (card data, list, format) triples: a judge checks one deck after
+#: another against the same three, and the table costs more than the deck
+_ATTRIBUTES: dict[tuple[int, int, str], tuple[CardDB, Banlist, pl.DataFrame,
+                                              list[Problem]]] = {}
+
+
+def _card_attributes(cards: CardDB, banlist: Banlist, fmt: Format) -> tuple[
+        pl.DataFrame, list[Problem]]:
+    key = (id(cards), id(banlist), fmt.model_dump_json())
+    hit = _ATTRIBUTES.get(key)
+    if hit is not None and hit[0] is cards and hit[1] is banlist:
+        return hit[2], list(hit[3])
+    attrs, warnings = _attributes(cards, banlist, fmt)
+    if len(_ATTRIBUTES) >= 8:
+        _ATTRIBUTES.pop(next(iter(_ATTRIBUTES)))
+    _ATTRIBUTES[key] = (cards, banlist, attrs, warnings)
+    return attrs, list(warnings)
+
+
 def _lean(frame: pl.DataFrame) -> pl.DataFrame:
     """Columns that are entirely null (no names in a YDK event, no cells outside
     spreadsheets) become constant columns, which take no memory per row."""
@@ -290,7 +309,7 @@ def check(
         pl.concat(ids).unique(maintain_order=True).to_frame("deck_id")
         .with_row_index("deck")
     )
-    attrs, bind_warnings = _attributes(cards, banlist, fmt)
+    attrs, bind_warnings = _card_attributes(cards, banlist, fmt)
     options = _Options(list_problems, siding, bind_warnings)
     unread = _unreadable(unreadable, index)
     total = entries.height + (registered.height if registered is not None else 0)

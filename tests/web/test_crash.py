@@ -90,3 +90,44 @@ def test_kill_mid_write_leaves_nothing_half_written(tmp_path: Path) -> None:
 def _swallow(action: object) -> None:
     with contextlib.suppress(OSError):
         action()  # type: ignore[operator]
+
+
+def _children(pid: int) -> list[int]:
+    """Processes whose parent is ``pid`` (Linux /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError):
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            if int(fields[1]) == pid:
+                found.append(int(stat.parent.name))
+    return found
+
+
+def test_event_checks_run_in_a_lower_priority_process_that_ends_with_the_server(
+        tmp_path: Path) -> None:
+    """``deckcheck serve`` checks the event in a worker process niced below it; killed
+    without a shutdown, the server leaves no process behind."""
+    with Server(tmp_path / "e.sqlite") as server:
+        cookie, token = _session(server)
+        assert _post(server, "/event", cookie, {
+            "csrf": token, "name": "E", "date": "2026-12-05", "format": "advanced-tcg",
+            "regulation": "th", "lang": "en"}) == 200
+        assert _post(server, "/upload/decks", cookie, {
+            "csrf": token, "links": "P1 ydke://!!!"}) == 200
+        with urllib.request.urlopen(server.url + "/status.json") as response:
+            assert b'"checking"' in response.read()
+        workers: list[int] = []
+        deadline = time.monotonic() + 20
+        while not workers and time.monotonic() < deadline:
+            workers = [p for p in _children(server.process.pid)
+                       if "spawn_main" in Path(f"/proc/{p}/cmdline").read_text()]
+            time.sleep(0.2)
+        assert workers, "no checking process"
+        nice = int(Path(f"/proc/{workers[0]}/stat").read_text().rsplit(")", 1)[1].split()[16])
+        assert nice == 10
+        server.kill()
+        deadline = time.monotonic() + 10
+        while any(Path(f"/proc/{p}").exists() for p in workers) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not [p for p in workers if Path(f"/proc/{p}").exists()
+                    and "Z" not in Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1][:3]]

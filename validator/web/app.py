@@ -7,8 +7,10 @@ Jinja2 with autoescaping), one event per SQLite file.
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -32,12 +34,22 @@ OPEN = ("/login", "/static/")
 
 def create_app(db_path: Path, *, password: str | None = None, cards_spec: str | None = None,
                data_dir: Path | None = None, max_upload: int = MAX_UPLOAD,
-               hosts: frozenset[str] = frozenset(LOOPBACK)) -> Any:
+               hosts: frozenset[str] = frozenset(LOOPBACK),
+               checks: Literal["process", "thread"] = "thread") -> Any:
     """The ASGI app for one event's database file. ``hosts`` are the host names it answers
-    to (see :func:`validator.web.security.allowed_hosts`)."""
+    to (see :func:`validator.web.security.allowed_hosts`); ``checks`` says where event
+    checks run (see :mod:`validator.web.state`)."""
     db = EventDB(db_path)
-    app = FastAPI(title="deckcheck", docs_url=None, redoc_url=None, openapi_url=None)
-    app.state.event = EventState(db, store.load_cards(cards_spec, data_dir), data_dir)
+    event = EventState(db, store.load_cards(cards_spec, data_dir), data_dir, checks)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        yield
+        event.close()  # the checking process ends with the server
+
+    app = FastAPI(title="deckcheck", docs_url=None, redoc_url=None, openapi_url=None,
+                  lifespan=lifespan)
+    app.state.event = event
     app.state.password = password
     app.state.sessions = Sessions(db.secret(), db, password)
     app.state.throttle = Throttle()

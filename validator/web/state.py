@@ -1,20 +1,31 @@
 """The event behind the web app: its settings, what was uploaded, and the latest check.
 
-Event checks run in one background thread. A page never waits for one: it shows the latest
-finished check and says when a newer one is running ("checking…"). An upload asks for a
-check and waits for it (its own request only). A judge's deck check uses the latest finished
-check's lists and runs beside the event check, never behind it.
+Event checks run in the background, one at a time. A page never waits for one: it shows the
+latest finished check and says when a newer one is running ("checking…"). An upload asks
+for a check and waits for it (its own request only). A judge's deck check uses the latest
+finished check's lists and runs beside the event check, never behind it.
+
+Where: ``checks="process"`` (what ``deckcheck serve`` uses) runs them in a worker process at
+a lower CPU priority, with its own interpreter and polars threads, so that a judge's check
+is served first even while a 7,000-player event is checked again; the worker reads the
+uploads from the event's database itself and sends the result back. ``checks="thread"``
+runs them in a thread of the server's process (tests: no process to start).
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import multiprocessing
+import os
 import threading
+import time
 import tomllib
 import traceback
-from concurrent.futures import Future
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
+from typing import Literal
 
 from ..cards import CardDB
 from ..decisions import Decision
@@ -49,14 +60,42 @@ class Snapshot:
     checking: bool
 
 
+#: how much lower the checking process runs than the server (``os.nice`` increment)
+WORKER_NICENESS = 10
+_worker: EventState | None = None  # in the checking process: its own view of the event
+
+
+def _start_worker(db_path: Path, cards: CardDB, data_dir: Path | None, server: int) -> None:
+    """In the checking process: below the server's priority, and gone with the server (even
+    one killed without a shutdown)."""
+    global _worker
+    os.nice(WORKER_NICENESS)
+
+    def watch() -> None:
+        while os.getppid() == server:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="server-watch", daemon=True).start()
+    _worker = EventState(EventDB(db_path), cards, data_dir, checks="thread")
+
+
+def _check_in_worker() -> tuple[EventResult | None, list[Problem]]:
+    if _worker is None:
+        raise RuntimeError("the checking process was not started")
+    return _worker.check_now()
+
+
 @dataclass
 class EventState:
     db: EventDB
     cards: CardDB
     data_dir: Path | None = None
+    checks: Literal["process", "thread"] = "thread"
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _latest: tuple[str, EventResult | None, list[Problem]] | None = None
     _running: tuple[str, Future[None]] | None = None
+    _pool: ProcessPoolExecutor | None = None
 
     def settings(self) -> EventSettings:
         return self.db.settings() or EventSettings("New event", dt.date.today().isoformat(),
@@ -98,14 +137,39 @@ class EventState:
         except InputError as exc:
             return None, exc.problems
 
-    def _run(self, version: str) -> None:
+    def check_now(self) -> tuple[EventResult | None, list[Problem]]:
+        """Check the event as the database holds it, here and now; a failure is a problem
+        the pages show."""
         try:
-            result, errors = self._check()
+            return self._check()
         except Exception as exc:  # noqa: BLE001 - the pages must say the check failed
             traceback.print_exc()
-            result, errors = None, [Problem("event check", None, None,
-                                            f"the check failed ({type(exc).__name__}: {exc}); "
-                                            "the uploads are kept")]
+            return None, [Problem("event check", None, None,
+                                  f"the check failed ({type(exc).__name__}: {exc}); the "
+                                  "uploads are kept")]
+
+    def _in_process(self) -> tuple[EventResult | None, list[Problem]]:
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(
+                max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+                initializer=_start_worker,
+                initargs=(self.db.path, self.cards, self.data_dir, os.getpid()))
+        try:
+            return self._pool.submit(_check_in_worker).result()
+        except BrokenProcessPool:
+            self._pool = None  # a new process next time
+            return None, [Problem("event check", None, None, "the checking process stopped "
+                                  "(out of memory?); the uploads are kept; upload again or "
+                                  "restart the server")]
+
+    def close(self) -> None:
+        """Stop the checking process (the server is shutting down)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+    def _run(self, version: str) -> None:
+        result, errors = self._in_process() if self.checks == "process" else self.check_now()
         with self._lock:
             self._latest = (version, result, errors)
             self._running = None
