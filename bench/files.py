@@ -87,6 +87,39 @@ def loop(folder: Path, out: Path) -> None:
     out.write_text(json.dumps({"decks": decks, "verdicts": verdicts}))
 
 
+def phases(folder: Path, out: Path) -> None:
+    """Where the tool's time goes, in a new process: each step of ``deckcheck check`` timed
+    (imports counted from the process's start). Writes JSON."""
+    import gc
+
+    began = time.perf_counter()
+    from validator.checking import check_decks
+    from validator.inputs import read_deck_paths
+    from validator.penalties import load_policy
+    from validator.report.json import to_json_bytes
+    from validator.setup import load
+
+    gc.freeze()
+    gc.set_threshold(100_000, 50, 100)  # as the command does
+    laps = {"imports": time.perf_counter() - began}
+
+    def lap(name: str) -> None:
+        laps[name] = time.perf_counter() - began - sum(laps.values())
+
+    setup = load(FORMAT)
+    policy = load_policy("th")
+    lap("card data, list, policy")
+    files = read_deck_paths([folder])
+    lap("read and parse the files")
+    checked = check_decks(files, setup, registrations=None, decisions=[], duel=None)
+    lap("check")
+    report = to_json_bytes(checked.result, policy, "pre-event", "en")
+    lap("build the JSON report")
+    (out.parent / "phases-report.json").write_bytes(report)
+    lap("write it")
+    out.write_text(json.dumps({"laps": laps, "report_bytes": len(report)}))
+
+
 def _tool_verdicts(report: dict[str, Any], card_of: dict[int, int],
                    name_of: dict[int, int]) -> tuple[int, Counter[Key]]:
     found: Counter[Key] = Counter()
@@ -154,6 +187,8 @@ def run(count: int, repeats: int) -> dict[str, Any]:
         tool_decks, mine = _tool_verdicts(json.loads(tool_out.read_text()), card_of, name_of)
         loop_decks, theirs = _loop_verdicts(json.loads(loop_out.read_text()), name_of,
                                             set(name_of.values()))
+        split = work / "phases.json"
+        _timed([sys.executable, "-m", "bench.files", "phases", str(decks), str(split)], env)
         tool_median, loop_median = statistics.median(tool_s), statistics.median(loop_s)
         return {
             "files": count, "real_decks": real, "repeats": repeats,
@@ -163,6 +198,7 @@ def run(count: int, repeats: int) -> dict[str, Any]:
             "violations": sum(mine.values()),
             "identical": mine == theirs and tool_decks == loop_decks == count,
             "differences": sum(((mine - theirs) + (theirs - mine)).values()),
+            "phases": json.loads(split.read_text()),
         }
     finally:
         shutil.rmtree(work, ignore_errors=True)
@@ -170,14 +206,14 @@ def run(count: int, repeats: int) -> dict[str, Any]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", nargs="?", default="run", choices=["run", "loop"])
+    parser.add_argument("what", nargs="?", default="run", choices=["run", "loop", "phases"])
     parser.add_argument("folder", nargs="?", type=Path)
     parser.add_argument("out", nargs="?", type=Path)
     parser.add_argument("--decks", type=int, default=10_000)
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
-    if args.what == "loop":
-        loop(args.folder, args.out)
+    if args.what in ("loop", "phases"):
+        (loop if args.what == "loop" else phases)(args.folder, args.out)
         return
     if not all(path.exists() for path in (WINDBOT, *SOURCES)):
         raise SystemExit(f"bench.files needs the real data in {SHARED}")

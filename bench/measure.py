@@ -4,6 +4,7 @@
 (with lists: against the reference too)
 ``python -m bench.measure duckdb N`` — the same rules as DuckDB SQL, verdicts compared
 ``python -m bench.measure pdf N`` — N filled PDF sheets read as registrations
+``python -m bench.measure typos N`` — N players' lists with every name misspelt: read+resolve
 ``python -m bench.measure e2e N`` — a registration workbook of N players, end to end
 """
 
@@ -265,9 +266,80 @@ def pdf_sheets(count: int) -> dict[str, Any]:
             "bytes": len(sheets[0])}
 
 
+def _typo(name: str) -> str:
+    """A misspelling a person makes: the middle letter of the longest word dropped."""
+    words = name.split(" ")
+    longest = max(range(len(words)), key=lambda i: len(words[i]))
+    word = words[longest]
+    if len(word) < 5:
+        return name + "e"
+    middle = len(word) // 2
+    words[longest] = word[:middle] + word[middle + 1:]
+    return " ".join(words)
+
+
+def typos(players: int, cards_spec: str, count: int = 450) -> dict[str, Any]:
+    """A long-layout CSV of ``players`` lists in which ``count`` distinct card names are
+    misspelt wherever they appear: read + resolve time, how the misspellings were read, and
+    the verdicts compared with the same lists spelt right (for the players whose every
+    misspelling was read as the card meant)."""
+    import csv
+
+    from validator.readers.registrations import read_registrations
+    from validator.resolve import resolve
+
+    setup = _setup(cards_spec)
+    cards = setup.cards
+    event = synthesize(cards, setup.banlist, setup.fmt, players, seed=7, rate=0.05)
+    names = cards.by_card.select("card_id", "name_en")
+    lists = (event.registered.join(cards.cards.select("passcode", "card_id"), on="passcode",
+                                   how="left").join(names, on="card_id", how="left")
+             .filter(pl.col("name_en").is_not_null()))
+    known = set(names["name_en"].to_list())
+    spelt = {n: _typo(n) for n in lists["name_en"].unique().sort().to_list()}
+    spelt = dict(list({n: t for n, t in spelt.items() if t not in known}.items())[:count])
+    folder = Path(tempfile.mkdtemp(prefix="deckcheck-typos-"))
+    files = {}
+    for label, spelling in (("right", {}), ("typos", spelt)):
+        path = folder / f"{label}.csv"
+        with path.open("w", newline="", encoding="utf-8") as out:
+            writer = csv.writer(out)
+            writer.writerow(["Player ID", "Section", "Qty", "Card Name"])
+            for deck, section, qty, name in lists.select(
+                    "deck_id", pl.col("section").cast(pl.Utf8), "qty", "name_en").iter_rows():
+                writer.writerow([deck, section, qty, spelling.get(name, name)])
+        files[label] = path
+    began = time.perf_counter()
+    read = read_registrations(files["typos"])
+    resolved = resolve(read.entries, cards, setup.fmt)
+    spent = time.perf_counter() - began
+    meant = dict(lists.select("name_en", "card_id").unique().iter_rows())  # the card listed
+    typed = {t: meant[n] for n, t in spelt.items()}
+    read_as = resolved.filter(pl.col("name").is_in(list(typed))).select(
+        "deck_id", "name", "card_id").unique()
+    wrong = read_as.filter(pl.col("card_id").is_null()
+                           | (pl.col("card_id") != pl.col("name").replace_strict(typed)))
+    settled = set(read_as["deck_id"].to_list()) - set(wrong["deck_id"].to_list())
+    verdicts = {}
+    for label, path in files.items():
+        result = check(read_registrations(path).entries, cards=cards, fmt=setup.fmt,
+                       banlist=setup.banlist)
+        verdicts[label] = Counter(result.violations.filter(
+            pl.col("deck_id").is_in(list(settled))).select(
+            "deck_id", "code", pl.col("card_id")).iter_rows())
+    read_right = read_as.filter(pl.col("card_id") == pl.col("name").replace_strict(typed))
+    return {"players": players, "rows": read.entries.height, "distinct_typos": len(spelt),
+            "read_resolve_s": spent, "typos_read_right": read_right["name"].n_unique(),
+            "typos_left_to_judge": wrong.filter(pl.col("card_id").is_null())["name"].n_unique(),
+            "typos_read_wrong": wrong.filter(pl.col("card_id").is_not_null())["name"]
+            .n_unique(), "players_compared": len(settled),
+            "same_verdicts": verdicts["right"] == verdicts["typos"],
+            "cards": cards.sources[0]["source"]}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("what", choices=["engine", "e2e", "synth", "duckdb", "pdf"])
+    parser.add_argument("what", choices=["engine", "e2e", "synth", "duckdb", "pdf", "typos"])
     parser.add_argument("players", type=int)
     parser.add_argument("--cards", default="auto")
     parser.add_argument("--mode", choices=["legality", "lists"], default="lists")
@@ -278,6 +350,8 @@ def main() -> None:
         print(json.dumps(synth(args.players, args.cards)))
     elif args.what == "engine":
         print(json.dumps(engine(args.players, args.cards, args.mode, not args.no_reference)))
+    elif args.what == "typos":
+        print(json.dumps(typos(args.players, args.cards)))
     elif args.what == "pdf":
         print(json.dumps(pdf_sheets(args.players)))
     elif args.what == "duckdb":

@@ -180,26 +180,41 @@ def _fuzzy(missing: list[str], names: pl.DataFrame, table: pl.DataFrame) -> pl.D
     from rapidfuzz import fuzz, process
 
     admitted_names = set(choices["name_en"].to_list()) | set(shown.values())
-    loose = process.cdist(missing, keys, scorer=fuzz.WRatio, dtype=np.uint8, workers=-1)
-    shortlist = np.argsort(-loose.astype(np.int16), axis=1, kind="stable")[:, :_SHORTLIST]
+    # the strict similarity (Indel ratio, bit-parallel) of every missing key to every key
+    # decides what is read; the costlier loose one (WRatio: partial and token matches) only
+    # ranks suggestions, for the keys that are not read
+    strict = process.cdist(missing, keys, scorer=fuzz.ratio, dtype=np.uint8, workers=-1)
+    near = np.argsort(-strict.astype(np.int16), axis=1, kind="stable")[:, :_SHORTLIST]
+    decided: list[tuple[int | None, dict[int, float]]] = []
     for row, key in enumerate(missing):
-        loose_by: dict[int, float] = {}
         strict_by: dict[int, float] = {}
-        for index in shortlist[row]:
-            score = float(loose[row, index])
-            if score <= 0:
-                continue
-            strict = float(fuzz.ratio(key, keys[index]))
+        for index in near[row]:
+            score = float(strict[row, index])
             for card in ids[index]:
-                loose_by[card] = max(loose_by.get(card, 0.0), score)
-                strict_by[card] = max(strict_by.get(card, 0.0), strict)
+                strict_by[card] = max(strict_by.get(card, 0.0), score)
         by_strict = [*sorted(strict_by.values(), reverse=True), 0.0, 0.0]
         best = max(strict_by, key=lambda c: (strict_by[c], -c)) if strict_by else None
         accepted = best if (
             best is not None and len(key) >= MIN_FUZZY_LENGTH
             and by_strict[0] >= ACCEPT_SCORE and by_strict[0] - by_strict[1] >= ACCEPT_MARGIN
         ) else None
-        ranked = sorted(loose_by, key=lambda c: (-loose_by[c], -strict_by[c], c))
+        decided.append((accepted, strict_by))
+    unread = [row for row, (accepted, _) in enumerate(decided) if accepted is None]
+    loose = process.cdist([missing[row] for row in unread], keys, scorer=fuzz.WRatio,
+                          dtype=np.uint8, workers=-1) if unread else None
+    loose_rows = dict(zip(unread, range(len(unread)), strict=True))
+    for row, key in enumerate(missing):
+        accepted, strict_by = decided[row]
+        loose_by: dict[int, float] = {}
+        if loose is not None and row in loose_rows:
+            scores = loose[loose_rows[row]]
+            for index in np.argsort(-scores.astype(np.int16), kind="stable")[:_SHORTLIST]:
+                if scores[index] > 0:
+                    for card in ids[index]:
+                        loose_by[card] = max(loose_by.get(card, 0.0), float(scores[index]))
+        else:  # read: the nearest by the strict similarity are the suggestions
+            loose_by = {card: score for card, score in strict_by.items() if score > 0}
+        ranked = sorted(loose_by, key=lambda c: (-loose_by[c], -strict_by.get(c, 0.0), c))
         nickname = nicknames().get(key)
         if nickname is not None and nickname in admitted_names:
             accepted = None
