@@ -10,7 +10,7 @@ from ..formats import Format
 from ..vocab import SECTION_ENUM, SECTIONS
 
 __all__ = ["SECTIONS", "VIOLATION_SCHEMA", "Context", "by_section", "name_totals",
-           "violations"]
+           "no_card_flags", "violations"]
 
 
 VIOLATION_SCHEMA: dict[str, pl.DataType] = {
@@ -131,3 +131,8 @@ def violations(frame: pl.LazyFrame, code: str | pl.Expr, message: pl.Expr,
         [pl.col(c).cast(t) if c in present else pl.lit(None, t).alias(c)
          for c, t in VIOLATION_SCHEMA.items()]
     )
+
+
+def no_card_flags(fmt: Format, whitelist: bool) -> dict[str, pl.Expr]:
+    """The ``card_flags`` of a rule that needs no card-level condition."""
+    return {}

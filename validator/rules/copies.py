@@ -16,16 +16,12 @@ from __future__ import annotations
 
 import polars as pl
 
-from ..formats import Format
-from ._context import Context, name_totals, violations
+from ._context import Context, name_totals, no_card_flags, violations
 
 CODES = ("TOO_MANY_COPIES",)
 DECISION = False
 COUNTS = True
-
-
-def card_flags(fmt: Format, whitelist: bool) -> dict[str, pl.Expr]:
-    return {}
+card_flags = no_card_flags
 
 
 def check(ctx: Context) -> list[pl.LazyFrame]:

@@ -23,17 +23,13 @@ from __future__ import annotations
 
 import polars as pl
 
-from ..formats import Format
 from ..vocab import SECTIONS
-from ._context import Context, violations
+from ._context import Context, no_card_flags, violations
 
 CODES = ("LIST_MISMATCH",)
 DECISION = False
 COUNTS = True
-
-
-def card_flags(fmt: Format, whitelist: bool) -> dict[str, pl.Expr]:
-    return {}
+card_flags = no_card_flags
 
 
 def _counts(frame: pl.LazyFrame) -> pl.LazyFrame:

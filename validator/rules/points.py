@@ -11,16 +11,12 @@ from __future__ import annotations
 
 import polars as pl
 
-from ..formats import Format
-from ._context import Context, violations
+from ._context import Context, no_card_flags, violations
 
 CODES = ("POINTS_EXCEEDED",)
 DECISION = False
 COUNTS = True
-
-
-def card_flags(fmt: Format, whitelist: bool) -> dict[str, pl.Expr]:
-    return {}
+card_flags = no_card_flags
 
 
 def check(ctx: Context) -> list[pl.LazyFrame]:
