@@ -182,7 +182,7 @@ def run(count: int, repeats: int) -> dict[str, Any]:
         from validator.store import load_cards
 
         cards = load_cards(None)
-        card_of = dict(cards.cards.select("passcode", "card_id").iter_rows())
+        card_of = dict(cards.printings.select("passcode", "card_id").iter_rows())
         name_of = dict(cards.by_card.select("card_id", "name_id").iter_rows())
         tool_decks, mine = _tool_verdicts(json.loads(tool_out.read_text()), card_of, name_of)
         loop_decks, theirs = _loop_verdicts(json.loads(loop_out.read_text()), name_of,

@@ -36,7 +36,7 @@ def _registrations(players: int) -> bytes:
     """A long-layout CSV of the players' lists, cards by English name."""
     setup = load("advanced-tcg", "demo")
     event = synthesize(setup.cards, setup.banlist, setup.fmt, players, seed=11, rate=0.02)
-    names = setup.cards.cards.select("passcode", "name_en")
+    names = setup.cards.printings.select("passcode", "name_en")
     table = event.registered.join(names, on="passcode", how="left").select(
         "deck_id", pl.col("section").cast(pl.Utf8), "qty",
         pl.coalesce("name_en", pl.col("passcode").cast(pl.Utf8)))

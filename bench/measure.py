@@ -203,7 +203,7 @@ def end_to_end(players: int, cards_spec: str) -> dict[str, Any]:
     cards, fmt, banlist = setup.cards, setup.fmt, setup.banlist
     event = synthesize(cards, banlist, fmt, players)
     names = cards.by_card.select("card_id", "name_en")
-    table = (event.registered.join(cards.cards.select("passcode", "card_id"), on="passcode",
+    table = (event.registered.join(cards.printings.select("passcode", "card_id"), on="passcode",
                                    how="left")
              .join(names, on="card_id", how="left")
              .select("deck_id", pl.col("section").cast(pl.Utf8), "qty",
@@ -292,7 +292,7 @@ def typos(players: int, cards_spec: str, count: int = 450) -> dict[str, Any]:
     cards = setup.cards
     event = synthesize(cards, setup.banlist, setup.fmt, players, seed=7, rate=0.05)
     names = cards.by_card.select("card_id", "name_en")
-    lists = (event.registered.join(cards.cards.select("passcode", "card_id"), on="passcode",
+    lists = (event.registered.join(cards.printings.select("passcode", "card_id"), on="passcode",
                                    how="left").join(names, on="card_id", how="left")
              .filter(pl.col("name_en").is_not_null()))
     known = set(names["name_en"].to_list())

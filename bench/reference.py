@@ -47,7 +47,7 @@ class ReferenceChecker:
         limits = {row["card_id"]: row
                   for row in banlist.bind(cards).cards.iter_rows(named=True)}
         own_list = bool(fmt.card_pool) and fmt.owns_list(banlist.name)
-        self.card_of: dict[int, int] = dict(cards.cards.select("passcode", "card_id")
+        self.card_of: dict[int, int] = dict(cards.printings.select("passcode", "card_id")
                                             .drop_nulls().iter_rows())
         self.cards: dict[int, Card] = {}
         for row in cards.by_card.iter_rows(named=True):

@@ -285,7 +285,7 @@ def _ydk(deck: Deck, db: CardDB, i: int) -> str:
     rows = []
     for section in ("main", "extra", "side"):
         for qty, name in deck[section]:
-            codes = db.cards.filter(pl.col("name_en") == name).sort("passcode")["passcode"]
+            codes = db.printings.filter(pl.col("name_en") == name).sort("passcode")["passcode"]
             code = int(codes[-1] if i == ALT_ART and name == "Dark Magician" else codes[0])
             rows.append({"deck_id": player_id(i), "section": section, "passcode": code,
                          "qty": qty})
@@ -304,7 +304,7 @@ def _rush_pool(db: CardDB) -> list[int]:
 
 def write_rush(db: CardDB) -> None:
     pool = _rush_pool(db)
-    names = dict(db.cards.select("passcode", "name_en").iter_rows())
+    names = dict(db.printings.select("passcode", "name_en").iter_rows())
     rows = [["Player ID", "Player Name", "Section", "Qty", "Card Name"]]
     decks = ROOT / "decks" / "rush"
     decks.mkdir(parents=True, exist_ok=True)

@@ -24,7 +24,7 @@ def build(db: CardDB, deck_id: str, main: Cards, extra: Cards | None = None,
             if isinstance(card, int):
                 code = card
             else:
-                hit = db.cards.filter(pl.col("name_en") == card)["passcode"]
+                hit = db.printings.filter(pl.col("name_en") == card)["passcode"]
                 assert len(hit), f"{card} is not in the card data"
                 code = int(hit.min())  # type: ignore[arg-type]
             rows.append({"deck_id": deck_id, "section": section, "passcode": code, "qty": qty,

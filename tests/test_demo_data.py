@@ -50,7 +50,7 @@ def _leading_number(password: str) -> int:
 
 def test_every_demo_card_matches_ygojson(demo_db: CardDB) -> None:
     real = _real_ygojson()
-    ocg_tcg = demo_db.cards.filter(~pl.col("rush"))
+    ocg_tcg = demo_db.printings.filter(~pl.col("rush"))
     assert ocg_tcg.height > 250
     for row in ocg_tcg.iter_rows(named=True):
         card = real[row["passcode"]]
@@ -63,7 +63,7 @@ def test_every_demo_card_matches_ygojson(demo_db: CardDB) -> None:
 
 
 def test_every_demo_rush_card_matches_the_rush_database(demo_db: CardDB) -> None:
-    rows = demo_db.cards.filter(pl.col("rush"))
+    rows = demo_db.printings.filter(pl.col("rush"))
     assert rows.height >= 100
     with sqlite3.connect(shared_path("cdb", "cards-rush.cdb")) as conn:
         real = {code: (ot, kind, name) for code, ot, kind, name in conn.execute(
@@ -88,7 +88,7 @@ DEMO_LISTS = {
 
 
 def test_demo_lists_agree_with_the_real_lists(demo_db: CardDB) -> None:
-    demo_codes = set(demo_db.cards["passcode"].to_list())
+    demo_codes = set(demo_db.printings["passcode"].to_list())
     for demo_name, real_name in DEMO_LISTS.items():
         demo = read_banlist(banlists_dir() / "lists" / demo_name)
         real = read_banlist(shared_path("lflist", real_name))

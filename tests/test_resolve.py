@@ -34,8 +34,8 @@ def test_typo_gets_a_suggestion_but_is_not_accepted(demo_db: CardDB) -> None:
 
 def test_dark_magician_never_becomes_dark_magician_girl(demo_db: CardDB) -> None:
     rows = _resolved(demo_db, "Dark Magician", "dark magician", "Dark Magician Gir")
-    dark_magician = demo_db.cards.filter(pl.col("passcode") == 46986414)["card_id"][0]
-    girl = demo_db.cards.filter(pl.col("name_en") == "Dark Magician Girl")["card_id"][0]
+    dark_magician = demo_db.printings.filter(pl.col("passcode") == 46986414)["card_id"][0]
+    girl = demo_db.printings.filter(pl.col("name_en") == "Dark Magician Girl")["card_id"][0]
     assert rows["Dark Magician"]["card_id"] == dark_magician
     assert rows["dark magician"]["card_id"] == dark_magician
     assert rows["Dark Magician Gir"]["card_id"] in (None, girl)
@@ -117,7 +117,7 @@ def test_every_printed_name_in_every_language_resolves(real_db: CardDB) -> None:
         print(f"true tie ({lang}) {name!r}: {cards}")
     assert ties.height == TRUE_TIES
     tied = set(ties.select("lang", "name").iter_rows())
-    card_of = dict(real_db.cards.select("passcode", "card_id").drop_nulls().iter_rows())
+    card_of = dict(real_db.printings.select("passcode", "card_id").drop_nulls().iter_rows())
     failures = []
     for region, fmt_name in (("tcg", "advanced-tcg"), ("ocg", "advanced-ocg")):
         part = raw.filter(pl.col("region") == region)

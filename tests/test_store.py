@@ -15,7 +15,7 @@ def test_import_then_load_round_trips(tmp_path: Path) -> None:
     loaded = store.load_store(tmp_path)
     assert db is not None
     assert loaded is not None
-    assert_frame_equal(loaded.cards, db.cards)
+    assert_frame_equal(loaded.printings, db.printings)
     assert loaded.sources[0]["cards"] == 3478
     assert "snapshot" in loaded.sources[0]
 
@@ -32,7 +32,7 @@ def test_named_source_is_cached(tmp_path: Path) -> None:
     first = store.load_cards(str(source), tmp_path)
     assert list((tmp_path / "cache").iterdir())
     second = store.load_cards(str(source), tmp_path)
-    assert_frame_equal(first.cards, second.cards)
+    assert_frame_equal(first.printings, second.printings)
 
 
 def test_damaged_store_is_reported(tmp_path: Path) -> None:

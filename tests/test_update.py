@@ -49,7 +49,7 @@ def test_update_downloads_and_imports(mirror: str, tmp_path: Path) -> None:
     assert not list((tmp_path / "data").rglob("*.part"))
     loaded = store.load_store(tmp_path / "data")
     assert loaded is not None
-    assert loaded.cards.height == db.cards.height
+    assert loaded.printings.height == db.printings.height
 
 
 def test_missing_file_on_server_is_a_clear_error(mirror: str, tmp_path: Path) -> None:

@@ -95,7 +95,7 @@ class Banlist:
         is always treated as that name; a whitelist admits the cards it names.
         """
         warnings: list[Problem] = []
-        printings = cards.cards.select("passcode", "card_id")
+        printings = cards.printings.select("passcode", "card_id")
         by_code = self.entries.filter(pl.col("passcode").is_not_null()).join(
             printings, on="passcode", how="left")
         by_name = self.entries.filter(pl.col("passcode").is_null()).with_columns(

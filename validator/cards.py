@@ -225,7 +225,7 @@ class CardDB:
     """Cards (one row per printing), the links they were built from, and the legality their
     sources state."""
 
-    cards: pl.DataFrame
+    printings: pl.DataFrame  # one row per printing (passcode): the card data
     legality: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(schema=LEGALITY_SCHEMA))
     sources: list[dict[str, object]] = field(default_factory=list)
     warnings: list[Problem] = field(default_factory=list)
@@ -235,7 +235,7 @@ class CardDB:
     def names(self) -> pl.DataFrame:
         """Long table of (card_id, lang, name, key) over every language, one row per name."""
         long = (
-            self.cards.select("card_id", *[f"name_{lang}" for lang in NAME_LANGS])
+            self.printings.select("card_id", *[f"name_{lang}" for lang in NAME_LANGS])
             .unpivot(index="card_id", variable_name="lang", value_name="name")
             .drop_nulls("name")
             .filter(pl.col("name") != "")
@@ -243,7 +243,7 @@ class CardDB:
             .unique(["card_id", "lang", "name"], maintain_order=True)
         )
         other = (
-            self.cards.select("card_id", pl.col("other_names").alias("name"))
+            self.printings.select("card_id", pl.col("other_names").alias("name"))
             .explode("name").drop_nulls("name")
             .select("card_id", pl.lit("en").alias("lang"), "name")
         )
@@ -256,7 +256,7 @@ class CardDB:
     @cached_property
     def by_card(self) -> pl.DataFrame:
         """One row per card: the first printing's attributes."""
-        return self.cards.sort("passcode", nulls_last=True).unique(
+        return self.printings.sort("passcode", nulls_last=True).unique(
             "card_id", keep="first", maintain_order=True)
 
     @property
@@ -268,7 +268,7 @@ class CardDB:
         return max(inner or files, default=None)
 
     def card_count(self) -> int:
-        return self.cards["card_id"].n_unique()
+        return self.printings["card_id"].n_unique()
 
     def name_count(self) -> int:
-        return self.cards["name_id"].n_unique()
+        return self.printings["name_id"].n_unique()

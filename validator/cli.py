@@ -137,10 +137,10 @@ def _print_info(folder: Path) -> None:
                           str(source.get("data_date") or "—"), str(source.get("snapshot", "")),
                           str(source.get("imported", "")))
         out.print(table)
-        out.print(f"{db.cards.height:,} printings, {db.card_count():,} cards, "
+        out.print(f"{db.printings.height:,} printings, {db.card_count():,} cards, "
                   f"{db.name_count():,} card names, "
-                  f"{int(db.cards['rush'].sum()):,} Rush printings, "
-                  f"{int(db.cards['legend'].sum()):,} Legend printings")
+                  f"{int(db.printings['rush'].sum()):,} Rush printings, "
+                  f"{int(db.printings['legend'].sum()):,} Legend printings")
         for warning in db.warnings[:20]:
             err.print(f"warning: {escape(str(warning))}", highlight=False)
     lists = store.stored_lists(folder)

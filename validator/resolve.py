@@ -249,7 +249,7 @@ def resolve(entries: pl.DataFrame, cards: CardDB, fmt: Format | Admits | None = 
                                        if column not in entries.columns)
     # lookups join only the key columns and add the results beside the entries, so the
     # entries' other (string) columns are never copied
-    printings = cards.cards.select("passcode", pl.col("card_id").alias("code_id")).drop_nulls()
+    printings = cards.printings.select("passcode", pl.col("card_id").alias("code_id")).drop_nulls()
     looked_up = [entries.select("passcode").join(printings, on="passcode", how="left",
                                                  maintain_order="left").select("code_id")]
     keys = entries.select("name", pl.col("slot").cast(pl.Utf8))

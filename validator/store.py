@@ -68,7 +68,7 @@ def merge(dbs: list[CardDB]) -> CardDB:
     of them; links from every source decide cards and names together."""
     ordered = sorted(dbs, key=lambda db: min(
         (_KIND_ORDER.get(str(s.get("kind")), 9) for s in db.sources), default=9))
-    cards = pl.concat([db.cards for db in ordered])
+    cards = pl.concat([db.printings for db in ordered])
     with_code = cards.filter(pl.col("passcode").is_not_null())
     union = with_code.group_by("passcode").agg(
         merged_list("pools").alias("all_pools"), merged_list("other_names").alias("all_names"),
@@ -103,7 +103,7 @@ def _write_parquet(frame: pl.DataFrame, target: Path) -> None:
 
 def _save_db(db: CardDB, folder: Path) -> None:
     folder.mkdir(parents=True, exist_ok=True)
-    _write_parquet(db.cards, folder / "cards.parquet")
+    _write_parquet(db.printings, folder / "cards.parquet")
     _write_parquet(db.legality, folder / "legality.parquet")
     _write_parquet(db.links, folder / "links.parquet")
     partial = folder / "sources.json.tmp"

@@ -20,7 +20,7 @@ def test_reads_columns_and_folds_alias(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     db = cardcsv.read(src)
-    rows = {r["passcode"]: r for r in db.cards.iter_rows(named=True)}
+    rows = {r["passcode"]: r for r in db.printings.iter_rows(named=True)}
     assert rows[46986421]["card_id"] == 46986414
     assert rows[86066372]["extra"] is True
     assert rows[46986414]["name_ja"] == "ブラック・マジシャン"
@@ -51,5 +51,5 @@ def test_missing_header_column(tmp_path: Path) -> None:
 
 def test_demo_pool_loads(demo_db: CardDB) -> None:
     assert demo_db.card_count() > 300
-    assert demo_db.cards.filter(pl.col("legend"))["kind"].unique().sort().to_list() == [
+    assert demo_db.printings.filter(pl.col("legend"))["kind"].unique().sort().to_list() == [
         "monster", "spell", "trap"]

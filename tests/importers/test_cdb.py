@@ -13,40 +13,40 @@ from validator.importers import cdb
 
 
 def test_rush_database_counts(rush_db: CardDB) -> None:
-    assert rush_db.cards.height == 3478
-    assert int(rush_db.cards["legend"].sum()) == 127
-    assert rush_db.cards["rush"].all()
+    assert rush_db.printings.height == 3478
+    assert int(rush_db.printings["legend"].sum()) == 127
+    assert rush_db.printings["rush"].all()
 
 
 def test_rush_legend_and_extra_bits(rush_db: CardDB) -> None:
-    blue_eyes = rush_db.cards.filter(pl.col("passcode") == 160001000).row(0, named=True)
+    blue_eyes = rush_db.printings.filter(pl.col("passcode") == 160001000).row(0, named=True)
     assert blue_eyes["name_en"] == "Blue-Eyes White Dragon (Rush)"
     assert (blue_eyes["legend"], blue_eyes["kind"], blue_eyes["extra"]) == (True, "monster",
                                                                            False)
     # type 97 = monster | effect | fusion: an Extra Deck monster
-    fusion = rush_db.cards.filter(pl.col("passcode") == 160013035).row(0, named=True)
+    fusion = rush_db.printings.filter(pl.col("passcode") == 160013035).row(0, named=True)
     assert fusion["extra"] is True
 
 
 def test_reprint_alias_in_the_same_database_is_one_name(rush_db: CardDB) -> None:
     # 160013122 "Star Replacer" has alias 160013022, the same card under its first passcode
-    pair = rush_db.cards.filter(pl.col("passcode").is_in([160013122, 160013022]))
+    pair = rush_db.printings.filter(pl.col("passcode").is_in([160013122, 160013022]))
     assert pair["card_id"].unique().to_list() == [160013022]
 
 
 def test_alias_to_a_card_outside_the_database_is_not_folded(rush_db: CardDB) -> None:
     # Rush Blue-Eyes has alias 89631139 (the OCG card), which this database does not hold
-    row = rush_db.cards.filter(pl.col("passcode") == 160001000).row(0, named=True)
+    row = rush_db.printings.filter(pl.col("passcode") == 160001000).row(0, named=True)
     assert row["card_id"] == 160001000
 
 
 def test_delta_alternate_artworks_within_ten_are_folded() -> None:
     delta = cdb.read(shared_path("cdb", "cards.delta.cdb"))
-    firewall = delta.cards.filter(pl.col("passcode").is_in([5043010, 5043011, 5043012,
+    firewall = delta.printings.filter(pl.col("passcode").is_in([5043010, 5043011, 5043012,
                                                             5043013]))
     assert firewall["card_id"].unique().to_list() == [5043010]
     # 295517 has alias 22702055: a "treated as" link, far off, not folded
-    legendary = delta.cards.filter(pl.col("passcode") == 295517)
+    legendary = delta.printings.filter(pl.col("passcode") == 295517)
     assert legendary["card_id"].to_list() == [295517]
 
 
@@ -73,7 +73,7 @@ def test_type_bits_give_kinds(tmp_path: Path) -> None:
         (105, 3, 0, 0x4011, "A Token"),
         (106, 3, 100, 0x21, "Effect Monster"),
     ]))
-    rows = {r["passcode"]: r for r in db.cards.iter_rows(named=True)}
+    rows = {r["passcode"]: r for r in db.printings.iter_rows(named=True)}
     assert [rows[c]["kind"] for c in (100, 103, 104, 105)] == ["monster", "spell", "trap",
                                                                 "token"]
     assert (rows[101]["extra"], rows[102]["extra"]) == (True, False)

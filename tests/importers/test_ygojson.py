@@ -20,26 +20,26 @@ def test_real_cards_json_counts(ygojson_db: CardDB) -> None:
 
 
 def test_alternate_artworks_share_one_card_id(ygojson_db: CardDB) -> None:
-    dark_magician = ygojson_db.cards.filter(pl.col("passcode").is_in([46986414, 36996508,
+    dark_magician = ygojson_db.printings.filter(pl.col("passcode").is_in([46986414, 36996508,
                                                                       46986421]))
     assert dark_magician.height == 3
     assert dark_magician["card_id"].unique().to_list() == [36996508]
-    girl = ygojson_db.cards.filter(pl.col("name_en") == "Dark Magician Girl")
+    girl = ygojson_db.printings.filter(pl.col("name_en") == "Dark Magician Girl")
     assert set(girl["card_id"]).isdisjoint(set(dark_magician["card_id"]))
 
 
 def test_extra_deck_flag_and_languages(ygojson_db: CardDB) -> None:
-    row = ygojson_db.cards.filter(pl.col("passcode") == 86066372).row(0, named=True)
+    row = ygojson_db.printings.filter(pl.col("passcode") == 86066372).row(0, named=True)
     assert row["name_en"] == "Accesscode Talker"
     assert row["extra"] is True
     assert "link" in row["subtypes"]
-    ash = ygojson_db.cards.filter(pl.col("passcode") == 14558127).row(0, named=True)
+    ash = ygojson_db.printings.filter(pl.col("passcode") == 14558127).row(0, named=True)
     assert (ash["extra"], ash["name_ja"], ash["name_ko"]) == (False, "灰流うらら", "하루 우라라")
 
 
 def test_malformed_password_is_read_by_its_leading_digits(ygojson_db: CardDB) -> None:
     # one YGOJSON card lists "39399168<!-- ... -->" beside "39399168"
-    chakra = ygojson_db.cards.filter(pl.col("name_en") == "Resurrection of Chakra")
+    chakra = ygojson_db.printings.filter(pl.col("name_en") == "Resurrection of Chakra")
     assert chakra["passcode"].to_list() == [39399168]
 
 
@@ -63,7 +63,7 @@ def test_folder_zip_and_aggregate_read_alike(tmp_path: Path) -> None:
     with zipfile.ZipFile(archive, "w") as zf:
         for card in subset:
             zf.writestr(f"cards/{card['id']}.json", json.dumps(card))
-    frames = [import_source(p).cards.drop("source").sort("passcode", "card_id")
+    frames = [import_source(p).printings.drop("source").sort("passcode", "card_id")
               for p in (aggregate, folder, archive)]
     assert frames[0].height == 6  # 3 Dark Magician printings, Pot, Accesscode, 1 skill
     assert_frame_equal(frames[0], frames[1])

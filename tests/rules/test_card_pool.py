@@ -25,8 +25,8 @@ def test_fail_rush_card_at_a_tcg_event(run: Run, demo_db: CardDB) -> None:
 
 def test_fail_ocg_only_card_at_tcg_event(run: Run, demo_db: CardDB) -> None:
     # Effect Veiler, rewritten in a copy of the pool as released only in the OCG
-    code = int(demo_db.cards.filter(pl.col("name_en") == "Effect Veiler")["passcode"][0])
-    db = CardDB(demo_db.cards.with_columns(
+    code = int(demo_db.printings.filter(pl.col("name_en") == "Effect Veiler")["passcode"][0])
+    db = CardDB(demo_db.printings.with_columns(
         pl.when(pl.col("passcode") == code).then(pl.lit(["ocg"]))
         .otherwise(pl.col("pools")).alias("pools")), sources=demo_db.sources)
     deck = build(db, "d", [(code, 1), *legal_filler(db, 39)])
@@ -53,7 +53,7 @@ def test_fail_token_in_deck(run: Run, demo_db: CardDB) -> None:
 
 
 def _real_deck(db: CardDB, banlist: Banlist, code: int) -> pl.DataFrame:
-    if db.cards.filter(pl.col("passcode") == code)["extra"][0]:
+    if db.printings.filter(pl.col("passcode") == code)["extra"][0]:
         return build(db, "d", real_filler(db, banlist, 40), extra=[(code, 1)])
     return build(db, "d", [(code, 1), *real_filler(db, banlist, 39)])
 

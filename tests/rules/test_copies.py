@@ -82,5 +82,5 @@ def test_a_cdb_alias_at_any_distance_is_one_name(tmp_path: Path) -> None:
     result = check(deck, cards=db, fmt=load_format("advanced-tcg"),
                    banlist=parse_lflist("!Empty TCG\n", "empty.conf")[0])
     assert "TOO_MANY_COPIES" in codes(result)
-    ids = dict(db.cards.select("passcode", "card_id").iter_rows())
+    ids = dict(db.printings.select("passcode", "card_id").iter_rows())
     assert ids[91932350] != ids[76812113]  # two cards: a list must name the one played

@@ -26,7 +26,7 @@ def rush_list() -> Banlist:
 
 def _filler(rush_db: CardDB, rush_list: Banlist, n: int) -> list[tuple[str | int, int]]:
     on_list = rush_list.entries.filter(pl.col("limit") == 3)["passcode"]
-    pool = (rush_db.cards.filter(~pl.col("legend") & ~pl.col("extra")
+    pool = (rush_db.printings.filter(~pl.col("legend") & ~pl.col("extra")
                                  & pl.col("passcode").is_in(on_list.implode())
                                  & (pl.col("card_id") == pl.col("passcode")))
             .sort("passcode")["passcode"].to_list())

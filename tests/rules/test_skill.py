@@ -11,8 +11,8 @@ def _with_skills(db: CardDB) -> CardDB:
     extra = pl.DataFrame({"passcode": [900000001, 900000002], "card_id": [900000001, 900000002],
                           "name_id": [900000001, 900000002],
                           "name_en": ["Skill A", "Skill B"]}).with_columns(
-        pl.lit("skill").cast(db.cards.schema["kind"]).alias("kind"))
-    return CardDB(pl.concat([db.cards, extra], how="diagonal").with_columns(
+        pl.lit("skill").cast(db.printings.schema["kind"]).alias("kind"))
+    return CardDB(pl.concat([db.printings, extra], how="diagonal").with_columns(
         pl.col("extra", "rush", "legend").fill_null(False),
         pl.when(pl.col("kind") == "skill").then(pl.lit(["speed"])).otherwise(pl.col("pools"))
         .alias("pools")), sources=db.sources)

@@ -85,7 +85,7 @@ def _objects(path: Path) -> Iterator[tuple[str, int, dict[str, Any]]]:
 def read(path: Path) -> CardDB:
     """Read YGOJSON cards from a file, folder or zip."""
     db = cards_from_objects(_objects(path), source=str(path))
-    if db.cards.is_empty():
+    if db.printings.is_empty():
         raise InputError.at(str(path), "no cards found")
     return db
 
