@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from .decisions import Decision, apply_decisions, unreadable_rows
+from .decisions import Applied, Decision, apply_decisions, unreadable_rows
 from .engine import CheckResult, check, combine
 from .errors import Problem
 from .inputs import DeckFiles
@@ -15,7 +15,7 @@ from .readers.ids import pair_decks
 from .readers.registrations import Registrations
 from .setup import Setup
 
-__all__ = ["DeckCheck", "check_decks", "paired"]
+__all__ = ["AgainstLists", "DeckCheck", "check_against_lists", "check_decks", "paired"]
 
 
 @dataclass
@@ -52,38 +52,69 @@ def paired(files: DeckFiles, registrations: Registrations) -> tuple[DeckFiles, l
     return DeckFiles(entries, problems, ids, labels), strays
 
 
+@dataclass
+class AgainstLists:
+    """The registered lists checked, and the submitted decks paired with their players and
+    compared with their lists."""
+
+    lists: CheckResult  # the registered lists' own check (decisions applied)
+    decks: CheckResult | None  # the decks of registered players, against their lists
+    files: DeckFiles | None  # the submitted decks under their players' ids
+    matched: list[str]  # decks of registered players
+    unmatched: list[str]  # decks that pair with no player
+    strays: list[Problem]  # one per unmatched deck, with the closest players
+    applied: Applied  # the registered entries with the head judge's decisions applied
+
+
+def check_against_lists(submitted: DeckFiles | None, registrations: Registrations,
+                        setup: Setup, *, decisions: list[Decision] | None = None,
+                        decisions_label: str = "decisions",
+                        siding: bool = False) -> AgainstLists:
+    """The one way decks meet their lists, for ``check --registrations`` and for events."""
+    applied = apply_decisions(registrations.entries, registrations.problems, decisions or [],
+                              decisions_label)
+    players = registrations.players["player_id"].to_list()
+    lists = check(applied.entries, cards=setup.cards, fmt=setup.fmt, banlist=setup.banlist,
+                  deck_ids=players, unreadable=unreadable_rows(applied.problems, False))
+    if submitted is None:
+        return AgainstLists(lists, None, None, [], [], [], applied)
+    files, strays = paired(submitted, registrations)
+    registered = set(players)
+    matched = [d for d in files.ids if d in registered]
+    unmatched = [d for d in files.ids if d not in registered]
+    decks = check(files.entries.filter(pl.col("deck_id").is_in(matched)), cards=setup.cards,
+                  fmt=setup.fmt, banlist=setup.banlist, deck_ids=matched,
+                  registered=applied.entries.filter(pl.col("deck_id").is_in(matched)),
+                  list_problems=False, siding=siding,
+                  unreadable=pl.concat([unreadable_rows(applied.problems, True),
+                                        unreadable_rows(files.unreadable(), False)]))
+    return AgainstLists(lists, decks, files, matched, unmatched, strays, applied)
+
+
 def check_decks(files: DeckFiles, setup: Setup, *,
                 registrations: Registrations | None = None,
                 decisions: list[Decision] | None = None, duel: int | None = None,
                 decisions_label: str = "decisions") -> DeckCheck:
     """Check decks (those without a single card too); with registrations, check the lists
     too and compare each deck with its player's list (deck id = player id, else the player's
-    name), from duel 2 on allowing side deck exchanges."""
-    deck_rows = unreadable_rows(files.unreadable(), on_list=False)
+    name), from duel 2 on allowing side deck exchanges. A deck of no registered player is
+    checked alone."""
     if registrations is None:
         result = check(files.entries, cards=setup.cards, fmt=setup.fmt, banlist=setup.banlist,
-                       deck_ids=files.ids, unreadable=deck_rows)
+                       deck_ids=files.ids,
+                       unreadable=unreadable_rows(files.unreadable(), on_list=False))
         return DeckCheck(result, None, [], [], duel)
-    files, strays = paired(files, registrations)
-    entries = files.entries
-    deck_rows = unreadable_rows(files.unreadable(), on_list=False)
-    applied = apply_decisions(registrations.entries, registrations.problems, decisions or [],
-                              decisions_label)
-    players = registrations.players["player_id"].to_list()
-    unmatched = [d for d in files.ids if d not in set(players)]
-    lists = check(applied.entries, cards=setup.cards, fmt=setup.fmt, banlist=setup.banlist,
-                  deck_ids=players, unreadable=unreadable_rows(applied.problems, False))
-    registered = pl.col("deck_id").is_in(players)
-    matched = [d for d in files.ids if d not in set(unmatched)]
-    result = check(entries.filter(registered), cards=setup.cards, fmt=setup.fmt,
-                   banlist=setup.banlist, deck_ids=matched,
-                   registered=applied.entries.filter(pl.col("deck_id").is_in(matched)),
-                   list_problems=False, siding=duel is not None and duel > 1,
-                   unreadable=pl.concat([unreadable_rows(applied.problems, True),
-                                         deck_rows]))
-    if unmatched:  # checked for legality alone
-        alone = check(entries.filter(~registered), cards=setup.cards, fmt=setup.fmt,
-                      banlist=setup.banlist, deck_ids=unmatched, unreadable=deck_rows)
+    met = check_against_lists(files, registrations, setup, decisions=decisions,
+                              decisions_label=decisions_label,
+                              siding=duel is not None and duel > 1)
+    assert met.decks is not None  # decks were given
+    assert met.files is not None
+    result = met.decks
+    if met.unmatched:  # checked for legality alone
+        alone = check(met.files.entries.filter(pl.col("deck_id").is_in(met.unmatched)),
+                      cards=setup.cards, fmt=setup.fmt, banlist=setup.banlist,
+                      deck_ids=met.unmatched,
+                      unreadable=unreadable_rows(met.files.unreadable(), on_list=False))
         result = combine([result, alone])
-    return DeckCheck(result, lists, applied.problems + applied.unmatched + strays,
-                     applied.decisions, duel)
+    return DeckCheck(result, met.lists, met.applied.problems + met.applied.unmatched
+                     + met.strays, met.applied.decisions, duel)

@@ -22,6 +22,7 @@ from rich.table import Table
 
 from . import store
 from .errors import InputError
+from .vocab import LANGS, STAGES
 
 if TYPE_CHECKING:
     from .decisions import Decision
@@ -207,7 +208,7 @@ regulation_option = click.option(
     "--regulation", default=None,
     help="Penalty regulation: th, ja, ko, or a policy TOML file of the same schema (default: "
          "ko for Rush Duel, ja when --lang ja, else th).")
-lang_option = click.option("--lang", type=click.Choice(["en", "ja", "ko", "th"]), default="en",
+lang_option = click.option("--lang", type=click.Choice(LANGS), default="en",
                            show_default=True, help="Language of penalties and remedies.")
 decisions_option = click.option(
     "--decisions", type=click.Path(path_type=Path), default=None,
@@ -246,8 +247,7 @@ def _decisions(path: Path | None) -> list[Decision]:
 @decisions_option
 @regulation_option
 @lang_option
-@click.option("--stage", type=click.Choice(["pre-event", "in-duel", "between-duels",
-                                            "between-matches"]), default="pre-event",
+@click.option("--stage", type=click.Choice(STAGES), default="pre-event",
               show_default=True, help="When the check happens (decides when a penalty applies).")
 @click.option("--json", "json_target", default=None, help="Write JSON to FILE ('-': stdout).")
 @click.option("--all", "every_deck", is_flag=True, help="List every deck, legal ones too.")

@@ -30,6 +30,7 @@ __all__ = [
     "UNREADABLE_SCHEMA",
     "CheckResult",
     "check",
+    "code_counts",
     "combine",
     "deck_by_card",
     "prepare_rows",
@@ -59,9 +60,13 @@ class CheckResult:
 
     def counts(self) -> dict[str, int]:
         """Violations per code, in registry order."""
-        counted = self.violations.group_by("code").len()
-        by_code = dict(counted.iter_rows())
-        return {code: int(by_code[code]) for code in CODES if code in by_code}
+        return code_counts(self.violations)
+
+
+def code_counts(violations: pl.DataFrame) -> dict[str, int]:
+    """How many violations of each code, in registry order."""
+    by_code = dict(violations.group_by("code").len().iter_rows())
+    return {code: int(by_code[code]) for code in CODES if code in by_code}
 
 
 def _source_labels(cards: CardDB) -> dict[str, str]:

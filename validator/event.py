@@ -17,9 +17,9 @@ from pathlib import Path
 
 import polars as pl
 
-from .checking import paired
-from .decisions import Decision, apply_decisions, unreadable_rows
-from .engine import STATUS, CheckResult, check
+from .checking import check_against_lists
+from .decisions import Decision
+from .engine import STATUS, CheckResult, code_counts
 from .errors import InputError, Problem, capped
 from .formats import Format
 from .inputs import DeckFiles, read_deck_paths
@@ -27,7 +27,7 @@ from .penalties import Policy
 from .readers.registrations import Registrations, read_registrations
 from .setup import Setup
 from .verdicts import verdicts
-from .vocab import Lang, Stage
+from .vocab import ON_ENUM, Lang, Stage
 
 __all__ = ["EventResult", "check_event", "run_event"]
 
@@ -60,10 +60,8 @@ class EventResult:
         return found
 
     def counts(self) -> dict[str, int]:
-        from .rules import CODES
-
-        by_code = dict(self.violations.group_by("code").len().iter_rows())
-        return {code: int(by_code[code]) for code in CODES if code in by_code}
+        """Violations per code (lists' and decks' together), in registry order."""
+        return code_counts(self.violations)
 
     def penalties(self, policy: Policy, stage: Stage, lang: Lang) -> pl.DataFrame:
         """One row per player with violations (``deck`` = player number)."""
@@ -91,36 +89,19 @@ def check_event(reg: Registrations, submitted: DeckFiles | None, setup: Setup, *
                 decks_label: str = "decks", decisions: list[Decision] | None = None,
                 decisions_label: str = "decisions") -> EventResult:
     """An event from registrations and submitted decks already read (files or uploads)."""
-    cards, fmt, banlist = setup.cards, setup.fmt, setup.banlist
-    applied = apply_decisions(reg.entries, reg.problems, decisions or [], decisions_label)
+    met = check_against_lists(submitted, reg, setup, decisions=decisions,
+                              decisions_label=decisions_label)
+    applied, list_check, deck_result = met.applied, met.lists, met.decks
     problems = applied.problems + applied.unmatched
-    player_ids = reg.players["player_id"].to_list()
-    list_check = check(applied.entries, cards=cards, fmt=fmt, banlist=banlist, deck_ids=player_ids,
-                  unreadable=unreadable_rows(applied.problems, on_list=False))
-    deck_result: CheckResult | None = None
-    unmatched: list[str] = []
     without: list[str] = []
     entries = None
-    if submitted is not None:
-        files, strays = paired(submitted, reg)
-        problems.extend(files.problems + strays)
-        registered_ids = set(player_ids)
-        unmatched = [d for d in files.ids if d not in registered_ids]
-        present = set(files.ids)
-        without = [p for p in player_ids if p not in present]
-        for player in without:
-            problems.append(Problem(decks_label, None, None,
-                                    f"player {player} has a registered list but no submitted "
-                                    "deck"))
-        matched = [d for d in files.ids if d in registered_ids]
-        entries = files.entries
-        deck_result = check(entries.filter(pl.col("deck_id").is_in(matched)), cards=cards,
-                            fmt=fmt, banlist=banlist, deck_ids=matched,
-                            registered=applied.entries.filter(pl.col("deck_id").is_in(matched)),
-                            list_problems=False,
-                            unreadable=pl.concat([
-                                unreadable_rows(applied.problems, on_list=True),
-                                unreadable_rows(files.unreadable(), on_list=False)]))
+    if met.files is not None:
+        problems.extend(met.files.problems + met.strays)
+        present = set(met.files.ids)
+        without = [p for p in reg.players["player_id"].to_list() if p not in present]
+        problems.extend(Problem(decks_label, None, None, f"player {player} has a registered "
+                                "list but no submitted deck") for player in without)
+        entries = met.files.entries
     index = reg.players.select("player_id", "player_name").with_row_index("deck")
     frames = [list_check.violations.with_columns(pl.lit("list").alias("on"))]
     if deck_result is not None:
@@ -128,12 +109,12 @@ def check_event(reg: Registrations, submitted: DeckFiles | None, setup: Setup, *
     violations = (
         pl.concat(frames).drop("deck").rename({"deck_id": "player_id"})
         .join(index, on="player_id", how="left")
-        .with_columns(pl.col("on").cast(pl.Enum(["list", "deck"])))
+        .with_columns(pl.col("on").cast(ON_ENUM))
         .sort("deck", "on", maintain_order=True)
     )
     players = _players(index, list_check, deck_result, violations)
     return EventResult(reg, list_check, deck_result, players, violations, capped(problems),
-                       unmatched, without, entries, applied.decisions, applied.entries)
+                       met.unmatched, without, entries, applied.decisions, applied.entries)
 
 
 def _players(index: pl.DataFrame, list_check: CheckResult, deck_check: CheckResult | None,

@@ -15,7 +15,7 @@ from typing import Literal, get_args
 
 import polars as pl
 
-__all__ = ["LANGS", "NAME_LANGS", "REGULATIONS", "SECTIONS", "SECTION_ENUM", "SLOTS",
+__all__ = ["LANGS", "NAME_LANGS", "ON_ENUM", "REGULATIONS", "SECTIONS", "SECTION_ENUM", "SLOTS",
            "SLOT_ENUM", "STAGES", "STATUSES", "STATUS_ENUM", "Lang", "Regulation", "Section",
            "Slot", "Stage", "Status"]
 
@@ -39,3 +39,5 @@ NAME_LANGS: tuple[str, ...] = ("en", "ja", "ko", "zh", "zh_tw", "fr", "de", "it"
 SECTION_ENUM = pl.Enum(list(SECTIONS))
 SLOT_ENUM = pl.Enum(list(SLOTS))
 STATUS_ENUM = pl.Enum(list(STATUSES))
+#: what a violation of an event is on: the player's registered list or the deck they play
+ON_ENUM = pl.Enum(["list", "deck"])

@@ -20,7 +20,7 @@ from ..engine import CheckResult
 from ..errors import ImplementationError
 from ..penalties import Policy
 from ..verdicts import verdicts
-from ..vocab import STATUSES, Lang, Stage
+from ..vocab import ON_ENUM, STATUSES, Lang, Stage
 
 if TYPE_CHECKING:
     from ..event import EventResult
@@ -42,10 +42,15 @@ def json_bytes(payload: dict[str, Any]) -> bytes:
     return orjson.dumps(payload, option=orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS) + b"\n"
 
 
-def fuzzy_by_deck(*results: CheckResult | None) -> dict[str, list[dict[str, Any]]]:
-    """The entries read fuzzily, by deck id: what was typed and the card it was read as."""
+def fuzzy_by_deck(*results: CheckResult | None, deck_id: str | None = None) -> dict[
+        str, list[dict[str, Any]]]:
+    """The entries read fuzzily, by deck id (only ``deck_id``'s when given): what was typed
+    and the card it was read as."""
     grouped: dict[str, list[dict[str, Any]]] = {}
-    frames = [r.resolved.filter(pl.col("how") == "fuzzy") for r in results if r is not None]
+    wanted = pl.col("how") == "fuzzy"
+    if deck_id is not None:
+        wanted &= pl.col("deck_id") == deck_id
+    frames = [r.resolved.filter(wanted) for r in results if r is not None]
     fuzzy = pl.concat(frames) if frames else pl.DataFrame()
     if fuzzy.is_empty():
         return grouped
@@ -66,7 +71,7 @@ def with_lists(result: CheckResult, lists: CheckResult | None) -> pl.DataFrame:
         frames.append(lists.violations.join(numbers, on="deck_id", how="inner")
                       .with_columns(pl.col("number").alias("deck"), pl.lit("list").alias("on"))
                       .drop("number"))
-    return pl.concat(frames).with_columns(pl.col("on").cast(pl.Enum(["list", "deck"]))).sort(
+    return pl.concat(frames).with_columns(pl.col("on").cast(ON_ENUM)).sort(
         "deck", "on", maintain_order=True)
 
 

@@ -37,6 +37,8 @@ from ..inputs import read_deck_uploads
 from ..penalties import Policy, load_policy, policy_from_toml
 from ..readers.registrations import read_registration_files
 from ..setup import Setup, load
+from ..store import MANIFEST, data_dir
+from ..vocab import REGULATIONS, Regulation
 
 __all__ = ["CUSTOM_POLICY", "EventState", "Snapshot", "safe_name"]
 
@@ -96,6 +98,10 @@ class EventState:
     _latest: tuple[str, EventResult | None, list[Problem]] | None = None
     _running: tuple[str, Future[None]] | None = None
     _pool: ProcessPoolExecutor | None = None
+    # the setup and policy of the settings they were loaded for: pages and judge checks ask
+    # for them on every request; a change of settings, policy file or data store reloads
+    _setup: tuple[tuple[object, ...], Setup] | None = None
+    _policy: tuple[tuple[object, ...], Policy] | None = None
 
     def settings(self) -> EventSettings:
         return self.db.settings() or EventSettings("New event", dt.date.today().isoformat(),
@@ -103,17 +109,40 @@ class EventState:
 
     def setup(self) -> Setup:
         settings = self.settings()
-        return load(load_format(settings.format), self.cards, settings.banlist or None,
-                    folder=self.data_dir)
+        manifest = data_dir(self.data_dir) / MANIFEST
+        key = (settings.format, settings.banlist,
+               manifest.stat().st_mtime_ns if manifest.exists() else None)
+        cached = self._setup
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        loaded = load(load_format(settings.format), self.cards, settings.banlist or None,
+                      folder=self.data_dir)
+        self._setup = (key, loaded)
+        return loaded
 
     def policy(self) -> Policy:
         settings = self.settings()
-        if settings.regulation == CUSTOM_POLICY:
-            text = self.db.meta("policy")
-            if text is None:
+        custom = settings.regulation == CUSTOM_POLICY
+        key = (settings.regulation, *((self.db.meta("policy"), self.db.meta("policy_name"))
+                                      if custom else ()))
+        cached = self._policy
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        if custom:
+            text, name = key[1], key[2]
+            if not isinstance(text, str):
                 raise InputError.at("regulation", "no policy file was uploaded")
-            return policy_from_toml(tomllib.loads(text), self.db.meta("policy_name") or "policy")
-        return load_policy(settings.regulation)
+            loaded = policy_from_toml(tomllib.loads(text), str(name or "policy"))
+        else:
+            loaded = load_policy(settings.regulation)
+        self._policy = (key, loaded)
+        return loaded
+
+    def infractions(self) -> Regulation:
+        """The regulation whose infraction catalogue the penalty log offers: the event's, or
+        th's under a custom policy (a policy file holds deck rules, not a catalogue)."""
+        regulation = self.settings().regulation
+        return next((r for r in REGULATIONS if r == regulation), "th")
 
     def decisions(self) -> list[Decision]:
         return [Decision(d["player_id"], d["where"], d["card"], d["decided_by"], d["reason"],

@@ -17,7 +17,9 @@ from ... import store
 from ...errors import InputError
 from ...eventdb import EventSettings
 from ...formats import format_names
+from ...inputs import DECK_SUFFIXES
 from ...penalties import policy_from_toml
+from ...readers.registrations import SUFFIXES
 from ...report.json import event_json_bytes
 from ...report.xlsx import event_xlsx
 from ...safety import check_archive
@@ -28,8 +30,8 @@ from ..state import CUSTOM_POLICY
 router = APIRouter()
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-REGISTRATION_TYPES = (".xlsx", ".csv", ".pdf", ".zip")
-DECK_TYPES = (".ydk", ".ydke", ".txt", ".zip")
+REGISTRATION_TYPES = SUFFIXES
+DECK_TYPES = (*DECK_SUFFIXES, ".zip")
 
 
 @router.get("/", response_class=HTMLResponse)

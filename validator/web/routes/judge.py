@@ -17,7 +17,7 @@ from ...errors import InputError
 from ...judging import JudgeCheck, decision, found_deck, judge_check, registered_lines
 from ...penalties import Policy, Stage
 from ...penalty_log import repeats
-from ...vocab import SECTIONS
+from ...vocab import SECTIONS, STAGES
 from ..pages import form, latest, page, state_of
 from .players import player_row
 
@@ -26,8 +26,8 @@ router = APIRouter()
 #: rows for cards not on the list shown without JavaScript (the page's script adds more)
 EXTRA_ROWS = 6
 MAX_EXTRA_ROWS = 200
-_STAGES: dict[str, Stage] = {"in-duel": "in-duel", "between-duels": "between-duels",
-                             "between-matches": "between-matches"}
+#: a judge checks a deck during the event: every stage but before it
+_STAGES: dict[str, Stage] = {stage: stage for stage in STAGES if stage != "pre-event"}
 
 
 def _number(text: str, what: str, most: int = 99) -> int:

@@ -23,23 +23,19 @@ XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 @router.get("/log", response_class=HTMLResponse)
 async def log_page(request: Request, player: str = "") -> Response:
     state = state_of(request)
-    settings = state.settings()
     result = (await latest(request)).result
     names = [] if result is None else result.players.select("player_id", "player_name").rows()
     everything = state.db.log()
-    return page(request, "log.html", entries=state.db.log(player or None), player=player,
-                catalogue=catalogue(settings.regulation) if settings.regulation != "custom"
-                else catalogue("th"), players=names, penalties=state.policy().by_severity(),
-                repeated=repeats(everything))
+    return page(request, "log.html", entries=state.db.log(player) if player else everything,
+                player=player, catalogue=catalogue(state.infractions()), players=names,
+                penalties=state.policy().by_severity(), repeated=repeats(everything))
 
 
 @router.post("/log")
 async def log_record(request: Request) -> Response:
     data = await form(request)
     state = state_of(request)
-    settings = state.settings()
-    regulation = settings.regulation if settings.regulation != "custom" else "th"
-    item = infraction(regulation, str(data.get("code", "")))
+    item = infraction(state.infractions(), str(data.get("code", "")))
     player_id = str(data.get("player_id", "")).strip()
     judge = str(data.get("judge", "")).strip()
     if not player_id or not judge:
@@ -62,7 +58,7 @@ async def log_record(request: Request) -> Response:
                     duel=_optional(str(data.get("duel", ""))), kind="infraction",
                     codes=[item.code], default_penalty=item.penalty, penalty=chosen,
                     decision=made, reason=reason,
-                    details={"infraction": item.text.get(settings.lang, item.text["en"]),
+                    details={"infraction": item.text.get(state.settings().lang, item.text["en"]),
                              "section": item.section})
     return RedirectResponse("/log?player=" + quote(player_id), status_code=303)
 

@@ -56,7 +56,7 @@ async def player(request: Request, player_id: str) -> Response:
     row = player_row(result, player_id)
     settings, policy, setup = state.settings(), state.policy(), state.setup()
     mine = result.violations.filter(pl.col("player_id") == player_id)
-    verdict = verdicts_by_deck(result.violations, policy, "pre-event", settings.lang,
+    verdict = verdicts_by_deck(mine, policy, "pre-event", settings.lang,
                                result.deck_check is not None).get(row["deck"])
     deck = None if result.submitted is None else result.submitted.filter(
         pl.col("deck_id") == player_id)
@@ -65,7 +65,8 @@ async def player(request: Request, player_id: str) -> Response:
     rows = side_by_side(result.entries.filter(pl.col("deck_id") == player_id), deck,
                         mine.filter(pl.col("on") == "deck"), setup.cards, setup.fmt,
                         [p for p in result.problems if p.deck_id == player_id])
-    fuzzy = fuzzy_by_deck(result.list_check, result.deck_check).get(player_id, [])
+    fuzzy = fuzzy_by_deck(result.list_check, result.deck_check, deck_id=player_id).get(
+        player_id, [])
     return page(request, "player.html", player=row, violations=mine.to_dicts(), fuzzy=fuzzy,
                 verdict=verdict, policy=policy, lang=settings.lang, diff=rows,
                 items=open_items(result, player_id), checking=snapshot.checking,
