@@ -13,8 +13,6 @@ checks ran meanwhile.
 from __future__ import annotations
 
 import argparse
-import csv
-import io
 import json
 import re
 import statistics
@@ -25,9 +23,8 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import polars as pl
 
-from bench.synth import synthesize
+from bench.synth import lists_csv, named_lists, synthesize
 from tests.web.server import Server
 from validator.setup import load
 
@@ -36,15 +33,7 @@ def _registrations(players: int) -> bytes:
     """A long-layout CSV of the players' lists, cards by English name."""
     setup = load("advanced-tcg", "demo")
     event = synthesize(setup.cards, setup.banlist, setup.fmt, players, seed=11, rate=0.02)
-    names = setup.cards.printings.select("passcode", "name_en")
-    table = event.registered.join(names, on="passcode", how="left").select(
-        "deck_id", pl.col("section").cast(pl.Utf8), "qty",
-        pl.coalesce("name_en", pl.col("passcode").cast(pl.Utf8)))
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(["Player ID", "Section", "Qty", "Card Name"])
-    writer.writerows(table.iter_rows())
-    return out.getvalue().encode()
+    return lists_csv(named_lists(event.registered, setup.cards))
 
 
 def _token(client: httpx.Client, path: str = "/") -> str:

@@ -21,7 +21,7 @@ from typing import Any
 import polars as pl
 
 from bench.reference import ReferenceChecker, Verdict, engine_verdicts
-from bench.synth import synthesize
+from bench.synth import LIST_HEADER, lists_csv, named_lists, synthesize
 from validator.cards import CardDB
 from validator.engine import check
 from validator.setup import Setup, is_demo, load
@@ -195,24 +195,19 @@ def end_to_end(players: int, cards_spec: str) -> dict[str, Any]:
     """Long-layout workbook of typed names: read, resolve, check, write the XLSX report."""
     from openpyxl import Workbook
 
-    from validator.event import run_event
+    from validator.event import check_event
     from validator.penalties import load_policy
     from validator.report.xlsx import write_event_xlsx
 
     setup = _setup(cards_spec)
     cards, fmt, banlist = setup.cards, setup.fmt, setup.banlist
     event = synthesize(cards, banlist, fmt, players)
-    names = cards.by_card.select("card_id", "name_en")
-    table = (event.registered.join(cards.printings.select("passcode", "card_id"), on="passcode",
-                                   how="left")
-             .join(names, on="card_id", how="left")
-             .select("deck_id", pl.col("section").cast(pl.Utf8), "qty",
-                     pl.coalesce(pl.col("name_en"), pl.col("passcode").cast(pl.Utf8))))
+    table = named_lists(event.registered, setup.cards).drop("card_id")
     folder = Path(tempfile.mkdtemp(prefix="deckcheck-e2e-"))
     workbook_path = folder / "registrations.xlsx"
     workbook = Workbook(write_only=True)
     sheet = workbook.create_sheet("Registrations")
-    sheet.append(["Player ID", "Section", "Qty", "Card Name"])
+    sheet.append(list(LIST_HEADER))
     for row in table.iter_rows():
         sheet.append(list(row))
     workbook.save(workbook_path)
@@ -224,13 +219,13 @@ def end_to_end(players: int, cards_spec: str) -> dict[str, Any]:
     registrations = read_registrations(workbook_path)
     stages["read"] = time.perf_counter() - began
     began = time.perf_counter()
-    result = run_event(workbook_path, setup)
-    stages["read+resolve+check"] = time.perf_counter() - began
+    result = check_event(registrations, None, setup)
+    stages["resolve+check"] = time.perf_counter() - began
     began = time.perf_counter()
     write_event_xlsx(result, load_policy("th"), "pre-event", "en", folder / "report.xlsx")
     stages["write report"] = time.perf_counter() - began
     return {"players": players, "rows": table.height, "stages": stages,
-            "total_s": stages["read+resolve+check"] + stages["write report"],
+            "total_s": sum(stages.values()),
             "peak": _memory()["VmHWM"], "entries": registrations.entries.height,
             "problems": len(registrations.problems)}
 
@@ -283,37 +278,27 @@ def typos(players: int, cards_spec: str, count: int = 450) -> dict[str, Any]:
     misspelt wherever they appear: read + resolve time, how the misspellings were read, and
     the verdicts compared with the same lists spelt right (for the players whose every
     misspelling was read as the card meant)."""
-    import csv
-
     from validator.readers.registrations import read_registrations
     from validator.resolve import resolve
 
     setup = _setup(cards_spec)
     cards = setup.cards
     event = synthesize(cards, setup.banlist, setup.fmt, players, seed=7, rate=0.05)
-    names = cards.by_card.select("card_id", "name_en")
-    lists = (event.registered.join(cards.printings.select("passcode", "card_id"), on="passcode",
-                                   how="left").join(names, on="card_id", how="left")
-             .filter(pl.col("name_en").is_not_null()))
-    known = set(names["name_en"].to_list())
-    spelt = {n: _typo(n) for n in lists["name_en"].unique().sort().to_list()}
+    lists = named_lists(event.registered, cards).filter(pl.col("card_id").is_not_null())
+    known = set(cards.by_card["name_en"].to_list())
+    spelt = {n: _typo(n) for n in lists["name"].unique().sort().to_list()}
     spelt = dict(list({n: t for n, t in spelt.items() if t not in known}.items())[:count])
     folder = Path(tempfile.mkdtemp(prefix="deckcheck-typos-"))
     files = {}
     for label, spelling in (("right", {}), ("typos", spelt)):
-        path = folder / f"{label}.csv"
-        with path.open("w", newline="", encoding="utf-8") as out:
-            writer = csv.writer(out)
-            writer.writerow(["Player ID", "Section", "Qty", "Card Name"])
-            for deck, section, qty, name in lists.select(
-                    "deck_id", pl.col("section").cast(pl.Utf8), "qty", "name_en").iter_rows():
-                writer.writerow([deck, section, qty, spelling.get(name, name)])
-        files[label] = path
+        files[label] = folder / f"{label}.csv"
+        files[label].write_bytes(lists_csv(lists.with_columns(
+            pl.col("name").replace(spelling))))
     began = time.perf_counter()
     read = read_registrations(files["typos"])
     resolved = resolve(read.entries, cards, setup.fmt)
     spent = time.perf_counter() - began
-    meant = dict(lists.select("name_en", "card_id").unique().iter_rows())  # the card listed
+    meant = dict(lists.select("name", "card_id").unique().iter_rows())  # the card listed
     typed = {t: meant[n] for n, t in spelt.items()}
     read_as = resolved.filter(pl.col("name").is_in(list(typed))).select(
         "deck_id", "name", "card_id").unique()
@@ -321,9 +306,9 @@ def typos(players: int, cards_spec: str, count: int = 450) -> dict[str, Any]:
                            | (pl.col("card_id") != pl.col("name").replace_strict(typed)))
     settled = set(read_as["deck_id"].to_list()) - set(wrong["deck_id"].to_list())
     verdicts = {}
-    for label, path in files.items():
-        result = check(read_registrations(path).entries, cards=cards, fmt=setup.fmt,
-                       banlist=setup.banlist)
+    for label, entries in (("typos", read.entries),
+                           ("right", read_registrations(files["right"]).entries)):
+        result = check(entries, cards=cards, fmt=setup.fmt, banlist=setup.banlist)
         verdicts[label] = Counter(result.violations.filter(
             pl.col("deck_id").is_in(list(settled))).select(
             "deck_id", "code", pl.col("card_id")).iter_rows())

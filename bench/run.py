@@ -34,11 +34,13 @@ TARGETS = {
 }
 
 
-def _child(*args: str) -> dict[str, Any]:
-    out = subprocess.run([sys.executable, "-m", "bench.measure", *args], cwd=ROOT,
+def _child(*args: str, module: str = "bench.measure") -> dict[str, Any]:
+    """One measurement in a new process: its last line of output, as JSON. A failure (a
+    verdict that differs, a crash) stops the whole run."""
+    out = subprocess.run([sys.executable, "-m", module, *args], cwd=ROOT,
                          capture_output=True, text=True, check=False)
     if out.returncode != 0:
-        raise SystemExit(f"bench.measure {' '.join(args)} failed:\n{out.stderr[-3000:]}")
+        raise SystemExit(f"{module} {' '.join(args)} failed:\n{out.stderr[-3000:]}")
     return dict(json.loads(out.stdout.strip().splitlines()[-1]))
 
 
@@ -121,9 +123,19 @@ def main() -> None:
         if anchor and anchor["differences"]:
             raise SystemExit(f"engine and DuckDB disagree at {n} decks: "
                              f"{anchor['differences']} differences")
-    files = _files(args.files) if args.files else None
+    files = _child("--decks", str(args.files), module="bench.files") if args.files else None
+    if files and "skipped" in files:
+        print(f"bench.files skipped: {files['skipped']}", flush=True)
+        files = None
+    elif files:
+        print(f"{args.files:,} YDK files: deckcheck check {files['tool_s']:.2f} s, plain loop "
+              f"{files['loop_s']:.2f} s ({files['ratio']:.2f}x)", flush=True)
     pdf = _child("pdf", str(args.pdf)) if args.pdf else None
-    judge = _judge_load(args.judge_players) if args.judge_players else None
+    judge = _child("--players", str(args.judge_players), module="bench.judge_load") \
+        if args.judge_players else None
+    if judge:
+        print(f"judge checks: p95 {judge['idle']['p95_ms']:.0f} ms idle, "
+              f"{judge['under_load']['p95_ms']:.0f} ms during event checks", flush=True)
     typo = _child("typos", str(args.typos), "--cards", args.cards) if args.typos else None
     if typo:
         print(f"{args.typos} players, {typo['distinct_typos']} misspellings: read + resolve "
@@ -138,31 +150,6 @@ def main() -> None:
     report = _markdown(rows, files, pdf, judge, typo, e2e, cold, cards)
     (ROOT / "bench" / "results.md").write_text(report)
     print(report)
-
-
-def _judge_load(players: int) -> dict[str, Any]:
-    """``bench.judge_load``: judge deck checks on a live server, idle and under re-checks."""
-    out = subprocess.run([sys.executable, "-m", "bench.judge_load", "--players", str(players)],
-                         cwd=ROOT, capture_output=True, text=True, check=False)
-    if out.returncode != 0:
-        raise SystemExit(f"bench.judge_load failed:\n{out.stderr[-3000:]}")
-    figures = dict(json.loads(out.stdout.strip().splitlines()[-1]))
-    print(f"judge checks: p95 {figures['idle']['p95_ms']:.0f} ms idle, "
-          f"{figures['under_load']['p95_ms']:.0f} ms during event checks", flush=True)
-    return figures
-
-
-def _files(count: int) -> dict[str, Any] | None:
-    """``bench.files``: the folder of YDK files beside the plain loop (real data needed)."""
-    out = subprocess.run([sys.executable, "-m", "bench.files", "--decks", str(count)],
-                         cwd=ROOT, capture_output=True, text=True, check=False)
-    if out.returncode != 0:
-        print(f"bench.files skipped or failed: {out.stderr.strip()[-500:]}")
-        return None
-    figures = dict(json.loads(out.stdout.strip().splitlines()[-1]))
-    print(f"{count:,} YDK files: deckcheck check {figures['tool_s']:.2f} s, plain loop "
-          f"{figures['loop_s']:.2f} s ({figures['ratio']:.2f}x)", flush=True)
-    return figures
 
 
 def _gb(value: int) -> str:

@@ -154,3 +154,26 @@ def _entries(frame: pl.DataFrame) -> pl.DataFrame:
         pl.lit(None, pl.Int32).alias("line"),
         pl.lit(None, pl.Utf8).alias("cell"),
     ).filter(pl.col("qty") > 0)
+
+
+#: the header of the long-layout lists the benchmarks write
+LIST_HEADER = ("Player ID", "Section", "Qty", "Card Name")
+
+
+def named_lists(entries: pl.DataFrame, cards: CardDB) -> pl.DataFrame:
+    """Entries by passcode as a person writes them: ``deck_id``, ``section``, ``qty`` and the
+    card's English ``name`` (its passcode when no card has it), with ``card_id``."""
+    names = cards.by_card.select("card_id", "name_en")
+    return (entries.join(cards.printings.select("passcode", "card_id"), on="passcode",
+                         how="left", maintain_order="left")
+            .join(names, on="card_id", how="left", maintain_order="left")
+            .select("deck_id", pl.col("section").cast(pl.Utf8), "qty",
+                    pl.coalesce("name_en", pl.col("passcode").cast(pl.Utf8)).alias("name"),
+                    "card_id"))
+
+
+def lists_csv(lists: pl.DataFrame) -> bytes:
+    """Named lists as a long-layout CSV."""
+    table = lists.select("deck_id", "section", "qty", "name").rename(
+        dict(zip(("deck_id", "section", "qty", "name"), LIST_HEADER, strict=True)))
+    return table.write_csv().encode()

@@ -131,13 +131,18 @@ def test_hidden_sheet_is_reported_not_read(tmp_path: Path) -> None:
     assert "hidden sheet" in reg.problems[0].message
 
 
-def test_written_total_that_disagrees_is_reported(tmp_path: Path) -> None:
+def _monster_total_written_as_4(tmp_path: Path) -> Path:
+    """A Konami sheet of 3 Raigeki whose Monster total (B28) says 4."""
     path = tmp_path / "konami.xlsx"
     write_konami_workbook(path, [KonamiSheet("A", "1", blocks={"monster": [(3, "Raigeki")]})])
     wb = load_workbook(path)
     wb["1"]["B28"] = 4
     wb.save(path)
-    reg = read_registrations(path)
+    return path
+
+
+def test_written_total_that_disagrees_is_reported(tmp_path: Path) -> None:
+    reg = read_registrations(_monster_total_written_as_4(tmp_path))
     assert len(reg.problems) == 1
     assert reg.problems[0].line == 28
     assert "total 4" in reg.problems[0].message
@@ -241,12 +246,7 @@ def test_a_header_without_a_player_column_is_one_problem(tmp_path: Path) -> None
 
 
 def test_konami_total_names_the_block_and_the_number_cell(tmp_path: Path) -> None:
-    path = tmp_path / "konami.xlsx"
-    write_konami_workbook(path, [KonamiSheet("A", "1", blocks={"monster": [(3, "Raigeki")]})])
-    wb = load_workbook(path)
-    wb["1"]["B28"] = 4
-    wb.save(path)
-    problem = read_registrations(path).problems[0]
+    problem = read_registrations(_monster_total_written_as_4(tmp_path)).problems[0]
     assert problem.column == "1!B28"
     assert "written Monster Cards total 4" in problem.message
 
