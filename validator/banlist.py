@@ -265,7 +265,9 @@ def from_ygojson(cards: CardDB, region: str) -> Banlist:
     genesys = region == "genesys"
     entries = (
         legal.with_columns(
-            pl.col("status").map_elements(status_of, return_dtype=pl.Int64).alias("limit"),
+            pl.col("status").replace_strict(  # each distinct status word read once
+                {word: status_of(word) for word in legal["status"].drop_nulls().unique()},
+                default=None, return_dtype=pl.Int64).alias("limit"),
             pl.lit(None, pl.Utf8).alias("name"),
             pl.lit(None, pl.Int64).alias("line"),
         )

@@ -21,7 +21,7 @@ from typing import Any
 import polars as pl
 
 from .engine import UNREADABLE_SCHEMA
-from .entries import ENTRY_SCHEMA, conform
+from .entries import ENTRY_SCHEMA, conform, typed_card
 from .errors import InputError, Problem, ProblemCollector
 from .tabular import read_sheets
 from .vocab import SECTIONS
@@ -141,7 +141,7 @@ def apply_decisions(entries: pl.DataFrame, problems: list[Problem],
             continue
         still_open.remove(row_problem)
         added.append({"deck_id": decision.player_id, "section": section,
-                      **_card(decision.card), "qty": decision.qty,
+                      **typed_card(decision.card), "qty": decision.qty,
                       "file": row_problem.file, "line": row_problem.line,
                       "cell": row_problem.column})
         applied.append(Decision(**{**asdict(decision), "typed": row_problem.message}))
@@ -149,8 +149,8 @@ def apply_decisions(entries: pl.DataFrame, problems: list[Problem],
         at = pl.Series("at", list(updates), dtype=pl.Int64)
         changes = pl.DataFrame({
             "at": at,
-            "new_passcode": [_card(d.card).get("passcode") for d, _ in updates.values()],
-            "new_name": [_card(d.card).get("name") for d, _ in updates.values()],
+            "new_passcode": [typed_card(d.card)["passcode"] for d, _ in updates.values()],
+            "new_name": [typed_card(d.card)["name"] for d, _ in updates.values()],
             "new_qty": [d.qty for d, _ in updates.values()],
         }, schema={"at": pl.Int64, "new_passcode": pl.Int64, "new_name": pl.Utf8,
                    "new_qty": pl.Int32})
@@ -168,13 +168,6 @@ def apply_decisions(entries: pl.DataFrame, problems: list[Problem],
         out = pl.concat([out, conform(pl.DataFrame(added, schema_overrides={
             k: v for k, v in ENTRY_SCHEMA.items() if k in added[0]}))])
     return Applied(out, still_open, applied, unmatched)
-
-
-def _card(text: str) -> dict[str, Any]:
-    text = text.strip()
-    if text.isascii() and text.isdigit():
-        return {"passcode": int(text), "name": None}
-    return {"passcode": None, "name": text}
 
 
 def unreadable_rows(problems: list[Problem], on_list: bool) -> pl.DataFrame:

@@ -22,7 +22,15 @@ from .entries import conform
 from .errors import Problem
 from .formats import Format
 from .resolve import RESOLVED_SCHEMA, resolve
-from .rules import CODES, COUNTING_CODES, DECISION_CODES, MODULES, VIOLATION_SCHEMA, Context
+from .rules import (
+    CODES,
+    COMPARING_CODES,
+    COUNTING_CODES,
+    DECISION_CODES,
+    MODULES,
+    VIOLATION_SCHEMA,
+    Context,
+)
 from .vocab import SECTIONS, STATUS_ENUM
 
 __all__ = [
@@ -120,22 +128,20 @@ def _attributes(cards: CardDB, banlist: Banlist, fmt: Format) -> tuple[pl.DataFr
             list(bound.warnings))
 
 
-#: the card table of recent (card data, list, format) triples: a judge checks one deck after
-#: another against the same three, and the table costs more than the deck
-_ATTRIBUTES: dict[tuple[int, int, str], tuple[CardDB, Banlist, pl.DataFrame,
-                                              list[Problem]]] = {}
+#: the card table of the last (card data, list, format) checked: a judge checks one deck
+#: after another against the same three, and the table costs more than the deck; only the
+#: last is kept, so nothing else stays alive for it
+_LAST_ATTRIBUTES: list[tuple[CardDB, Banlist, str, pl.DataFrame, list[Problem]]] = []
 
 
 def _card_attributes(cards: CardDB, banlist: Banlist, fmt: Format) -> tuple[
         pl.DataFrame, list[Problem]]:
-    key = (id(cards), id(banlist), fmt.model_dump_json())
-    hit = _ATTRIBUTES.get(key)
-    if hit is not None and hit[0] is cards and hit[1] is banlist:
-        return hit[2], list(hit[3])
+    shape = fmt.model_dump_json()
+    for held_cards, held_banlist, held_shape, attrs, warnings in _LAST_ATTRIBUTES:
+        if held_cards is cards and held_banlist is banlist and held_shape == shape:
+            return attrs, list(warnings)
     attrs, warnings = _attributes(cards, banlist, fmt)
-    if len(_ATTRIBUTES) >= 8:
-        _ATTRIBUTES.pop(next(iter(_ATTRIBUTES)))
-    _ATTRIBUTES[key] = (cards, banlist, attrs, warnings)
+    _LAST_ATTRIBUTES[:] = [(cards, banlist, shape, attrs, warnings)]
     return attrs, list(warnings)
 
 
@@ -386,7 +392,7 @@ def _statuses(found: pl.DataFrame, decks: pl.DataFrame, open_decks: pl.Series,
     list_open = pl.col("deck").is_in(open_lists.implode())
     held = pl.col("code").is_in(list(COUNTING_CODES)) & (
         (~on_list & deck_open) | (on_list & list_open)
-        | ((pl.col("code") == "LIST_MISMATCH") & (deck_open | list_open)))
+        | (pl.col("code").is_in(list(COMPARING_CODES)) & (deck_open | list_open)))
     found = found.with_columns(
         held.alias("held"), pl.col("code").is_in(list(DECISION_CODES)).alias("decision"))
     facts = found.filter(~pl.col("held") & ~pl.col("decision"))["deck"].unique().implode()

@@ -16,7 +16,7 @@ import polars as pl
 
 from .vocab import SECTION_ENUM, SECTIONS, SLOT_ENUM, SLOTS
 
-__all__ = ["ENTRY_SCHEMA", "SECTIONS", "SLOTS", "conform", "entries_frame"]
+__all__ = ["ENTRY_SCHEMA", "SECTIONS", "SLOTS", "conform", "entries_frame", "typed_card"]
 
 
 ENTRY_SCHEMA: dict[str, pl.DataType] = {
@@ -30,6 +30,15 @@ ENTRY_SCHEMA: dict[str, pl.DataType] = {
     "cell": pl.Utf8(),
     "slot": SLOT_ENUM,
 }
+
+
+def typed_card(text: str) -> dict[str, Any]:
+    """What a person wrote for a card: its ``name``, and its ``passcode`` when it is one
+    (up to 10 digits; the resolver still takes the card named so when no card has that
+    passcode, e.g. "7")."""
+    text = text.strip()
+    digits = text.isascii() and text.isdigit() and len(text) <= 10
+    return {"passcode": int(text) if digits else None, "name": text}
 
 
 def entries_frame(rows: list[dict[str, Any]] | None = None) -> pl.DataFrame:

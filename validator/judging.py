@@ -15,12 +15,12 @@ from .banlist import Banlist
 from .cards import CardDB
 from .engine import CheckResult, check
 from .entries import entries_frame
-from .errors import Problem
+from .errors import InputError, Problem
 from .formats import Format
+from .inputs import Source, parse_sources
 from .penalties import Policy
-from .readers.textlist import parse_text_list
-from .readers.ydk import is_ydke, parse_ydk, parse_ydke
 from .resolve import resolve
+from .rules import COMPARING_CODES
 from .verdicts import verdicts
 from .vocab import SECTIONS, Lang, Stage
 
@@ -102,7 +102,7 @@ def side_by_side(registered: pl.DataFrame, deck: pl.DataFrame | None, violations
         if line.key is not None:
             found[line.section, line.key] = found.get((line.section, line.key), 0) + (
                 line.qty or 0)
-    mismatched = violations.filter(pl.col("code") == "LIST_MISMATCH")
+    mismatched = violations.filter(pl.col("code").is_in(list(COMPARING_CODES)))
     differs = {(str(s), int(c)) for s, c in mismatched.select(
         pl.col("section").cast(pl.Utf8), pl.coalesce("card_id", "passcode")).drop_nulls()
         .iter_rows()}
@@ -122,12 +122,11 @@ def found_deck(player_id: str, counts: dict[tuple[str, int], int],
     """The deck as the judge found it: counted cards by key, added cards by name, or a
     pasted deck (which, when given, is the whole deck)."""
     text = pasted.strip()
-    if text:
-        if is_ydke(text):
-            return parse_ydke(text.splitlines()[0], "judge", player_id, line=1)
-        if text.startswith(("#main", "#created", "#extra", "!side")):
-            return parse_ydk(text, "judge", player_id)
-        return parse_text_list(text, "judge", player_id)
+    if text:  # read as a submitted deck is: YDK, a ydke link or a text list
+        read = parse_sources([Source("judge", player_id, text.encode())], [])
+        if read.problems:
+            raise InputError(read.problems)
+        return read.entries
     rows: list[dict[str, object]] = [
         {"deck_id": player_id, "section": section, "passcode": key, "qty": qty, "file": "judge"}
         for (section, key), qty in counts.items() if qty > 0 and section in SECTIONS]

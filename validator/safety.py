@@ -15,10 +15,10 @@ import io
 import re
 import zipfile
 
-from .errors import InputError
+from .errors import InputError, Problem
 
 __all__ = ["MAX_COLUMNS", "MAX_MEMBERS", "MAX_RATIO", "MAX_SHEET_CELLS", "MAX_UNPACKED",
-           "check_archive", "check_sheet_extents"]
+           "check_archive", "check_sheet_extents", "zip_members"]
 
 MAX_UNPACKED = 256 << 20
 MAX_MEMBERS = 50_000
@@ -55,6 +55,34 @@ def check_archive(data: bytes, label: str) -> None:
     if unpacked > (1 << 20) and unpacked / packed > MAX_RATIO:
         raise InputError.at(label, f"compressed {unpacked // packed}:1, far beyond any real "
                                    "workbook or deck file (a zip bomb?)")
+
+
+def zip_members(data: bytes, label: str, suffixes: tuple[str, ...],
+                largest: int) -> tuple[list[tuple[str, bytes]], list[Problem]]:
+    """The members of a zip whose names end in ``suffixes``, in the zip's order, behind the
+    archive guards (raised); a member over ``largest`` bytes or one that cannot be unpacked
+    (damaged, encrypted, an unknown compression) is a problem, and the others are read."""
+    check_archive(data, label)
+    found: list[tuple[str, bytes]] = []
+    problems: list[Problem] = []
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            for member in archive.infolist():
+                if member.is_dir() or not member.filename.lower().endswith(suffixes):
+                    continue
+                where = f"{label}!{member.filename}"
+                if member.file_size > largest:
+                    problems.append(Problem(where, None, None, f"larger than any such file "
+                                            f"({largest >> 20} MiB); skipped"))
+                    continue
+                try:
+                    found.append((member.filename, archive.read(member)))
+                except (zipfile.BadZipFile, NotImplementedError, RuntimeError) as exc:
+                    problems.append(Problem(where, None, None, f"cannot be unpacked ({exc}); "
+                                                               "skipped"))
+    except zipfile.BadZipFile as exc:
+        raise InputError.at(label, f"not a readable zip file ({exc})") from exc
+    return found, problems
 
 
 def _column(letters: bytes) -> int:

@@ -18,7 +18,7 @@ import re
 import polars as pl
 
 from .penalties import Policy
-from .rules import CODES
+from .rules import CODES, COMPARING_CODES
 from .vocab import Lang, Stage
 
 __all__ = ["VERDICT_SCHEMA", "verdicts"]
@@ -109,7 +109,8 @@ def verdicts(violations: pl.DataFrame, policy: Policy, stage: Stage, lang: Lang,
             (pl.col("fact") & (pl.col("on") == "list")).any().alias("list_illegal"),
         )
     )
-    lines = _card_lines(joined.filter(pl.col("fact") & (pl.col("code") == "LIST_MISMATCH")),
+    lines = _card_lines(joined.filter(pl.col("fact")
+                                      & pl.col("code").is_in(list(COMPARING_CODES))),
                         policy, lang)
     decide = policy.remedies["decide"].get(lang)
     with_list = (pl.col("deck").is_in(compared.implode()) if isinstance(compared, pl.Series)

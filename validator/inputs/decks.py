@@ -16,8 +16,8 @@ import polars as pl
 
 from ..entries import conform, entries_frame
 from ..errors import InputError, Problem, capped
-from ..readers.textlist import read_text_list
-from ..readers.ydk import ydk_table, ydke_codes, ydke_frame
+from ..readers.textlist import text_list_rows
+from ..readers.ydk import YdkeDeck, ydk_table, ydke_codes, ydke_table
 from .sources import Source
 
 __all__ = ["DeckFiles", "parse_sources"]
@@ -63,6 +63,7 @@ def parse_sources(sources: list[Source], problems: list[Problem]) -> DeckFiles:
         problems.extend(found)
         unreadable = {p.file for p in found if p.deck_id is None and p.line is None}
         read.extend(s.deck_id for s in ydk if s.label not in unreadable)
+    links: list[YdkeDeck] = []
     for source in by_kind["ydke"]:
         text = source.data.decode("utf-8-sig", errors="replace").strip()
         line = 1 if not source.kind else None
@@ -70,17 +71,22 @@ def parse_sources(sources: list[Source], problems: list[Problem]) -> DeckFiles:
         if wrong:
             problems.extend(Problem(source.label, line, None, w) for w in wrong)
             continue
-        frames.append(ydke_frame(codes, source.label, source.deck_id, line))
+        links.append((codes, source.label, source.deck_id, line, None))
         read.append(source.deck_id)
+    if links:
+        frames.append(ydke_table(links))
+    rows: list[dict[str, object]] = []
     for source in by_kind["text"]:
         try:
-            entries, found = read_text_list(source.data, source.label, source.deck_id)
+            found_rows, found = text_list_rows(source.data, source.label, source.deck_id)
         except InputError as exc:
             problems.extend(exc.problems)
             continue
-        frames.append(entries)
+        rows += found_rows
         problems.extend(found)
         read.append(source.deck_id)
+    if rows:
+        frames.append(entries_frame(rows))
     order = {s.deck_id: i for i, s in enumerate(sources)}
     ids = sorted(read, key=order.__getitem__)
     entries = pl.concat([conform(f) for f in frames]) if frames else entries_frame()

@@ -10,25 +10,21 @@
 
 from __future__ import annotations
 
-import io
 import os
 import unicodedata
-import zipfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from ..errors import InputError, Problem
 from ..readers.ydk import is_ydke
-from ..safety import check_archive
+from ..safety import MAX_UNPACKED, zip_members
 
 __all__ = ["DECK_SUFFIXES", "MAX_DECK_BYTES", "Source", "deck_id_problem", "path_sources",
            "upload_sources"]
 
 DECK_SUFFIXES = (".ydk", ".ydke", ".txt")
 MAX_DECK_BYTES = 1 << 20
-MAX_ARCHIVE_BYTES = 256 << 20
-MAX_ARCHIVE_MEMBERS = 50_000
 MAX_ID = 100
 
 
@@ -59,37 +55,6 @@ def _stem(name: str) -> str:
     return (stem if stem.isascii() else unicodedata.normalize("NFC", stem)).strip()
 
 
-def _zip_members(data: bytes, label: str, problems: list[Problem]) -> Iterator[tuple[str,
-                                                                                      bytes]]:
-    """Deck files inside a zip, streamed member by member behind the archive guards."""
-    check_archive(data, label)
-    try:
-        with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            members = [m for m in archive.infolist() if not m.is_dir()]
-            if len(members) > MAX_ARCHIVE_MEMBERS:
-                raise InputError.at(label, f"more than {MAX_ARCHIVE_MEMBERS} files in the zip")
-            total = 0
-            for member in members:
-                name = PurePosixPath(member.filename)
-                if name.suffix.lower() not in DECK_SUFFIXES:
-                    continue
-                if member.file_size > MAX_DECK_BYTES:
-                    problems.append(Problem(f"{label}!{member.filename}", None, None,
-                                            "larger than any deck file (1 MiB); skipped"))
-                    continue
-                total += member.file_size
-                if total > MAX_ARCHIVE_BYTES:
-                    raise InputError.at(label, "the zip unpacks to more than 256 MiB")
-                with archive.open(member) as stream:
-                    content = stream.read(MAX_DECK_BYTES + 1)
-                if len(content) > MAX_DECK_BYTES:
-                    raise InputError.at(label, f"{member.filename} unpacks larger than its "
-                                               "stated size")
-                yield member.filename, content
-    except zipfile.BadZipFile as exc:
-        raise InputError.at(label, f"not a readable zip file ({exc})") from exc
-
-
 class _Collector:
     """Sources with one deck per id, and the problems met on the way."""
 
@@ -118,10 +83,13 @@ class _Collector:
 
     def archive(self, data: bytes, label: str) -> None:
         try:
-            for member, content in _zip_members(data, label, self.problems):
-                self.add(f"{label}!{member}", _stem(member), content)
+            members, problems = zip_members(data, label, DECK_SUFFIXES, MAX_DECK_BYTES)
         except InputError as exc:
             self.problems.extend(exc.problems)
+            return
+        self.problems.extend(problems)
+        for member, content in members:
+            self.add(f"{label}!{member}", _stem(member), content)
 
 
 def _deck_files(folder: Path) -> list[tuple[str, int]]:
@@ -159,7 +127,7 @@ def path_sources(paths: list[Path], progress: Progress | None = None) -> tuple[
         if progress is not None and done % 200 == 0:
             progress(done, len(files))
         archive = file.lower().endswith(".zip")
-        if size > (MAX_ARCHIVE_BYTES if archive else MAX_DECK_BYTES):
+        if size > (MAX_UNPACKED if archive else MAX_DECK_BYTES):
             found.problems.append(Problem(file, None, None, "larger than any deck file; skipped"))
             continue
         try:

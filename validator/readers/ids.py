@@ -20,6 +20,7 @@ import unicodedata
 import polars as pl
 
 from ..errors import Problem
+from ..lexicon import fold
 
 __all__ = ["KONAMI_DIGITS", "normalise_ids", "pad_ids", "pair_decks", "player_id_of"]
 
@@ -63,10 +64,6 @@ def normalise_ids(entries: pl.DataFrame, players: pl.DataFrame) -> tuple[
     return (entries.with_columns(fix("deck_id")), players.with_columns(fix("player_id")), [])
 
 
-def _key(name: str) -> str:
-    return re.sub(r"\W+", "", unicodedata.normalize("NFKC", name).casefold())
-
-
 def pair_decks(deck_ids: list[str], players: pl.DataFrame) -> tuple[dict[str, str],
                                                                       dict[str, list[str]]]:
     """Deck ids → player ids: by id (digits as typed, padded like the players'), else by the
@@ -77,13 +74,13 @@ def pair_decks(deck_ids: list[str], players: pl.DataFrame) -> tuple[dict[str, st
     padded = pad_ids(registered + [player_id_of(d)[0] for d in deck_ids])
     by_name: dict[str, list[str]] = {}
     for pid, name in players.select("player_id", "player_name").iter_rows():
-        by_name.setdefault(_key(str(name or "")), []).append(pid)
+        by_name.setdefault(fold(str(name or "")), []).append(pid)
     pairs: dict[str, str] = {}
     unpaired: list[str] = []
     for deck in deck_ids:
         typed = player_id_of(deck)[0]
         as_id = padded.get(typed, typed)
-        named = by_name.get(_key(deck), [])
+        named = by_name.get(fold(deck), [])
         if as_id in known:
             pairs[deck] = as_id
         elif len(named) == 1:

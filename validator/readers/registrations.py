@@ -30,16 +30,14 @@ Hidden sheets are not read and are reported. ``rows_read == rows_used + rows_rep
 from __future__ import annotations
 
 import datetime as dt
-import io
 import re
-import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import polars as pl
 
-from ..entries import ENTRY_SCHEMA, entries_frame
+from ..entries import ENTRY_SCHEMA, entries_frame, typed_card
 from ..errors import InputError, Problem, capped
 from ..lexicon import (
     column_of,
@@ -52,10 +50,10 @@ from ..lexicon import (
     total_of,
 )
 from ..pdfform import MAX_PDF_BYTES, FormSheet, form_problems, read_form
-from ..safety import check_archive
+from ..safety import MAX_UNPACKED, zip_members
 from ..tabular import Sheet, cell_name, read_sheets
 from .ids import normalise_ids, player_id_of
-from .textlist import parse_text_list
+from .textlist import text_list_rows
 from .ydk import is_ydke, parse_ydke
 
 #: files a registration can come in
@@ -336,11 +334,9 @@ def _quantity_and_name(qty_text: str, name_text: str) -> tuple[int | None, str, 
 
 def _row(section: str, slot: str | None, qty: int, name: str, file: str, line: int | None,
          cell: str) -> dict[str, Any]:
-    """An entry row: a name of digits is a passcode."""
-    return {"section": section,
-            "passcode": int(name) if name.isascii() and name.isdigit() and len(name) <= 10
-            else None, "name": name, "qty": qty, "file": file, "line": line, "cell": cell,
-            "slot": slot}
+    """An entry row (a name of digits is a passcode too)."""
+    return {"section": section, **typed_card(name), "qty": qty, "file": file, "line": line,
+            "cell": cell, "slot": slot}
 
 
 def _read_konami(sheet: Sheet, out: _Found, fallback_id: str) -> bool:
@@ -492,18 +488,20 @@ def _read_forms(sheet: Sheet, header_row: int, cols: dict[str, int], out: _Found
             section = key[4:] if key.startswith("sec_") else None
             try:
                 if is_ydke(text):
-                    frame = parse_ydke(text, sheet.file, player, line=r, cell=where)
-                else:
-                    frame = parse_text_list(text, sheet.file, player).with_columns(
-                        pl.lit(section or "main").cast(ENTRY_SCHEMA["section"])
-                        .alias("section"), pl.lit(r, pl.Int32).alias("line"),
-                        pl.lit(where).alias("cell"))
+                    out.frames.append(parse_ydke(text, sheet.file, player, line=r, cell=where)
+                                      .with_columns(pl.lit(origin, pl.Int64).alias("origin")))
+                    continue
+                rows, bad = text_list_rows(text, sheet.file, player)
+                if bad:
+                    raise InputError(bad)
             except InputError as exc:
                 failed = True
                 out.problems.extend(Problem(sheet.file, r, where, p.message, deck_id=player,
                                             section=section) for p in exc.problems)
                 continue
-            out.frames.append(frame.with_columns(pl.lit(origin, pl.Int64).alias("origin")))
+            # the cell's column names the section; its lines are located by the cell
+            out.rows.extend({**entry, "section": section or "main", "line": r, "cell": where,
+                             "origin": origin} for entry in rows)
         out.rows_reported += failed
         out.players.append(_Player(player, name or player, sheet.file, sheet.name,
                                    f"{_place(sheet)} row {r}", origin, 0 if failed else 1,
@@ -578,7 +576,7 @@ def _read_file(path: Path, data: bytes | None, out: _Found) -> None:
     suffix = path.suffix.lower()
     try:
         if suffix == ".zip":
-            for member, content in _zip_members(path, data):
+            for member, content in _zip_members(path, data, out):
                 _read_file(member, content, out)
             return
         if suffix == ".pdf":
@@ -627,24 +625,20 @@ def read_registration_files(paths: list[Path],
                          out.rows_reported, out.notes)
 
 
-def _zip_members(path: Path, data: bytes | None) -> list[tuple[Path, bytes]]:
-    """The registration files inside a zip (behind the archive guards), in name order."""
+def _zip_members(path: Path, data: bytes | None, out: _Found) -> list[tuple[Path, bytes]]:
+    """The registration files inside a zip (behind the archive guards), in name order; a
+    member that cannot be read is a problem."""
     if data is None:
         try:
             data = path.read_bytes()
         except OSError as exc:
             raise InputError.at(str(path), f"cannot read: {exc.strerror}") from exc
-    check_archive(data, str(path))
-    found: list[tuple[Path, bytes]] = []
-    with zipfile.ZipFile(io.BytesIO(data)) as archive:
-        for member in sorted(archive.infolist(), key=lambda m: m.filename):
-            suffix = Path(member.filename).suffix.lower()
-            if member.is_dir() or suffix not in SUFFIXES or suffix == ".zip":
-                continue
-            found.append((Path(f"{path}!{member.filename}"), archive.read(member)))
-    if not found:
+    members, problems = zip_members(data, str(path), tuple(s for s in SUFFIXES if s != ".zip"),
+                                    MAX_UNPACKED)
+    out.problems.extend(problems)
+    if not members and not problems:
         raise InputError.at(str(path), "zip holds no .xlsx, .csv or .pdf registrations")
-    return found
+    return [(Path(f"{path}!{name}"), content) for name, content in sorted(members)]
 
 
 def read_registrations(path: Path) -> Registrations:

@@ -15,12 +15,12 @@ import re
 
 import polars as pl
 
-from ..entries import entries_frame
+from ..entries import entries_frame, typed_card
 from ..errors import InputError, Problem, ProblemCollector, capped
 from ..lexicon import entry_line, header_of, is_total_label, total_of
 from ..tabular import decode_text
 
-__all__ = ["parse_text_list", "read_text_list"]
+__all__ = ["parse_text_list", "read_text_list", "text_list_rows"]
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
@@ -30,6 +30,14 @@ def read_text_list(data: bytes | str, file: str, deck_id: str) -> tuple[pl.DataF
     """A text list's entries, and its lines that could not be read (each with the deck and
     section it belongs to: the head judge decides what they say). A text that is not a deck
     list at all (control characters, no encoding) is raised."""
+    rows, bad = text_list_rows(data, file, deck_id)
+    return entries_frame(rows), bad
+
+
+def text_list_rows(data: bytes | str, file: str, deck_id: str) -> tuple[
+        list[dict[str, object]], list[Problem]]:
+    """:func:`read_text_list` as entry rows, for readers that gather many lists into one
+    table."""
     problems = ProblemCollector(file)
     text = decode_text(data, file) if isinstance(data, bytes) else data
     if _CONTROL.search(text):
@@ -54,12 +62,9 @@ def read_text_list(data: bytes | str, file: str, deck_id: str) -> tuple[pl.DataF
             bad.append(Problem(file, number, None, message, deck_id=deck_id, section=section))
             continue
         entry: dict[str, object] = {"deck_id": deck_id, "section": section, "qty": qty,
-                                    "file": file, "line": number, "slot": slot}
-        entry["name"] = name
-        if name.isascii() and name.isdigit() and len(name) <= 10:
-            entry["passcode"] = int(name)  # unless no card has it: then the card named so
+                                    "file": file, "line": number, "slot": slot, **typed_card(name)}
         rows.append(entry)
-    return entries_frame(rows), capped(bad)
+    return rows, capped(bad)
 
 
 def parse_text_list(data: bytes | str, file: str, deck_id: str) -> pl.DataFrame:

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     import numpy as np
 
 __all__ = ["is_ydke", "parse_ydk", "parse_ydke", "read_deck_file", "to_ydk", "to_ydke",
-           "ydk_table", "ydke_codes", "ydke_frame"]
+           "ydk_table", "ydke_codes", "ydke_frame", "ydke_table"]
 
 
 
@@ -136,19 +136,40 @@ def ydke_codes(url: str) -> tuple[list[tuple[str, np.ndarray]], list[str]]:
     return found, wrong
 
 
-def ydke_frame(found: list[tuple[str, np.ndarray]], file: str, deck_id: str,
-               line: int | None = None, cell: str | None = None) -> pl.DataFrame:
+#: one decoded ydke link: its sections' passcodes, file, deck id, line and cell
+YdkeDeck = tuple[list[tuple[str, "np.ndarray"]], str, str, int | None, str | None]
+
+
+def ydke_table(decks: Sequence[YdkeDeck]) -> pl.DataFrame:
+    """Many decoded ydke links as one entry table: the passcode arrays concatenated, each
+    row's deck gathered by number (no frame per deck)."""
     import numpy as np
 
-    codes = np.concatenate([c for _, c in found]) if found else np.zeros(0, np.int64)
-    sections = [s for s, c in found for _ in range(len(c))]
+    codes, sections, owners = [np.zeros(0, np.int64)], [np.zeros(0, np.uint8)], \
+        [np.zeros(0, np.int64)]
+    for number, (found, *_) in enumerate(decks):
+        for section, part in found:
+            codes.append(part)
+            sections.append(np.full(len(part), SECTIONS.index(section), np.uint8))
+            owners.append(np.full(len(part), number, np.int64))
+    owner = pl.Series(np.concatenate(owners))
+    decks_of = pl.DataFrame(
+        {"deck_id": [d[2] for d in decks], "file": [d[1] for d in decks],
+         "line": pl.Series([d[3] for d in decks], dtype=pl.Int32),
+         "cell": pl.Series([d[4] for d in decks], dtype=pl.Utf8)},
+        schema={"deck_id": pl.Utf8, "file": pl.Utf8, "line": pl.Int32, "cell": pl.Utf8})
+    names = pl.Series(list(SECTIONS), dtype=ENTRY_SCHEMA["section"])
     return conform(pl.DataFrame({
-        "deck_id": pl.Series([deck_id] * len(codes), dtype=pl.Utf8),
-        "section": pl.Series(sections, dtype=ENTRY_SCHEMA["section"]),
-        "passcode": codes, "qty": pl.Series([1] * len(codes), dtype=pl.Int32),
-        "file": pl.Series([file] * len(codes), dtype=pl.Utf8),
-        "line": pl.Series([line] * len(codes), dtype=pl.Int32),
-        "cell": pl.Series([cell] * len(codes), dtype=pl.Utf8)}))
+        "section": names.gather(pl.Series(np.concatenate(sections))),
+        "passcode": pl.Series(np.concatenate(codes), dtype=pl.Int64),
+        "qty": pl.Series(np.ones(len(owner), np.int32))}).with_columns(
+        decks_of.select(pl.all().gather(owner)).get_columns()))
+
+
+def ydke_frame(found: list[tuple[str, np.ndarray]], file: str, deck_id: str,
+               line: int | None = None, cell: str | None = None) -> pl.DataFrame:
+    """One decoded ydke link as entries."""
+    return ydke_table([(found, file, deck_id, line, cell)])
 
 
 def parse_ydke(url: str, file: str, deck_id: str, line: int | None = None,

@@ -34,8 +34,8 @@ from . import (
 )
 from ._context import VIOLATION_SCHEMA, Context
 
-__all__ = ["CODES", "COUNTING_CODES", "DECISION_CODES", "MODULES", "RULES", "VIOLATION_SCHEMA",
-           "Context", "RuleModule", "rule_for"]
+__all__ = ["CODES", "COMPARING_CODES", "COUNTING_CODES", "DECISION_CODES", "MODULES", "RULES",
+           "VIOLATION_SCHEMA", "Context", "RuleModule", "rule_for"]
 
 
 class RuleModule(Protocol):
@@ -66,6 +66,9 @@ CODES: tuple[str, ...] = tuple(RULES)
 DECISION_CODES: frozenset[str] = frozenset(c for m in MODULES if m.DECISION for c in m.CODES)
 #: codes whose verdict counts a whole deck or list: held while a decision on it is open
 COUNTING_CODES: frozenset[str] = frozenset(c for m in MODULES if m.COUNTS for c in m.CODES)
+#: codes that compare a deck with its list, card by card: held while either side has an
+#: open decision, and fixed by matching the list card by card
+COMPARING_CODES: frozenset[str] = frozenset(list_mismatch.CODES)
 
 
 def rule_for(code: str) -> RuleModule:
