@@ -234,16 +234,3 @@ class EventState:
         if latest is None:
             return Snapshot(None, [], running is not None)
         return Snapshot(latest[1], latest[2], running is not None)
-
-    def latest(self, timeout: float = 60.0) -> Snapshot:
-        """The latest finished check; waits only when there is none yet (just after the
-        server started) and one is running."""
-        snapshot = self.snapshot()
-        if snapshot.result is None and snapshot.checking:
-            return self.wait(timeout)
-        return snapshot
-
-    def wait(self, timeout: float = 60.0) -> Snapshot:
-        """The check of the event as it is now (for the request that changed it)."""
-        self.refresh().result(timeout)
-        return self.snapshot()

@@ -14,6 +14,7 @@ from starlette.datastructures import FormData
 
 from ...decisions import unreadable_rows
 from ...errors import InputError
+from ...event import EventResult
 from ...judging import JudgeCheck, decision, found_deck, judge_check, registered_lines
 from ...penalties import Policy, Stage
 from ...penalty_log import repeats
@@ -69,13 +70,19 @@ def judge_inputs(data: FormData) -> tuple[dict[tuple[str, int], int],
     return counts, extra, str(data.get("deck_text", ""))
 
 
-def _run(request: Request, player_id: str, data: FormData) -> tuple[JudgeCheck, dict[
+async def _run(request: Request, player_id: str, data: FormData) -> tuple[JudgeCheck, dict[
         str, Any], Policy, Stage]:
-    """Runs in the thread pool, beside any event check (it reads the latest finished one)."""
-    state = state_of(request)
-    result = state.latest().result
+    """The judge's check, in the thread pool beside any event check (it reads the latest
+    finished one)."""
+    result = (await latest(request)).result
     if result is None:
         raise InputError.at("judge", "upload registrations first")
+    return await run_in_threadpool(_check, request, result, player_id, data)
+
+
+def _check(request: Request, result: EventResult, player_id: str, data: FormData) -> tuple[
+        JudgeCheck, dict[str, Any], Policy, Stage]:
+    state = state_of(request)
     row = player_row(result, player_id)
     setup, policy, settings = state.setup(), state.policy(), state.settings()
     counts, extra, pasted = judge_inputs(data)
@@ -122,7 +129,7 @@ async def judge_player(request: Request, player_id: str) -> Response:
 @router.post("/judge/{player_id}/check", response_class=HTMLResponse)
 async def judge_run(request: Request, player_id: str) -> Response:
     data = await form(request)
-    checked, row, policy, _ = await run_in_threadpool(_run, request, player_id, data)
+    checked, row, policy, _ = await _run(request, player_id, data)
     state = state_of(request)
     history = state.db.log(player_id)
     earlier = {code for entry in history for code in entry.codes}
@@ -139,7 +146,7 @@ async def judge_run(request: Request, player_id: str) -> Response:
 @router.post("/judge/{player_id}/record")
 async def judge_record(request: Request, player_id: str) -> Response:
     data = await form(request)
-    checked, row, policy, stage = await run_in_threadpool(_run, request, player_id, data)
+    checked, row, policy, stage = await _run(request, player_id, data)
     if checked.status == "legal":
         raise InputError.at("judge", "the deck matches the list: nothing to record")
     judge = str(data.get("judge", "")).strip()
