@@ -6,6 +6,8 @@ from pathlib import Path
 
 import polars as pl
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.conftest import Run, shared_path
 from tests.deckbuild import build, codes, legal_filler
@@ -146,3 +148,82 @@ def test_chunked_check_equals_whole_check(demo_db: CardDB, with_lists: bool) -> 
     assert whole.violations.height > 20
     assert_frame_equal(chunked.decks, whole.decks)
     assert_frame_equal(chunked.violations, whole.violations)
+
+
+def test_polars_wraps_unsigned_products_and_sums() -> None:
+    """Deck fingerprints are sums modulo 2**64: polars must wrap, not fail or saturate."""
+    big = pl.Series([2**64 - 1, 2**63], dtype=pl.UInt64)
+    assert (big * pl.Series([3, 2], dtype=pl.UInt64)).to_list() == [2**64 - 3, 0]
+    assert pl.DataFrame({"a": big, "g": [1, 1]}).group_by("g").agg(pl.col("a").sum())[
+        "a"].item() == 2**63 - 1
+
+
+_ROW = st.tuples(st.integers(0, 5), st.sampled_from(["main", "extra", "side"]),
+                 st.sampled_from([1, 2, 3, 89631139, -(2**31)]), st.integers(0, 3))
+
+
+def _rows(rows: list[tuple[int, str, int, int]]) -> pl.DataFrame:
+    from validator.vocab import SECTION_ENUM
+
+    frame = pl.DataFrame(rows, schema={"deck": pl.UInt32, "section": SECTION_ENUM,
+                                       "key": pl.Int64, "qty": pl.Int32}, orient="row")
+    status = pl.when(pl.col("key") == -(2**31)).then(pl.lit("unresolved")).otherwise(
+        pl.lit("ok")).cast(pl.Enum(["ok", "unknown", "unresolved"]))
+    return frame.with_columns(status.alias("status"))
+
+
+def _exact_counts(frame: pl.DataFrame) -> dict[int, dict[tuple[str, int], int]]:
+    counted: dict[int, dict[tuple[str, int], int]] = {}
+    for deck, section, key, qty, status in frame.iter_rows():
+        per = counted.setdefault(deck, {})
+        if status != "unresolved" and qty:
+            per[(section, key)] = per.get((section, key), 0) + qty
+    return counted
+
+
+@settings(max_examples=300, deadline=None)
+@given(deck=st.lists(_ROW, max_size=30), changes=st.lists(_ROW, max_size=4),
+       split=st.booleans(), moved=st.booleans(), data=st.data())
+def test_fingerprints_flag_exactly_the_decks_equal_to_their_lists(
+        deck: list[tuple[int, str, int, int]], changes: list[tuple[int, str, int, int]],
+        split: bool, moved: bool, data: st.DataObject) -> None:
+    from validator.engine import fingerprints, same_as_listed
+
+    # the list: the deck's rows reordered, copies split into rows of one, a row in another
+    # section, plus a few more rows
+    listed = [(d, s, k, 1) for d, s, k, q in deck for _ in range(q)] if split else list(deck)
+    listed = data.draw(st.permutations(listed))
+    if moved and listed:
+        d, s, k, q = listed[0]
+        listed[0] = (d, "side" if s != "side" else "main", k, q)
+    listed += changes
+    mine, theirs = _rows(deck), _rows(listed)
+    flags = same_as_listed(fingerprints(mine.lazy()).collect(),
+                           fingerprints(theirs.lazy()).collect(), 6)
+    a, b = _exact_counts(mine), _exact_counts(theirs)
+    expected = [n in a and n in b and a[n] == b[n] for n in range(6)]
+    assert flags.to_list() == expected
+
+
+def test_fingerprints_change_no_verdict(demo_db: CardDB, monkeypatch: pytest.MonkeyPatch
+                                        ) -> None:
+    """The same event checked with every deck compared card by card gives the same result."""
+    from polars.testing import assert_frame_equal
+
+    from bench.synth import synthesize
+    from validator import engine
+    from validator.setup import load
+
+    setup = load("advanced-tcg", demo_db)
+    event = synthesize(demo_db, setup.banlist, setup.fmt, 400, seed=7, rate=0.05)
+    for siding in (False, True):
+        kwargs = {"cards": demo_db, "fmt": setup.fmt, "banlist": setup.banlist,
+                  "registered": event.registered, "siding": siding}
+        fast = check(event.decks, **kwargs)  # type: ignore[arg-type]
+        with monkeypatch.context() as patched:
+            patched.setattr(engine, "same_as_listed", lambda _a, _b, decks: pl.zeros(
+                decks, dtype=pl.Boolean, eager=True))
+            slow = check(event.decks, **kwargs)  # type: ignore[arg-type]
+        assert fast.violations.filter(pl.col("code") == "LIST_MISMATCH").height > 5
+        assert_frame_equal(fast.violations, slow.violations)
+        assert_frame_equal(fast.decks, slow.decks)

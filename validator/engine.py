@@ -225,6 +225,39 @@ def deck_by_card(rows: pl.LazyFrame) -> pl.LazyFrame:
     ).drop("known")
 
 
+#: seeds of the two 64-bit hashes behind a deck's fingerprint
+_FINGERPRINT_SEEDS = (0x5EED_0001, 0x5EED_0002)
+
+
+def fingerprints(rows: pl.LazyFrame) -> pl.LazyFrame:
+    """Per deck, two sums of ``qty × h(section, card)`` modulo 2**64 over its rows.
+
+    Each ``h`` is a seeded 64-bit hash of the (section, key) pair, so a deck's fingerprint is
+    the same however its copies are split across rows (3 lines of 1 or one line of 3) and in
+    whatever order; rows naming no card count nothing (the list comparison leaves them out
+    too). Products and sums wrap modulo 2**64 (``test_engine`` pins polars doing so).
+    """
+    cell = pl.col("key") * 4 + pl.col("section").to_physical().cast(pl.Int64)
+    counted = (pl.col("qty") * (pl.col("status") != "unresolved")).cast(pl.UInt64)
+    return rows.select("deck", *[(counted * cell.hash(seed)).alias(f"f{i}")
+                                 for i, seed in enumerate(_FINGERPRINT_SEEDS)]
+                       ).group_by("deck").agg(pl.all().sum())
+
+
+def same_as_listed(mine: pl.DataFrame, theirs: pl.DataFrame, decks: int) -> pl.Series:
+    """One flag per deck number: the deck holds exactly its list's cards, section by section.
+
+    Decided by the ``fingerprints`` of decks (``mine``) and lists (``theirs``): a deck and a
+    list that differ in some (section, card) counts (by less than 2**16 copies) have two sums
+    that both agree with odds below 2**-96. Decks flagged here need no deck-by-card table of
+    their list (usually nearly all of an event's decks).
+    """
+    columns = [c for c in mine.columns if c != "deck"]
+    both = mine.join(theirs, on="deck", how="inner", suffix="_list").filter(
+        pl.all_horizontal(pl.col(c) == pl.col(f"{c}_list") for c in columns))
+    return pl.zeros(decks, dtype=pl.Boolean, eager=True).scatter(both["deck"], True)
+
+
 class _Clock:
     def __init__(self) -> None:
         self.last = time.perf_counter()
@@ -424,11 +457,18 @@ def _check(entries: pl.DataFrame, registered: pl.DataFrame | None, unread: pl.Da
     card_table = attrs.lazy().with_columns(**flags)
     narrow = card_table.select("card_id", "name_id", "folded", "limit", "kind", "is_extra",
                                "is_legend", "points", *flags)
-    # one pass over every row: the deck-by-card table, with the card flags joined once
+    # one pass over every row: the deck-by-card table, with the card flags joined once; the
+    # lists' fingerprints beside it, then a deck-by-card table of the lists that differ
     plans = [deck_by_card(rows).join(narrow, on="card_id", how="left", maintain_order="left")]
     if reg_df is not None:
-        plans.append(deck_by_card(reg_df.lazy()))
+        plans += [fingerprints(rows), fingerprints(reg_df.lazy())]
     collected = pl.collect_all(plans, engine=ENGINE)
+    same_as_list = registered_cards = None
+    if reg_df is not None:
+        same_as_list = same_as_listed(collected[1], collected[2], index.height)
+        differing = reg_df.select("deck", "key", "section", "qty", "row", "card_id").filter(
+            ~same_as_list.gather(reg_df["deck"]))
+        registered_cards = deck_by_card(differing.lazy()).collect(engine=ENGINE).lazy()
     clock.lap("deck-by-card table")
     deck_cards = collected[0].lazy()
     # a Skill card is not a card of the deck (Speed Duel: it starts the duel outside it)
@@ -444,7 +484,8 @@ def _check(entries: pl.DataFrame, registered: pl.DataFrame | None, unread: pl.Da
     ctx = Context(
         fmt=fmt, whitelist=banlist.whitelist, attrs=card_table, rows=rows, deck_cards=deck_cards,
         sizes=sizes, registered=reg_df.lazy() if reg_df is not None else None,
-        registered_cards=collected[1].lazy() if reg_df is not None else None,
+        registered_cards=registered_cards,
+        same_as_list=same_as_list,
         list_problems=options.list_problems, stale=stale_hint(cards, banlist),
         siding=options.siding, unreadable=unread.lazy(),
     )

@@ -44,7 +44,10 @@ class Context:
       table every rule filters;
     * ``rows``: one row per entry (for rules that need the typed text);
     * ``sizes``: one row per deck with main/extra/side card counts;
-    * ``registered`` / ``registered_cards``: the registered lists' rows and deck-by-card table;
+    * ``registered`` / ``registered_cards``: the registered lists' rows and deck-by-card table
+      (the latter only of decks not flagged in ``same_as_list``);
+    * ``same_as_list``: one flag per deck number, set where the deck holds exactly its
+      list's cards section by section (``engine.same_as_listed``);
     * ``list_problems``: whether rules also report problems of the registered lists;
     * ``stale``: a note for messages about cards the data lacks, when the card data is older
       than the list ("; card data dated D is older than list L: run `deckcheck data update`");
@@ -66,6 +69,7 @@ class Context:
     stale: str = ""
     siding: bool = False
     unreadable: pl.LazyFrame | None = None
+    same_as_list: pl.Series | None = None
 
     @property
     def known(self) -> pl.LazyFrame:

@@ -38,7 +38,8 @@ def _counts(frame: pl.LazyFrame) -> pl.LazyFrame:
 
 
 def _same_decks(deck: pl.DataFrame, listed: pl.DataFrame, decks: int) -> pl.Series:
-    """Deck numbers whose deck equals its list, found without a join.
+    """Deck numbers whose deck equals its list, found without a join (of the decks the
+    engine's fingerprints did not already settle).
 
     Both tables are sorted by (deck, card). Where a deck has as many rows as its list, its
     j-th row is compared with the list's j-th row, located by arithmetic on the two tables'
@@ -78,7 +79,13 @@ def check(ctx: Context) -> list[pl.LazyFrame]:
     deck, listed, sizes = pl.collect_all(
         [_counts(ctx.deck_cards), _counts(ctx.registered_cards), ctx.sizes.select("deck")],
         engine="in-memory")
-    same = _same_decks(deck, listed, sizes.height).implode()
+    flagged = ctx.same_as_list  # decks already known to equal their lists
+    if flagged is not None:
+        deck = deck.filter(~flagged.gather(deck["deck"]))
+    same = _same_decks(deck, listed, sizes.height)
+    if flagged is not None:
+        same = pl.concat([same, flagged.arg_true().cast(pl.UInt32).alias("deck")])
+    same = same.implode()
     both = (
         deck.lazy().filter(~pl.col("deck").is_in(same))
         .join(listed.lazy().filter(~pl.col("deck").is_in(same)), on="deck_key", how="full",
