@@ -193,23 +193,37 @@ def prepare_rows(resolved: pl.DataFrame, index: pl.DataFrame) -> pl.DataFrame:
 def deck_by_card(rows: pl.LazyFrame) -> pl.LazyFrame:
     """One row per (deck, key): copies in main, extra and side, and each section's first row.
 
-    Rows are sorted by one packed 64-bit (deck, key) ``deck_key`` and grouped on it, which polars
-    does without hashing; this is the one pass over every entry of the event. The result is
-    sorted by ``deck_key`` (rules rely on it to merge two tables in order).
+    Rows are sorted by one packed 64-bit (deck, key, section) number, stably (so each run of
+    one deck, card and section keeps its rows in order and starts at its first row); every
+    figure is then a running sum read at the end of each (deck, key) run, less its value at
+    the end of the run before. No hashing and no per-group aggregation: this is the one pass
+    over every entry of the event. The result is sorted by ``deck_key`` (rules rely on it to
+    merge two tables in order).
     """
     packed = pl.col("deck").cast(pl.Int64) * _KEY_BITS + (pl.col("key") - UNRESOLVED_KEY)
-    slim = rows.select(
-        packed.alias("deck_key"),
-        *[pl.when(pl.col("section") == s).then(pl.col("qty")).otherwise(0)
+    order = packed * 4 + pl.col("section").to_physical().cast(pl.Int64)
+    ordered = rows.select(
+        order.alias("order"), "qty", "row", "section", pl.col("card_id").is_not_null()
+        .alias("known")).sort("order", maintain_order=True)
+    deck_key = pl.col("order") // 4
+    run_start = pl.col("order").ne_missing(pl.col("order").shift(1))
+    in_section = {s: pl.col("section") == s for s in SECTIONS}
+    # a section's first row, +1 so that 0 stands for none; at most one run per section
+    firsts = {s: pl.when(run_start & in_section[s]).then(pl.col("row").cast(pl.Int64) + 1)
+              .otherwise(0) for s in SECTIONS}
+    running = ordered.with_columns(
+        deck_key.alias("deck_key"),
+        *[pl.when(in_section[s]).then(pl.col("qty")).otherwise(0).cast(pl.Int64).cum_sum()
           .alias(s) for s in SECTIONS],
-        *[pl.when(pl.col("section") == s).then(pl.col("row")).alias(f"row_{s}")
-          for s in SECTIONS],
-        pl.col("card_id").is_not_null().alias("known"),
-    ).sort("deck_key")
+        *[firsts[s].cum_sum().alias(f"row_{s}") for s in SECTIONS],
+    ).filter(deck_key.ne_missing(deck_key.shift(-1)))  # the last row of each (deck, key)
+    since = [(pl.col(c) - pl.col(c).shift(1, fill_value=0)).alias(c)
+             for c in (*SECTIONS, *(f"row_{s}" for s in SECTIONS))]
     key = pl.col("deck_key") % _KEY_BITS + UNRESOLVED_KEY
-    return slim.group_by("deck_key", maintain_order=True).agg(
-        pl.col(*SECTIONS).sum(), pl.col("row_main", "row_extra", "row_side").min(),
-        pl.col("known").first(),
+    return running.select("deck_key", "known", *since).with_columns(
+        *[pl.col(s).cast(pl.Int32) for s in SECTIONS],
+        *[pl.when(pl.col(f"row_{s}") > 0).then(pl.col(f"row_{s}") - 1).cast(pl.UInt32)
+          .alias(f"row_{s}") for s in SECTIONS],
     ).with_columns(
         (pl.col("deck_key") // _KEY_BITS).cast(pl.UInt32).alias("deck"),
         key.alias("key"),
