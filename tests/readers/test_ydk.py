@@ -43,6 +43,19 @@ def test_ydk_sections_comments_crlf_bom() -> None:
         ("main", 123, 3), ("main", 123, 5), ("extra", 456, 7), ("side", 789, 9)]
 
 
+def test_ydk_many_files_in_one_table_keep_their_own_sections_and_lines() -> None:
+    from validator.readers.ydk import ydk_table
+
+    texts: list[bytes | str] = [b"!side\n1\n", b"2\r3\r#EXTRA\r4\r", b"", b"#created\n5\n",
+                                "\ufeff  #Main  \n\n6\nx\n"]
+    entries, problems = ydk_table([f"f{i}" for i in range(5)], [f"d{i}" for i in range(5)],
+                                  texts)
+    assert entries.select("deck_id", "section", "passcode", "line").rows() == [
+        ("d0", "side", 1, 2), ("d1", "main", 2, 1), ("d1", "main", 3, 2),
+        ("d1", "extra", 4, 4), ("d3", "main", 5, 2), ("d4", "main", 6, 3)]
+    assert [(p.file, p.line, p.section) for p in problems] == [("f4", 4, "main")]
+
+
 def test_ydk_bad_lines_are_reported_with_line_numbers() -> None:
     with pytest.raises(InputError) as info:
         parse_ydk("#main\n123\nDark Magician\n12a\n", "d.ydk", "d")

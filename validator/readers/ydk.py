@@ -43,38 +43,47 @@ def ydk_table(labels: list[str], deck_ids: list[str], datas: list[bytes | str]) 
     texts: list[str] = []
     keep: list[int] = []
     for i, data in enumerate(datas):
-        if isinstance(data, str):
-            texts.append(data.removeprefix("\ufeff"))
-            keep.append(i)
-            continue
         try:
-            texts.append(data.decode("utf-8-sig"))
-            keep.append(i)
+            text = data.removeprefix("\ufeff") if isinstance(data, str) else data.decode(
+                "utf-8-sig")
         except UnicodeDecodeError as exc:
             problems.append(Problem(labels[i], None, None, f"not UTF-8 text (byte {exc.start}); "
                                                            "expected a YDK deck file"))
-    files = pl.DataFrame({"src": pl.Series(keep, dtype=pl.UInt32),
-                          "text": pl.Series(texts, dtype=pl.Utf8)})
+            continue
+        if "\r" in text and text.count("\r") != text.count("\r\n"):  # lone CR line breaks
+            text = text.replace("\r\n", "\n").replace("\r", "\n")
+        texts.append(text)
+        keep.append(i)
+    # one row per line of every file (a CRLF's CR goes with the stripping); the line number
+    # is the row's place less its file's first row
+    split = pl.DataFrame({"src": pl.Series(keep, dtype=pl.UInt32),
+                          "text": pl.Series(texts, dtype=pl.Utf8)}).select(
+        "src", pl.col("text").str.split("\n"))
+    per_file = split["text"].list.len()
+    first_row = per_file.cum_sum() - per_file
+    exploded = split.explode("text")
+    firsts = first_row.gather(exploded["src"].rle_id())
+    lines = exploded.select(
+        "src", pl.col("text").str.strip_chars().alias("t"),
+        (pl.int_range(pl.len(), dtype=pl.Int64) - firsts.cast(pl.Int64) + 1).cast(pl.Int32)
+        .alias("line"))
     text = pl.col("t")
     note = text.str.starts_with("#") | text.str.starts_with("!")
-    header = pl.when(note).then(text.str.to_lowercase().replace_strict(
-        _SECTION_OF, default=None, return_dtype=pl.Utf8))
-    digits = text.str.contains(_PASSCODE)
-    lines = (
-        files.lazy()
-        .with_columns(pl.col("text").str.replace_all("\r\n", "\n", literal=True)
-                      .str.replace_all("\r", "\n", literal=True).str.split("\n"))
-        .explode("text")
-        .with_columns((pl.int_range(pl.len()).over("src") + 1).cast(pl.Int32).alias("line"),
-                      pl.col("text").str.strip_chars().alias("t"))
-        .filter(text != "")
-        .with_columns(header.alias("header"), note.alias("note"),
-                      pl.when(digits).then(text.cast(pl.Int64, strict=False)).alias("passcode"))
-        .with_columns(pl.col("header").forward_fill().over("src").fill_null("main")
-                      .alias("section"))
-        .filter(pl.col("header").is_null() & ~pl.col("note"))
-        .collect()
-    )
+    # sections: each file starts in main; a header row sets it from there on (the few
+    # header and comment rows are read apart, then one fill down over all files)
+    notes = lines.with_row_index("at").filter(note).select(
+        "at", text.str.to_lowercase().replace_strict(_SECTION_OF, default=None,
+                                                     return_dtype=pl.Utf8).alias("header")
+    ).drop_nulls("header")
+    section_enum = ENTRY_SCHEMA["section"]
+    marks = pl.repeat(None, lines.height, dtype=section_enum, eager=True).alias(
+        "section").scatter(
+        first_row.filter(per_file > 0), "main")
+    if notes.height:
+        marks = marks.scatter(notes["at"], notes["header"].cast(section_enum))
+    lines = lines.with_columns(marks.forward_fill()).filter((text != "") & ~note).with_columns(
+        pl.when(text.str.contains(_PASSCODE)).then(text.cast(pl.Int64, strict=False))
+        .alias("passcode"))
     good = lines.filter(pl.col("passcode").is_not_null() & (pl.col("passcode") < 2**32))
     bad = lines.filter(pl.col("passcode").is_null() | (pl.col("passcode") >= 2**32))
     if not bad.is_empty():
@@ -91,11 +100,11 @@ def ydk_table(labels: list[str], deck_ids: list[str], datas: list[bytes | str]) 
             problems.append(Problem(labels[src], None, None,
                                     f"… and {count - PER_FILE} more lines that are not passcodes",
                                     code=MORE))
-    sources = pl.DataFrame({"src": pl.Series(range(len(labels)), dtype=pl.UInt32),
-                            "deck_id": deck_ids, "file": labels})
-    entries = good.join(sources, on="src", how="left").select(
-        "deck_id", pl.col("section").cast(ENTRY_SCHEMA["section"]), "passcode",
-        pl.lit(1, pl.Int32).alias("qty"), "file", "line")
+    entries = good.select(
+        pl.Series("deck_id", deck_ids, dtype=pl.Utf8).gather(good["src"]),
+        "section", "passcode",
+        pl.lit(1, pl.Int32).alias("qty"),
+        pl.Series("file", labels, dtype=pl.Utf8).gather(good["src"]), "line")
     return conform(entries), problems
 
 
