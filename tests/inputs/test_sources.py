@@ -1,0 +1,38 @@
+"""Deck files found in folders and read up to the size a deck file can have."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from validator.inputs import read_deck_paths
+from validator.inputs.sources import MAX_DECK_BYTES, path_sources
+
+
+@pytest.mark.parametrize("size", [(1 << 16) - 1, 1 << 16, (1 << 16) + 1, 3 * (1 << 16),
+                                  MAX_DECK_BYTES])
+def test_files_up_to_the_limit_are_read_whole(tmp_path: Path, size: int) -> None:
+    body = b"#main\n89631139\n"
+    (tmp_path / "a.ydk").write_bytes(body + b"#" * (size - len(body) - 1) + b"\n")
+    sources, problems = path_sources([tmp_path])
+    assert problems == []
+    assert len(sources[0].data) == size
+    assert read_deck_paths([tmp_path]).entries["passcode"].to_list() == [89631139]
+
+
+def test_a_larger_file_is_skipped_with_its_name(tmp_path: Path) -> None:
+    (tmp_path / "big.ydk").write_bytes(b"#" * (MAX_DECK_BYTES + 1))
+    (tmp_path / "small.ydk").write_bytes(b"#main\n89631139\n")
+    read = read_deck_paths([tmp_path])
+    assert read.ids == ["small"]
+    assert [(p.file, p.message) for p in read.problems] == [
+        (str(tmp_path / "big.ydk"), "larger than any deck file; skipped")]
+
+
+def test_folders_are_searched_recursively_in_path_order(tmp_path: Path) -> None:
+    for name in ("b/x.ydk", "a/z.ydk", "a/y.txt", "c.ydke", "notes.md"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_bytes(b"")
+    sources, _ = path_sources([tmp_path])
+    assert [s.deck_id for s in sources] == ["y", "z", "x", "c"]
