@@ -44,15 +44,15 @@ def ydk_table(labels: list[str], deck_ids: list[str], datas: list[bytes | str]) 
     keep: list[int] = []
     for i, data in enumerate(datas):
         try:
-            text = data.removeprefix("\ufeff") if isinstance(data, str) else data.decode(
+            decoded = data.removeprefix("\ufeff") if isinstance(data, str) else data.decode(
                 "utf-8-sig")
         except UnicodeDecodeError as exc:
             problems.append(Problem(labels[i], None, None, f"not UTF-8 text (byte {exc.start}); "
                                                            "expected a YDK deck file"))
             continue
-        if "\r" in text and text.count("\r") != text.count("\r\n"):  # lone CR line breaks
-            text = text.replace("\r\n", "\n").replace("\r", "\n")
-        texts.append(text)
+        if "\r" in decoded and decoded.count("\r") != decoded.count("\r\n"):  # lone CRs
+            decoded = decoded.replace("\r\n", "\n").replace("\r", "\n")
+        texts.append(decoded)
         keep.append(i)
     # one row per line of every file (a CRLF's CR goes with the stripping); the line number
     # is the row's place less its file's first row
@@ -77,8 +77,7 @@ def ydk_table(labels: list[str], deck_ids: list[str], datas: list[bytes | str]) 
     ).drop_nulls("header")
     section_enum = ENTRY_SCHEMA["section"]
     marks = pl.repeat(None, lines.height, dtype=section_enum, eager=True).alias(
-        "section").scatter(
-        first_row.filter(per_file > 0), "main")
+        "section").scatter(first_row.filter(per_file > 0), "main")
     if notes.height:
         marks = marks.scatter(notes["at"], notes["header"].cast(section_enum))
     lines = lines.with_columns(marks.forward_fill()).filter((text != "") & ~note).with_columns(

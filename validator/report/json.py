@@ -39,7 +39,8 @@ VIOLATION_FIELDS = ("code", "section", "passcode", "card", "count", "limit", "re
 def json_bytes(payload: dict[str, Any]) -> bytes:
     """The report as UTF-8 JSON, two-space indented, with a final newline: the same bytes as
     ``json.dumps(payload, ensure_ascii=False, indent=2) + "\n"``, written in one pass."""
-    return orjson.dumps(payload, option=orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS) + b"\n"
+    return orjson.dumps(payload, option=orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS
+                        | orjson.OPT_APPEND_NEWLINE)
 
 
 def fuzzy_by_deck(*results: CheckResult | None, deck_id: str | None = None) -> dict[
@@ -87,8 +88,29 @@ def verdicts_by_deck(violations: pl.DataFrame, policy: Policy, stage: Stage, lan
     return {row["deck"]: row for row in table.iter_rows(named=True)}
 
 
-def _json_text(column: str, dtype: pl.DataType) -> pl.Expr:
-    """A column's values as JSON text, as ``json.dumps`` writes them."""
+def _pad(depth: int) -> str:
+    return "  " * depth
+
+
+def _escaped(value: pl.Expr) -> pl.Expr:
+    """A string as JSON text (null: ``null``), escaped as ``json.dumps(ensure_ascii=False)``
+    does: polars writes it inside an object (``{"v": ...}``), which is then cut away."""
+    return pl.struct(value.cast(pl.Utf8).alias("v")).struct.json_encode() \
+        .str.slice(5).str.head(-1)
+
+
+def _strings_text(value: pl.Expr, depth: int) -> pl.Expr:
+    """A list of strings as JSON text for a value at ``depth`` (its items one deeper)."""
+    inner = "\n" + _pad(depth + 1)
+    items = value.list.eval(_escaped(pl.element())).list.join("," + inner)
+    return (pl.when(value.is_null()).then(pl.lit("null"))
+            .when(value.list.len() == 0).then(pl.lit("[]"))
+            .otherwise(pl.concat_str([pl.lit("[" + inner), items,
+                                      pl.lit("\n" + _pad(depth) + "]")])))
+
+
+def _json_text(column: str, dtype: pl.DataType, depth: int = 0) -> pl.Expr:
+    """A column's values as JSON text, as ``json.dumps`` writes them at ``depth``."""
     value = pl.col(column)
     if dtype == pl.Boolean:
         return pl.when(value).then(pl.lit("true")).when(~value).then(pl.lit("false")) \
@@ -96,47 +118,111 @@ def _json_text(column: str, dtype: pl.DataType) -> pl.Expr:
     if dtype.is_integer():
         return value.cast(pl.Utf8).fill_null("null")
     if dtype in (pl.Utf8, pl.Categorical) or isinstance(dtype, pl.Enum):
-        # polars escapes strings as json.dumps(ensure_ascii=False) does ({"v": ...})
-        return pl.struct(value.cast(pl.Utf8).alias("v")).struct.json_encode() \
-            .str.slice(5).str.head(-1)
+        return _escaped(value)
+    if dtype == pl.List(pl.Utf8):
+        return _strings_text(value, depth)
     raise ImplementationError(f"no JSON text for column {column} of type {dtype}")
 
 
-def violations_by_deck(violations: pl.DataFrame, fields: tuple[str, ...],
-                       depth: int = 4) -> dict[int, orjson.Fragment]:
-    """Each deck's violations as one JSON array, written from the table by polars (no
-    Python object per violation) and indented for objects at ``depth`` of the report.
-
-    The text is the same as ``json.dumps(..., indent=2)`` would write at that depth.
-    """
-    pad, inner = "  " * depth, "  " * (depth + 1)
+def _object_text(fields: list[tuple[str, pl.Expr]], depth: int) -> pl.Expr:
+    """An object at ``depth`` whose values are JSON texts written for ``depth + 1``."""
     parts: list[pl.Expr] = []
-    for i, field in enumerate(fields):
-        parts += [pl.lit(("{" if i == 0 else ",") + f'\n{inner}"{field}": '),
-                  _json_text(field, violations.schema[field])]
-    text = pl.concat_str([pl.lit(pad), *parts, pl.lit(f"\n{pad}}}")])
-    grouped = (violations.select("deck", text.alias("text"))
-               .group_by("deck", maintain_order=True).agg(pl.col("text").str.join(",\n")))
-    close = "\n" + "  " * (depth - 1) + "]"
-    return {deck: orjson.Fragment(f"[\n{joined}{close}".encode())
-            for deck, joined in grouped.iter_rows()}
+    for i, (key, text) in enumerate(fields):
+        parts += [pl.lit(("{" if i == 0 else ",") + "\n" + _pad(depth + 1)
+                         + orjson.dumps(key).decode() + ": "), text]
+    return pl.concat_str([*parts, pl.lit("\n" + _pad(depth) + "}")])
 
 
-def penalty_json(verdict: dict[str, Any] | None) -> dict[str, Any] | None:
-    """A verdict as the JSON contract's ``penalty`` object (null: no penalty prescribed)."""
-    if verdict is None or verdict["penalty"] is None:
-        return None
-    return {"type": verdict["penalty"], "applies_to": verdict["applies_to"],
-            "remedies": verdict["remedies"], "recorded": verdict["recorded"],
-            "label": verdict["label"], "basis": verdict["basis"]}
+def _violation_texts(violations: pl.LazyFrame, schema: pl.Schema, fields: tuple[str, ...],
+                     depth: int) -> pl.LazyFrame:
+    item = pl.concat_str([pl.lit(_pad(depth)), _object_text(
+        [(f, _json_text(f, schema[f], depth + 1)) for f in fields], depth)])
+    return violations.select("deck", item.alias("text")).group_by(
+        "deck", maintain_order=True).agg(pl.col("text").str.join(",\n")).select(
+        "deck", pl.concat_str([pl.lit("[\n"), pl.col("text"),
+                               pl.lit("\n" + _pad(depth - 1) + "]")]).alias("violations"))
 
 
-def verdict_json(status: str, verdict: dict[str, Any] | None) -> dict[str, Any]:
-    """Fields added beside ``penalty``: the status, the remedies (also when no penalty is
-    prescribed) and the codes whose penalty is the head judge's decision."""
-    return {"status": status,
-            "remedies": [] if verdict is None else verdict["remedies"],
-            "head_judge": [] if verdict is None else verdict["head_judge"]}
+def violations_by_deck(violations: pl.DataFrame, fields: tuple[str, ...],
+                       depth: int = 4) -> pl.DataFrame:
+    """``deck`` and ``violations``: each deck's violations as one JSON array, written from
+    the table by polars (no Python object per violation), its objects at ``depth`` of the
+    report: the text ``json.dumps(..., indent=2)`` would write there."""
+    return _violation_texts(violations.lazy(), violations.schema, fields, depth).collect()
+
+
+#: where each deck's (player's) object sits in a report: in its array, at this depth
+_ITEM_DEPTH = 2
+
+
+def _verdict_texts(table: pl.LazyFrame) -> pl.LazyFrame:
+    """Per deck: the JSON texts of ``penalty``, ``remedies`` and ``head_judge`` at their
+    depth in the deck's object, from the verdict table."""
+    depth = _ITEM_DEPTH + 1
+    penalty = pl.when(pl.col("penalty").is_null()).then(pl.lit("null")).otherwise(_object_text(
+        [("type", _escaped(pl.col("penalty"))), ("applies_to", _escaped(pl.col("applies_to"))),
+         ("remedies", _strings_text(pl.col("remedies"), depth + 1)),
+         ("recorded", _json_text("recorded", pl.Boolean())),
+         ("label", _escaped(pl.col("label"))),
+         ("basis", _strings_text(pl.col("basis"), depth + 1))], depth))
+    return table.select("deck", penalty.alias("penalty"),
+                        _strings_text(pl.col("remedies"), depth).alias("remedies"),
+                        _strings_text(pl.col("head_judge"), depth).alias("head_judge"))
+
+
+def _python_texts(by_key: dict[str, list[dict[str, Any]]], column: str,
+                  depth: int) -> pl.DataFrame:
+    """Lists of Python objects (few: fuzzy readings, decisions) as JSON texts by key."""
+    keys = list(by_key)
+    texts = [orjson.dumps(by_key[k], option=orjson.OPT_INDENT_2).decode().replace(
+        "\n", "\n" + _pad(depth)) for k in keys]
+    return pl.DataFrame({"key": pl.Series(keys, dtype=pl.Utf8),
+                         column: pl.Series(texts, dtype=pl.Utf8)})
+
+
+#: stands for the array of decks (players) while the rest of a report is written: a NUL
+#: byte never occurs in JSON text otherwise (orjson escapes it inside strings)
+_ITEMS = orjson.Fragment(b"\x00")
+
+
+def _items(table: pl.DataFrame, fields: list[tuple[str, pl.Expr]], violations: pl.DataFrame,
+           violation_fields: tuple[str, ...], verdict_table: pl.DataFrame) -> bytes:
+    """The report's array of deck (player) objects, one per row of ``table``, as JSON: each
+    with its violations and verdict written as text by polars, the array's bytes straight
+    from polars (no Python string of the whole array)."""
+    if table.is_empty():
+        return b"[]"
+    texts = _violation_texts(violations.lazy(), violations.schema, violation_fields,
+                             _ITEM_DEPTH + 2).join(
+        _verdict_texts(verdict_table.lazy()), on="deck", how="full", coalesce=True).select(
+        "deck", pl.exclude("deck").name.prefix("json_"))
+    item = pl.concat_str([pl.lit(_pad(_ITEM_DEPTH)), _object_text(fields, _ITEM_DEPTH)])
+    joined = table.lazy().join(texts, on="deck", how="left", maintain_order="left").select(
+        item.str.join(",\n").cast(pl.Binary)).collect().item()
+    return b"".join((b"[\n", joined, f"\n{_pad(_ITEM_DEPTH - 1)}]".encode()))
+
+
+def _with_items(payload: dict[str, Any], items: bytes) -> bytes:
+    """``json_bytes(payload)`` with the array ``items`` where ``_ITEMS`` stands."""
+    head, tail = json_bytes(payload).split(b"\x00")
+    return b"".join((head, items, tail))
+
+
+def _judged_fields(with_decisions: bool) -> list[tuple[str, pl.Expr]]:
+    """The fields both reports give each deck (player) after its own: the judgement."""
+    fields = [("violations", pl.col("json_violations").fill_null("[]")),
+              ("penalty", pl.col("json_penalty").fill_null("null")),
+              ("status", _escaped(pl.col("status"))),
+              ("remedies", pl.col("json_remedies").fill_null("[]")),
+              ("head_judge", pl.col("json_head_judge").fill_null("[]"))]
+    if with_decisions:
+        fields.append(("decisions", pl.col("json_decisions").fill_null("[]")))
+    return [*fields, ("fuzzy", pl.col("json_fuzzy").fill_null("[]"))]
+
+
+def _counts_text(prefix: str) -> pl.Expr:
+    return _object_text([(s, _json_text(f"{prefix}{s}", pl.Int64())) for s in
+                         ("main", "extra", "side")], _ITEM_DEPTH + 1)
 
 
 def status_counts(frame: pl.DataFrame) -> dict[str, int]:
@@ -149,17 +235,6 @@ def _header(format_name: str, banlist: str, cards: str, policy: Policy, stage: S
             lang: Lang) -> dict[str, Any]:
     return {"format": format_name, "banlist": banlist, "cards": cards,
             "regulation": policy.regulation, "stage": stage, "lang": lang}
-
-
-def _judged(status: object, fragment: orjson.Fragment | None, verdict: dict[str, Any] | None,
-            fuzzy: list[dict[str, Any]],
-            decisions: list[dict[str, Any]] | None = None) -> dict[str, Any]:
-    """One deck's or player's judgement, as both reports write it."""
-    return {"violations": [] if fragment is None else fragment,
-            "penalty": penalty_json(verdict),
-            **verdict_json(str(status), verdict),
-            **({} if decisions is None else {"decisions": decisions}),
-            "fuzzy": fuzzy}
 
 
 def _summary(noun: str, table: pl.DataFrame, by_code: dict[str, int]) -> dict[str, Any]:
@@ -181,24 +256,24 @@ def to_json_bytes(result: CheckResult, policy: Policy, stage: Stage, lang: Lang,
                   duel: int | None = None) -> bytes:
     """The check report: one object per deck."""
     violations = with_lists(result, lists)
-    by_verdict = verdicts_by_deck(violations, policy, stage, lang, compared_decks(result))
-    by_deck = violations_by_deck(violations,
-                                 (*VIOLATION_FIELDS, "on") if compared else VIOLATION_FIELDS)
-    fuzzy = fuzzy_by_deck(result, lists)
-    decks = [{"deck_id": row["deck_id"], "source": row["source"], "legal": row["legal"],
-              "counts": {"main": row["main"], "extra": row["extra"], "side": row["side"]},
-              **_judged(row["status"], by_deck.get(row["deck"]), by_verdict.get(row["deck"]),
-                        fuzzy.get(row["deck_id"], []))}
-             for row in result.decks.iter_rows(named=True)]
-    return json_bytes({
+    verdict_table = verdicts(violations, policy, stage, lang, compared=compared_decks(result))
+    fuzzy = _python_texts(fuzzy_by_deck(result, lists), "json_fuzzy", _ITEM_DEPTH + 1)
+    table = result.decks.join(fuzzy, left_on="deck_id", right_on="key", how="left",
+                              maintain_order="left")
+    decks = _items(table, [
+        ("deck_id", _escaped(pl.col("deck_id"))), ("source", _escaped(pl.col("source"))),
+        ("legal", _json_text("legal", pl.Boolean())), ("counts", _counts_text("")),
+        *_judged_fields(with_decisions=False)], violations,
+        (*VIOLATION_FIELDS, "on") if compared else VIOLATION_FIELDS, verdict_table)
+    return _with_items({
         **_header(result.format.name, result.banlist, result.cards, policy, stage, lang),
         "duel": duel,
         "comparison": None if not compared else ("siding" if duel and duel > 1 else "sections"),
-        "decks": decks,
+        "decks": _ITEMS,
         "summary": _summary("decks", result.decks, result.counts()),
         "statuses": status_counts(result.decks),
         "warnings": [str(w) for w in result.warnings],
-    })
+    }, decks)
 
 
 def event_json(result: EventResult, policy: Policy, stage: Stage, lang: Lang) -> dict[str, Any]:
@@ -209,30 +284,32 @@ def event_json(result: EventResult, policy: Policy, stage: Stage, lang: Lang) ->
 def event_json_bytes(result: EventResult, policy: Policy, stage: Stage, lang: Lang) -> bytes:
     """The event report: one object per registered player, their list's and deck's
     violations together (``on``), the problems met reading the inputs, the decisions."""
-    by_verdict = verdicts_by_deck(result.violations, policy, stage, lang,
-                                  compared=result.deck_check is not None)
-    by_player = violations_by_deck(result.violations, ("on", *VIOLATION_FIELDS))
-    fuzzy = fuzzy_by_deck(result.list_check, result.deck_check)
+    verdict_table = verdicts(result.violations, policy, stage, lang,
+                             compared=result.deck_check is not None)
+    fuzzy = _python_texts(fuzzy_by_deck(result.list_check, result.deck_check), "json_fuzzy",
+                          _ITEM_DEPTH + 1)
     decided: dict[str, list[dict[str, Any]]] = {}
     for item in result.decisions:
         decided.setdefault(item.player_id, []).append(item.json())
-    players = [{"player_id": row["player_id"], "player_name": row["player_name"],
-                "legal": row["legal"], "list_legal": row["list_legal"],
-                "deck_legal": row["deck_legal"],
-                "list_counts": {"main": row["list_main"], "extra": row["list_extra"],
-                                "side": row["list_side"]},
-                "deck_counts": None if row["deck_main"] is None else {
-                    "main": row["deck_main"], "extra": row["deck_extra"],
-                    "side": row["deck_side"]},
-                "deck_source": row["deck_source"],
-                **_judged(row["status"], by_player.get(row["deck"]),
-                          by_verdict.get(row["deck"]), fuzzy.get(row["player_id"], []),
-                          decided.get(row["player_id"], []))}
-               for row in result.players.iter_rows(named=True)]
-    return json_bytes({
+    decisions = _python_texts(decided, "json_decisions", _ITEM_DEPTH + 1)
+    table = (result.players.join(fuzzy, left_on="player_id", right_on="key", how="left",
+                                 maintain_order="left")
+             .join(decisions, left_on="player_id", right_on="key", how="left",
+                   maintain_order="left"))
+    deck_counts = pl.when(pl.col("deck_main").is_null()).then(pl.lit("null")).otherwise(
+        _counts_text("deck_"))
+    players = _items(table, [
+        ("player_id", _escaped(pl.col("player_id"))),
+        ("player_name", _escaped(pl.col("player_name"))),
+        *[(c, _json_text(c, pl.Boolean())) for c in ("legal", "list_legal", "deck_legal")],
+        ("list_counts", _counts_text("list_")), ("deck_counts", deck_counts),
+        ("deck_source", _escaped(pl.col("deck_source"))),
+        *_judged_fields(with_decisions=True)], result.violations, ("on", *VIOLATION_FIELDS),
+        verdict_table)
+    return _with_items({
         **_header(result.format.name, result.list_check.banlist, result.list_check.cards,
                   policy, stage, lang),
-        "players": players,
+        "players": _ITEMS,
         "problems": [{"file": p.file, "line": p.line, "where": p.column, "message": p.message}
                      for p in result.problems],
         "unmatched_decks": result.unmatched_decks,
@@ -242,4 +319,4 @@ def event_json_bytes(result: EventResult, policy: Policy, stage: Stage, lang: La
                     "problems": len(result.problems)},
         "statuses": status_counts(result.players),
         "warnings": [str(w) for w in result.warnings],
-    })
+    }, players)
