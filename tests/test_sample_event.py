@@ -55,14 +55,24 @@ def _golden(name: str, got: bytes) -> None:
     assert got.decode() == json.dumps(json.loads(expected), ensure_ascii=False, indent=2) + "\n"
 
 
+#: players (decks) per piece of a report's array: as written, and small enough that the
+#: sample events are written in many pieces
+PIECES = [2000, 5]
+
+
+@pytest.mark.parametrize("piece", PIECES)
 @pytest.mark.parametrize("name", EVENTS)
-def test_golden_json(name: str) -> None:
+def test_golden_json(name: str, piece: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("validator.report.json._PIECE", piece)
     _golden(name, event_json_bytes(_run(name), load_policy("th"), "pre-event", "en"))
 
 
+@pytest.mark.parametrize("piece", PIECES)
 @pytest.mark.parametrize("duel", [1, 2])
-def test_golden_check_json(duel: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_golden_check_json(duel: int, piece: int, tmp_path: Path,
+                           monkeypatch: pytest.MonkeyPatch) -> None:
     """``deckcheck check`` of the sample decks against their lists: the report's bytes."""
+    monkeypatch.setattr("validator.report.json._PIECE", piece)
     monkeypatch.chdir(ROOT)
     registrations, decks, fmt = EVENTS["regional-tcg"]
     out = tmp_path / "report.json"

@@ -24,7 +24,6 @@ from .cards import CardDB
 from .errors import InputError, Problem, ProblemCollector
 from .lexicon import column_of, status_of
 from .normalize import name_key_expr
-from .tabular import decode_text, read_sheets
 
 __all__ = [
     "LIST_ENTRY_SCHEMA",
@@ -201,6 +200,8 @@ def parse_lflist(text: str, source: str) -> list[Banlist]:
 def read_table_list(path: Path) -> Banlist:
     """A list as CSV/XLSX: passcode or name (any language), status word or number, points."""
     problems = ProblemCollector(str(path))
+    from .tabular import read_sheets  # a spreadsheet reader only where one is read
+
     sheets = [s for s in read_sheets(path) if s.rows]
     if not sheets:
         problems.add("the file is empty", 1)
@@ -287,6 +288,8 @@ def read_list_file(path: Path) -> list[Banlist]:
         raise InputError.at(str(path), "no such list file")
     if path.suffix.lower() in (".csv", ".xlsx", ".tsv"):
         return [read_table_list(path)]
+    from .tabular import decode_text
+
     return parse_lflist(decode_text(path.read_bytes(), str(path)), str(path))
 
 
@@ -305,6 +308,8 @@ def read_banlist(path: Path, list_name: str | None = None) -> Banlist:
 def looks_like_table_list(path: Path) -> bool:
     """A CSV/XLSX whose header has a status or points column (a list, not a card table)."""
     try:
+        from .tabular import read_sheets
+
         sheets = [s for s in read_sheets(path) if s.rows]
     except InputError:
         return False

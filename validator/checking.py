@@ -4,16 +4,18 @@ registered lists when given."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import polars as pl
 
-from .decisions import Applied, Decision, apply_decisions, unreadable_rows
-from .engine import CheckResult, check, combine
+from .engine import CheckResult, check, combine, unreadable_rows
 from .errors import Problem
 from .inputs import DeckFiles
-from .readers.ids import pair_decks
-from .readers.registrations import Registrations
 from .setup import Setup
+
+if TYPE_CHECKING:  # imported where used: checking deck files alone needs neither
+    from .decisions import Applied, Decision
+    from .readers.registrations import Registrations
 
 __all__ = ["AgainstLists", "DeckCheck", "check_against_lists", "check_decks", "paired"]
 
@@ -36,6 +38,8 @@ class DeckCheck:
 def paired(files: DeckFiles, registrations: Registrations) -> tuple[DeckFiles, list[Problem]]:
     """The decks under their players' ids (by id, else by a unique player name), and a
     problem for each deck that pairs with no player, with the closest players."""
+    from .readers.ids import pair_decks
+
     pairs, missing = pair_decks(files.ids, registrations.players)
     renamed = {deck: player for deck, player in pairs.items() if deck != player}
     entries = files.entries.with_columns(pl.col("deck_id").replace(renamed)) if renamed \
@@ -71,6 +75,8 @@ def check_against_lists(submitted: DeckFiles | None, registrations: Registration
                         decisions_label: str = "decisions",
                         siding: bool = False) -> AgainstLists:
     """The one way decks meet their lists, for ``check --registrations`` and for events."""
+    from .decisions import apply_decisions
+
     applied = apply_decisions(registrations.entries, registrations.problems, decisions or [],
                               decisions_label)
     players = registrations.players["player_id"].to_list()

@@ -13,18 +13,17 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import click
-from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
 
 from . import store
 from .errors import InputError
 from .vocab import LANGS, STAGES
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from .decisions import Decision
     from .penalties import Policy
     from .vocab import Lang, Stage
@@ -32,8 +31,46 @@ if TYPE_CHECKING:
 __all__ = ["main"]
 
 F = TypeVar("F", bound=Callable[..., Any])
-err = Console(stderr=True, soft_wrap=True)  # an error is one line, however long
-out = Console()
+
+
+class _Console:
+    """A rich console made when first used: a quiet run never imports rich."""
+
+    def __init__(self, **options: Any) -> None:
+        self._options = options
+        self._console: Console | None = None
+
+    def made(self) -> Console:
+        if self._console is None:
+            from rich.console import Console
+
+            self._console = Console(**self._options)
+        return self._console
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.made(), name)
+
+
+err = cast("Console", _Console(stderr=True, soft_wrap=True))  # an error is one line
+out = cast("Console", _Console())
+
+
+def _made(console: Console) -> Console:
+    """The rich console itself (made now if it was not yet)."""
+    return console.made() if isinstance(console, _Console) else console
+
+
+def escape(text: str) -> str:
+    """Text shown as it is (no rich markup)."""
+    from rich.markup import escape as rich_escape
+
+    return rich_escape(text)
+
+
+def _table(title: str) -> Any:
+    from rich.table import Table
+
+    return Table(title=title)
 
 
 def user_errors(func: F) -> F:
@@ -129,7 +166,7 @@ def _print_info(folder: Path) -> None:
     if db is None:
         out.print(f"No card data in {folder}; checks use the embedded demo pool.")
     else:
-        table = Table(title=f"Card data ({folder})")
+        table = _table(f"Card data ({folder})")
         for column in ("source", "kind", "cards", "data date", "file date", "imported"):
             table.add_column(column)
         for source in db.sources:
@@ -149,7 +186,7 @@ def _print_info(folder: Path) -> None:
         out.print("No Forbidden/Limited list imported; checks of real card data need one "
                   "(`deckcheck data import LIST.lflist.conf` or `deckcheck data update`).")
         return
-    table = Table(title="Forbidden/Limited lists (newest first)")
+    table = _table("Forbidden/Limited lists (newest first)")
     for column in ("list", "file", "list date", "file date"):
         table.add_column(column)
     for item in lists:
@@ -180,7 +217,7 @@ def _progress(enabled: bool = True, downloads: bool = False) -> Iterator[Step]:
 
     amount = DownloadColumn() if downloads else MofNCompleteColumn()
     with Progress(TextColumn("{task.description}"), BarColumn(), amount, TimeElapsedColumn(),
-                  console=err, transient=not downloads) as bar:
+                  console=_made(err), transient=not downloads) as bar:
         tasks: dict[str, TaskID] = {}
 
         def step(stage: str, done: int, total: int | None) -> None:
@@ -194,14 +231,17 @@ def _progress(enabled: bool = True, downloads: bool = False) -> Iterator[Step]:
 MAX_UPLOAD_MB = 100
 
 
-def _write_json(data: bytes, target: str) -> None:
+def _write_json(pieces: list[bytes], target: str) -> None:
+    """A report written piece by piece (never joined into one buffer)."""
     if target == "-":
         sys.stdout.flush()
-        sys.stdout.buffer.write(data)
+        for piece in pieces:
+            sys.stdout.buffer.write(piece)
         sys.stdout.buffer.flush()
     else:
         Path(target).parent.mkdir(parents=True, exist_ok=True)
-        Path(target).write_bytes(data)
+        with open(target, "wb") as stream:
+            stream.writelines(pieces)
 
 
 regulation_option = click.option(
@@ -223,9 +263,11 @@ def _policy(regulation: str | None, rush: bool, lang: Lang) -> Policy:
 
 
 def _decisions(path: Path | None) -> list[Decision]:
+    if path is None:
+        return []
     from .decisions import read_decisions
 
-    return [] if path is None else read_decisions(path)
+    return read_decisions(path)
 
 
 @main.command("check")
@@ -267,17 +309,19 @@ def check_command(decks: tuple[Path, ...], cards_spec: str | None, banlist_spec:
     """
     from .checking import check_decks
     from .inputs import read_deck_paths
-    from .readers.registrations import read_registrations
-    from .report.json import to_json_bytes
-    from .report.text import print_text
+    from .report.json import to_json_pieces
     from .setup import load
 
     setup = load(format_spec, cards_spec, banlist_spec, list_name, data_dir)
     policy = _policy(regulation, setup.fmt.rush, lang)
-    with _progress(err.is_terminal and not quiet) as step:
+    with _progress(not quiet and err.is_terminal) as step:
         files = read_deck_paths(list(decks), lambda done, total: step(
             "Reading deck files", done, total))
-        reg = read_registrations(registrations) if registrations is not None else None
+        reg = None
+        if registrations is not None:
+            from .readers.registrations import read_registrations
+
+            reg = read_registrations(registrations)
         if not files.ids and not files.problems:
             raise InputError.at(" ".join(map(str, decks)),
                                 "no deck files found (.ydk, .ydke, .txt, .zip)")
@@ -288,8 +332,8 @@ def check_command(decks: tuple[Path, ...], cards_spec: str | None, banlist_spec:
         report = None
         if json_target is not None:
             step("Writing the report", 0, 1)
-            report = to_json_bytes(checked.result, policy, stage, lang, lists=checked.lists,
-                                   compared=checked.compared, duel=duel)
+            report = to_json_pieces(checked.result, policy, stage, lang, lists=checked.lists,
+                                    compared=checked.compared, duel=duel)
             step("Writing the report", 1, 1)
     problems = files.problems + checked.problems
     for problem in problems:
@@ -300,8 +344,10 @@ def check_command(decks: tuple[Path, ...], cards_spec: str | None, banlist_spec:
     if json_target is not None and report is not None:
         _write_json(report, json_target)
     if json_target != "-" and not quiet:
-        print_text(result, policy, stage, lang, out, every_deck=every_deck, lists=checked.lists,
-                   compared=checked.compared, duel=duel)
+        from .report.text import print_text
+
+        print_text(result, policy, stage, lang, _made(out), every_deck=every_deck,
+                   lists=checked.lists, compared=checked.compared, duel=duel)
     if problems:
         sys.exit(2)
     sys.exit(0 if bool(result.decks["legal"].all()) else 1)
@@ -437,7 +483,7 @@ def event_command(registrations: Path, decks: Path | None, cards_spec: str | Non
     import datetime as dt
 
     from .event import run_event
-    from .report.json import event_json_bytes
+    from .report.json import event_json_pieces
     from .report.text import event_lines
     from .report.xlsx import write_event_xlsx
     from .setup import load
@@ -459,7 +505,7 @@ def event_command(registrations: Path, decks: Path | None, cards_spec: str | Non
             else None
         write_event_xlsx(result, policy, "pre-event", lang, report, when)
         if json_target:
-            _write_json(event_json_bytes(result, policy, "pre-event", lang), json_target)
+            _write_json(event_json_pieces(result, policy, "pre-event", lang), json_target)
         step(steps[2], 1, 1)
     out.file.write("\n".join(event_lines(result)) + "\n")
     for problem in result.problems[:20]:

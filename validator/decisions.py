@@ -20,14 +20,12 @@ from typing import Any
 
 import polars as pl
 
-from .engine import UNREADABLE_SCHEMA
 from .entries import ENTRY_SCHEMA, conform, typed_card
 from .errors import InputError, Problem, ProblemCollector
 from .tabular import read_sheets
 from .vocab import SECTIONS
 
-__all__ = ["DECISION_COLUMNS", "Applied", "Decision", "apply_decisions", "read_decisions",
-           "unreadable_rows"]
+__all__ = ["DECISION_COLUMNS", "Applied", "Decision", "apply_decisions", "read_decisions"]
 
 DECISION_COLUMNS = ("player_id", "where", "card", "qty", "decided_by", "reason", "section")
 
@@ -168,10 +166,3 @@ def apply_decisions(entries: pl.DataFrame, problems: list[Problem],
         out = pl.concat([out, conform(pl.DataFrame(added, schema_overrides={
             k: v for k, v in ENTRY_SCHEMA.items() if k in added[0]}))])
     return Applied(out, still_open, applied, unmatched)
-
-
-def unreadable_rows(problems: list[Problem], on_list: bool) -> pl.DataFrame:
-    """The rows of players' lists that could not be read, for UNREADABLE_ROW."""
-    rows = [(p.deck_id, p.section or "main", p.file, p.line, p.column, p.message, on_list)
-            for p in problems if p.deck_id]
-    return pl.DataFrame(rows, schema=UNREADABLE_SCHEMA, orient="row")

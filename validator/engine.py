@@ -41,7 +41,10 @@ __all__ = [
     "code_counts",
     "combine",
     "deck_by_card",
+    "fingerprints",
     "prepare_rows",
+    "same_as_listed",
+    "unreadable_rows",
 ]
 
 #: a deck's verdict: it breaks a rule, the head judge must settle an entry first, or legal
@@ -322,6 +325,13 @@ UNREADABLE_SCHEMA: dict[str, pl.DataType] = {
     "deck_id": pl.Utf8(), "section": pl.Enum(list(SECTIONS)), "file": pl.Utf8(),
     "line": pl.Int32(), "cell": pl.Utf8(), "message": pl.Utf8(), "on_list": pl.Boolean(),
 }
+
+
+def unreadable_rows(problems: list[Problem], on_list: bool) -> pl.DataFrame:
+    """The rows of players' lists (or decks) that could not be read, for UNREADABLE_ROW."""
+    rows = [(p.deck_id, p.section or "main", p.file, p.line, p.column, p.message, on_list)
+            for p in problems if p.deck_id]
+    return pl.DataFrame(rows, schema=UNREADABLE_SCHEMA, orient="row")
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,6 @@ import polars as pl
 from .banlist import Banlist, list_date, read_banlist, read_list_file
 from .cards import CARD_SCHEMA, LEGALITY_SCHEMA, LINK_SCHEMA, CardDB, finalize, merged_list
 from .errors import InputError
-from .importers import cardcsv, import_source
 
 __all__ = [
     "DEMO",
@@ -220,6 +219,8 @@ def import_into_store(paths: list[Path], folder: Path | None = None) -> CardDB |
             "lists": [{"name": b.name, "date": list_date(b.name)} for b in lists],
             "snapshot": _file_date(path), "imported": today}
         manifest["lists"] = [e for e in manifest["lists"] if e["name"] != path.name] + [listed]
+    from .importers import import_source  # the readers of every source format, when importing
+
     for path in card_paths:
         db = import_source(path)
         source = db.sources[0]
@@ -274,6 +275,8 @@ def stored_lists(folder: Path | None = None) -> list[StoredList]:
 
 def demo_cards() -> CardDB:
     """The demo card pool shipped in the package."""
+    from .importers import cardcsv
+
     resource = resources.files("validator") / "data" / "demo_cards.csv"
     with resources.as_file(resource) as path:
         db = cardcsv.read(path)
@@ -283,6 +286,8 @@ def demo_cards() -> CardDB:
 
 
 def _import_with_snapshot(path: Path) -> CardDB:
+    from .importers import import_source
+
     db = import_source(path)
     for source in db.sources:
         source["snapshot"] = _file_date(path)

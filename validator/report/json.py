@@ -25,9 +25,10 @@ from ..vocab import ON_ENUM, STATUSES, Lang, Stage
 if TYPE_CHECKING:
     from ..event import EventResult
 
-__all__ = ["VIOLATION_FIELDS", "compared_decks", "event_json", "event_json_bytes", "fuzzy_by_deck",
-           "json_bytes", "status_counts", "to_json_bytes", "to_json_dict", "verdicts_by_deck",
-           "violations_by_deck", "with_lists"]
+__all__ = ["VIOLATION_FIELDS", "compared_decks", "event_json", "event_json_bytes",
+           "event_json_pieces", "fuzzy_by_deck", "json_bytes", "status_counts", "to_json_bytes",
+           "to_json_dict", "to_json_pieces", "verdicts_by_deck", "violations_by_deck",
+           "with_lists"]
 
 #: the fields of one violation in the JSON contract (``on`` is added where decks are
 #: compared with lists: which of the two the violation is on)
@@ -183,29 +184,47 @@ def _python_texts(by_key: dict[str, list[dict[str, Any]]], column: str,
 #: stands for the array of decks (players) while the rest of a report is written: a NUL
 #: byte never occurs in JSON text otherwise (orjson escapes it inside strings)
 _ITEMS = orjson.Fragment(b"\x00")
+#: decks (players) written as one piece of the report's array: a piece's buffers are
+#: reused by the next, so the memory taken while writing stays that of one piece
+_PIECE = 2000
+
+
+def _pieces(frame: pl.DataFrame, piece: pl.DataFrame) -> dict[int, pl.DataFrame]:
+    """``frame``'s rows by the piece of their deck (``piece``: deck → piece number)."""
+    numbered = frame.join(piece, on="deck", how="inner", maintain_order="left")
+    return {int(str(key[0])): part.drop("piece") for key, part in
+            numbered.partition_by("piece", as_dict=True, maintain_order=True).items()}
 
 
 def _items(table: pl.DataFrame, fields: list[tuple[str, pl.Expr]], violations: pl.DataFrame,
-           violation_fields: tuple[str, ...], verdict_table: pl.DataFrame) -> bytes:
-    """The report's array of deck (player) objects, one per row of ``table``, as JSON: each
-    with its violations and verdict written as text by polars, the array's bytes straight
-    from polars (no Python string of the whole array)."""
+           violation_fields: tuple[str, ...], verdict_table: pl.DataFrame) -> list[bytes]:
+    """The report's array of deck (player) objects, one per row of ``table``, as JSON in
+    pieces: each deck's violations and verdict written as text by polars, a piece of decks
+    at a time, its bytes straight from polars (no Python object per deck)."""
     if table.is_empty():
-        return b"[]"
-    texts = _violation_texts(violations.lazy(), violations.schema, violation_fields,
-                             _ITEM_DEPTH + 2).join(
-        _verdict_texts(verdict_table.lazy()), on="deck", how="full", coalesce=True).select(
-        "deck", pl.exclude("deck").name.prefix("json_"))
+        return [b"[]"]
+    piece = table.select("deck", (pl.int_range(pl.len(), dtype=pl.UInt32) // _PIECE)
+                         .alias("piece")).drop_nulls("deck")
+    violations_of, verdicts_of = _pieces(violations, piece), _pieces(verdict_table, piece)
     item = pl.concat_str([pl.lit(_pad(_ITEM_DEPTH)), _object_text(fields, _ITEM_DEPTH)])
-    joined = table.lazy().join(texts, on="deck", how="left", maintain_order="left").select(
-        item.str.join(",\n").cast(pl.Binary)).collect().item()
-    return b"".join((b"[\n", joined, f"\n{_pad(_ITEM_DEPTH - 1)}]".encode()))
+    out = [b"[\n"]
+    for number, start in enumerate(range(0, table.height, _PIECE)):
+        mine = violations_of.get(number, violations.clear())
+        texts = _violation_texts(mine.lazy(), violations.schema, violation_fields,
+                                 _ITEM_DEPTH + 2).join(
+            _verdict_texts(verdicts_of.get(number, verdict_table.clear()).lazy()), on="deck",
+            how="full", coalesce=True).select("deck", pl.exclude("deck").name.prefix("json_"))
+        joined = table.slice(start, _PIECE).lazy().join(
+            texts, on="deck", how="left", maintain_order="left").select(
+            item.str.join(",\n").cast(pl.Binary)).collect().item()
+        out += [b",\n", joined] if start else [joined]
+    return [*out, f"\n{_pad(_ITEM_DEPTH - 1)}]".encode()]
 
 
-def _with_items(payload: dict[str, Any], items: bytes) -> bytes:
-    """``json_bytes(payload)`` with the array ``items`` where ``_ITEMS`` stands."""
+def _with_items(payload: dict[str, Any], items: list[bytes]) -> list[bytes]:
+    """``json_bytes(payload)`` in pieces, with the array ``items`` where ``_ITEMS`` stands."""
     head, tail = json_bytes(payload).split(b"\x00")
-    return b"".join((head, items, tail))
+    return [head, *items, tail]
 
 
 def _judged_fields(with_decisions: bool) -> list[tuple[str, pl.Expr]]:
@@ -255,6 +274,14 @@ def to_json_bytes(result: CheckResult, policy: Policy, stage: Stage, lang: Lang,
                   lists: CheckResult | None = None, compared: bool = False,
                   duel: int | None = None) -> bytes:
     """The check report: one object per deck."""
+    return b"".join(to_json_pieces(result, policy, stage, lang, lists=lists,
+                                   compared=compared, duel=duel))
+
+
+def to_json_pieces(result: CheckResult, policy: Policy, stage: Stage, lang: Lang, *,
+                   lists: CheckResult | None = None, compared: bool = False,
+                   duel: int | None = None) -> list[bytes]:
+    """The check report in pieces of bytes (to be written one after another)."""
     violations = with_lists(result, lists)
     verdict_table = verdicts(violations, policy, stage, lang, compared=compared_decks(result))
     fuzzy = _python_texts(fuzzy_by_deck(result, lists), "json_fuzzy", _ITEM_DEPTH + 1)
@@ -284,6 +311,12 @@ def event_json(result: EventResult, policy: Policy, stage: Stage, lang: Lang) ->
 def event_json_bytes(result: EventResult, policy: Policy, stage: Stage, lang: Lang) -> bytes:
     """The event report: one object per registered player, their list's and deck's
     violations together (``on``), the problems met reading the inputs, the decisions."""
+    return b"".join(event_json_pieces(result, policy, stage, lang))
+
+
+def event_json_pieces(result: EventResult, policy: Policy, stage: Stage,
+                      lang: Lang) -> list[bytes]:
+    """The event report in pieces of bytes (to be written one after another)."""
     verdict_table = verdicts(result.violations, policy, stage, lang,
                              compared=result.deck_check is not None)
     fuzzy = _python_texts(fuzzy_by_deck(result.list_check, result.deck_check), "json_fuzzy",

@@ -12,7 +12,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
-from ...decisions import unreadable_rows
+from ...engine import unreadable_rows
 from ...errors import InputError
 from ...event import EventResult
 from ...judging import JudgeCheck, decision, found_deck, judge_check, registered_lines
