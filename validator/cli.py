@@ -10,7 +10,7 @@ import gc
 import os
 import re
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, cast
@@ -231,7 +231,7 @@ def _progress(enabled: bool = True, downloads: bool = False) -> Iterator[Step]:
 MAX_UPLOAD_MB = 100
 
 
-def _write_json(pieces: list[bytes], target: str) -> None:
+def _write_json(pieces: Iterable[bytes], target: str) -> None:
     """A report written piece by piece (never joined into one buffer)."""
     if target == "-":
         sys.stdout.flush()
@@ -329,11 +329,11 @@ def check_command(decks: tuple[Path, ...], cards_spec: str | None, banlist_spec:
         checked = check_decks(files, setup, registrations=reg,
                               decisions=_decisions(decisions), duel=duel)
         step("Checking decks", 1, 1)
-        report = None
         if json_target is not None:
             step("Writing the report", 0, 1)
-            report = to_json_pieces(checked.result, policy, stage, lang, lists=checked.lists,
-                                    compared=checked.compared, duel=duel)
+            _write_json(to_json_pieces(checked.result, policy, stage, lang,
+                                       lists=checked.lists, compared=checked.compared,
+                                       duel=duel), json_target)
             step("Writing the report", 1, 1)
     problems = files.problems + checked.problems
     for problem in problems:
@@ -341,8 +341,6 @@ def check_command(decks: tuple[Path, ...], cards_spec: str | None, banlist_spec:
     result = checked.result
     for warning in result.warnings[:20]:
         err.print(f"warning: {escape(str(warning))}", highlight=False)
-    if json_target is not None and report is not None:
-        _write_json(report, json_target)
     if json_target != "-" and not quiet:
         from .report.text import print_text
 

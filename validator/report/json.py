@@ -11,6 +11,7 @@ table by polars (``violations_by_deck``), the rest by ``orjson``: the bytes are 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -197,17 +198,18 @@ def _pieces(frame: pl.DataFrame, piece: pl.DataFrame) -> dict[int, pl.DataFrame]
 
 
 def _items(table: pl.DataFrame, fields: list[tuple[str, pl.Expr]], violations: pl.DataFrame,
-           violation_fields: tuple[str, ...], verdict_table: pl.DataFrame) -> list[bytes]:
+           violation_fields: tuple[str, ...], verdict_table: pl.DataFrame) -> Iterator[bytes]:
     """The report's array of deck (player) objects, one per row of ``table``, as JSON in
     pieces: each deck's violations and verdict written as text by polars, a piece of decks
     at a time, its bytes straight from polars (no Python object per deck)."""
     if table.is_empty():
-        return [b"[]"]
+        yield b"[]"
+        return
     piece = table.select("deck", (pl.int_range(pl.len(), dtype=pl.UInt32) // _PIECE)
                          .alias("piece")).drop_nulls("deck")
     violations_of, verdicts_of = _pieces(violations, piece), _pieces(verdict_table, piece)
     item = pl.concat_str([pl.lit(_pad(_ITEM_DEPTH)), _object_text(fields, _ITEM_DEPTH)])
-    out = [b"[\n"]
+    yield b"[\n"
     for number, start in enumerate(range(0, table.height, _PIECE)):
         mine = violations_of.get(number, violations.clear())
         texts = _violation_texts(mine.lazy(), violations.schema, violation_fields,
@@ -217,14 +219,19 @@ def _items(table: pl.DataFrame, fields: list[tuple[str, pl.Expr]], violations: p
         joined = table.slice(start, _PIECE).lazy().join(
             texts, on="deck", how="left", maintain_order="left").select(
             item.str.join(",\n").cast(pl.Binary)).collect().item()
-        out += [b",\n", joined] if start else [joined]
-    return [*out, f"\n{_pad(_ITEM_DEPTH - 1)}]".encode()]
+        if start:
+            yield b",\n"
+        yield joined
+    yield f"\n{_pad(_ITEM_DEPTH - 1)}]".encode()
 
 
-def _with_items(payload: dict[str, Any], items: list[bytes]) -> list[bytes]:
-    """``json_bytes(payload)`` in pieces, with the array ``items`` where ``_ITEMS`` stands."""
+def _with_items(payload: dict[str, Any], items: Iterator[bytes]) -> Iterator[bytes]:
+    """``json_bytes(payload)`` in pieces, with the array ``items`` where ``_ITEMS`` stands
+    (each piece is made when the one before has been taken)."""
     head, tail = json_bytes(payload).split(b"\x00")
-    return [head, *items, tail]
+    yield head
+    yield from items
+    yield tail
 
 
 def _judged_fields(with_decisions: bool) -> list[tuple[str, pl.Expr]]:
@@ -280,8 +287,9 @@ def to_json_bytes(result: CheckResult, policy: Policy, stage: Stage, lang: Lang,
 
 def to_json_pieces(result: CheckResult, policy: Policy, stage: Stage, lang: Lang, *,
                    lists: CheckResult | None = None, compared: bool = False,
-                   duel: int | None = None) -> list[bytes]:
-    """The check report in pieces of bytes (to be written one after another)."""
+                   duel: int | None = None) -> Iterator[bytes]:
+    """The check report in pieces of bytes, each made when the one before is taken (to be
+    written one after another: the memory taken is that of one piece)."""
     violations = with_lists(result, lists)
     verdict_table = verdicts(violations, policy, stage, lang, compared=compared_decks(result))
     fuzzy = _python_texts(fuzzy_by_deck(result, lists), "json_fuzzy", _ITEM_DEPTH + 1)
@@ -315,8 +323,8 @@ def event_json_bytes(result: EventResult, policy: Policy, stage: Stage, lang: La
 
 
 def event_json_pieces(result: EventResult, policy: Policy, stage: Stage,
-                      lang: Lang) -> list[bytes]:
-    """The event report in pieces of bytes (to be written one after another)."""
+                      lang: Lang) -> Iterator[bytes]:
+    """The event report in pieces of bytes, each made when the one before is taken."""
     verdict_table = verdicts(result.violations, policy, stage, lang,
                              compared=result.deck_check is not None)
     fuzzy = _python_texts(fuzzy_by_deck(result.list_check, result.deck_check), "json_fuzzy",
