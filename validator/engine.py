@@ -188,9 +188,12 @@ def prepare_rows(resolved: pl.DataFrame, index: pl.DataFrame) -> pl.DataFrame:
     deck = resolved["deck"] if "deck" in resolved.columns else _deck_numbers(resolved, index)
     key = pl.coalesce("card_id", "passcode", pl.lit(UNRESOLVED_KEY, pl.Int64))
     # the deck id string is no longer needed per row: the index maps numbers to ids
-    fuzzy = pl.when(pl.col("how") == "fuzzy").then(pl.col("name")).alias("read_from")
-    return resolved.with_columns(deck.alias("deck"), key.alias("key"), fuzzy).drop(
-        "deck_id", "how").with_row_index("row")
+    fuzzy = (pl.when(pl.col("how") == "fuzzy").then(pl.col("name"))
+             if bool((resolved["how"] == "fuzzy").any()) else pl.lit(None, pl.Utf8))
+    fuzzy = fuzzy.alias("read_from")  # a constant column (no memory per row) when none is
+    # lazily: an eager drop would copy every column whose chunks differ from the new ones'
+    return resolved.lazy().with_columns(deck.alias("deck"), key.alias("key"), fuzzy).drop(
+        "deck_id", "how").with_row_index("row").collect(engine=ENGINE)
 
 
 def deck_by_card(rows: pl.LazyFrame) -> pl.LazyFrame:
@@ -211,9 +214,10 @@ def deck_by_card(rows: pl.LazyFrame) -> pl.LazyFrame:
     deck_key = pl.col("order") // 4
     run_start = pl.col("order").ne_missing(pl.col("order").shift(1))
     in_section = {s: pl.col("section") == s for s in SECTIONS}
-    # a section's first row, +1 so that 0 stands for none; at most one run per section
-    firsts = {s: pl.when(run_start & in_section[s]).then(pl.col("row").cast(pl.Int64) + 1)
-              .otherwise(0) for s in SECTIONS}
+    # a section's first row, +1 so that 0 stands for none; at most one run per section, so
+    # the difference of two running sums is one row number: exact in wrapping 32-bit sums
+    firsts = {s: pl.when(run_start & in_section[s]).then(pl.col("row") + 1)
+              .otherwise(pl.lit(0, pl.UInt32)) for s in SECTIONS}
     running = ordered.with_columns(
         deck_key.alias("deck_key"),
         *[pl.when(in_section[s]).then(pl.col("qty")).otherwise(0).cast(pl.Int64).cum_sum()

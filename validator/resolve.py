@@ -249,9 +249,11 @@ def resolve(entries: pl.DataFrame, cards: CardDB, fmt: Format | Admits | None = 
                                        if column not in entries.columns)
     # lookups join only the key columns and add the results beside the entries, so the
     # entries' other (string) columns are never copied
-    printings = cards.printings.select("passcode", pl.col("card_id").alias("code_id")).drop_nulls()
-    looked_up = [entries.select("passcode").join(printings, on="passcode", how="left",
-                                                 maintain_order="left").select("code_id")]
+    # a passcode names one printing: looked up in place (no join's row indices to build)
+    printings = cards.printings.select("passcode", "card_id").drop_nulls()
+    looked_up = [entries.select(pl.col("passcode").replace_strict(
+        printings["passcode"], printings["card_id"], default=None, return_dtype=pl.Int64)
+        .alias("code_id"))]
     keys = entries.select("name", pl.col("slot").cast(pl.Utf8))
     typed = _names(keys, cards, admits)
     if not typed.is_empty():
