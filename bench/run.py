@@ -216,7 +216,8 @@ def _markdown(rows: list[dict[str, Any]], files: dict[str, Any] | None,
             f"{files['files']:,} YDK files written from the {files['real_decks']} real decks "
             "of `../shared/data/decks/windbot/` (shuffled, seeded), real card data and the "
             "TCG list in a data store; each side a new process, median of "
-            f"{files['repeats']} runs (`python -m bench.files`).",
+            f"{files['repeats']} runs, both from compiled bytecode as an installed package "
+            "runs (`python -m bench.files`).",
             "",
             "| | process start to verdicts written (s) | runs (s) |",
             "|---|---:|---|",
