@@ -150,11 +150,19 @@ def _loop_verdicts(payload: dict[str, Any], name_of: dict[int, int],
     return int(payload["decks"]), found
 
 
+#: page faults of the last command timed (memory touched for the first time)
+FAULTS: list[int] = []
+
+
 def _timed(command: list[str], env: dict[str, str]) -> float:
+    import resource
+
+    faults = resource.getrusage(resource.RUSAGE_CHILDREN).ru_minflt
     began = time.perf_counter()
     done = subprocess.run(command, env=env, cwd=ROOT, capture_output=True, text=True,
                           check=False)
     spent = time.perf_counter() - began
+    FAULTS[:] = [resource.getrusage(resource.RUSAGE_CHILDREN).ru_minflt - faults]
     if done.returncode not in (0, 1):
         raise SystemExit(f"{' '.join(command)} failed ({done.returncode}):\n"
                          f"{done.stderr[-3000:]}")
@@ -179,10 +187,12 @@ def run(count: int, repeats: int) -> dict[str, Any]:
         subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "validator"),
                         str(ROOT / "bench")], check=True, capture_output=True)
         _timed(tool, env)  # warm the file cache and the store for both
-        tool_s, loop_s = [], []
+        tool_s, loop_s, tool_faults, loop_faults = [], [], [], []
         for _ in range(repeats):
             tool_s.append(_timed(tool, env))
+            tool_faults += FAULTS
             loop_s.append(_timed(plain, env))
+            loop_faults += FAULTS
         os.environ["DECKCHECK_DATA"] = str(store)
         from validator.store import load_cards
 
@@ -199,6 +209,8 @@ def run(count: int, repeats: int) -> dict[str, Any]:
             "files": count, "real_decks": real, "repeats": repeats,
             "tool_s": tool_median, "loop_s": loop_median, "tool_runs": tool_s,
             "loop_runs": loop_s, "ratio": loop_median / tool_median,
+            "tool_faults": statistics.median(tool_faults),
+            "loop_faults": statistics.median(loop_faults),
             "decks_checked": [tool_decks, loop_decks],
             "violations": sum(mine.values()),
             "identical": mine == theirs and tool_decks == loop_decks == count,
