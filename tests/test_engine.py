@@ -151,11 +151,15 @@ def test_chunked_check_equals_whole_check(demo_db: CardDB, with_lists: bool) -> 
 
 
 def test_polars_wraps_unsigned_products_and_sums() -> None:
-    """Deck fingerprints are sums modulo 2**64: polars must wrap, not fail or saturate."""
+    """Deck fingerprints are sums modulo 2**64 and the deck-by-card table's first rows are
+    differences of running sums modulo 2**32: polars must wrap, not fail or saturate."""
     big = pl.Series([2**64 - 1, 2**63], dtype=pl.UInt64)
     assert (big * pl.Series([3, 2], dtype=pl.UInt64)).to_list() == [2**64 - 3, 0]
     assert pl.DataFrame({"a": big, "g": [1, 1]}).group_by("g").agg(pl.col("a").sum())[
         "a"].item() == 2**63 - 1
+    running = pl.Series([2**32 - 2, 5, 7], dtype=pl.UInt32).cum_sum()
+    assert running.dtype == pl.UInt32
+    assert (running - running.shift(1, fill_value=0)).to_list() == [2**32 - 2, 5, 7]
 
 
 _ROW = st.tuples(st.integers(0, 5), st.sampled_from(["main", "extra", "side"]),

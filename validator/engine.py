@@ -188,11 +188,12 @@ def prepare_rows(resolved: pl.DataFrame, index: pl.DataFrame) -> pl.DataFrame:
     deck = resolved["deck"] if "deck" in resolved.columns else _deck_numbers(resolved, index)
     key = pl.coalesce("card_id", "passcode", pl.lit(UNRESOLVED_KEY, pl.Int64))
     # the deck id string is no longer needed per row: the index maps numbers to ids
+    # the typed text of fuzzy readings; a constant null column when there are none
     fuzzy = (pl.when(pl.col("how") == "fuzzy").then(pl.col("name"))
              if bool((resolved["how"] == "fuzzy").any()) else pl.lit(None, pl.Utf8))
-    fuzzy = fuzzy.alias("read_from")  # a constant column (no memory per row) when none is
-    # lazily: an eager drop would copy every column whose chunks differ from the new ones'
-    return resolved.lazy().with_columns(deck.alias("deck"), key.alias("key"), fuzzy).drop(
+    # lazily: an eager drop would copy every column whose chunks differ from the new ones
+    return resolved.lazy().with_columns(deck.alias("deck"), key.alias("key"),
+                                        fuzzy.alias("read_from")).drop(
         "deck_id", "how").with_row_index("row").collect(engine=ENGINE)
 
 

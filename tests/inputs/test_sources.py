@@ -36,3 +36,24 @@ def test_folders_are_searched_recursively_in_path_order(tmp_path: Path) -> None:
         (tmp_path / name).write_bytes(b"")
     sources, _ = path_sources([tmp_path])
     assert [s.deck_id for s in sources] == ["y", "z", "x", "c"]
+
+
+def test_a_deck_given_through_a_pipe_is_read_to_its_end(tmp_path: Path) -> None:
+    import os
+    import threading
+
+    pipe = tmp_path / "deck.ydk"
+    os.mkfifo(pipe)
+    body = b"#main\n" + b"89631139\n" * 10_000  # more than one block, written in pieces
+
+    def feed() -> None:
+        with open(pipe, "wb", buffering=0) as stream:
+            for at in range(0, len(body), 4096):
+                stream.write(body[at:at + 4096])
+
+    writer = threading.Thread(target=feed)
+    writer.start()
+    sources, problems = path_sources([pipe])
+    writer.join()
+    assert problems == []
+    assert sources[0].data == body

@@ -93,7 +93,8 @@ class _Collector:
 
 def _deck_files(folder: Path) -> list[tuple[str, int | None]]:
     """Deck files and zips under a folder, recursively, sorted by path, with the sizes of
-    the zips (a deck file's size is found by reading it: one system call less per file)."""
+    the zips; a deck file's size is None: it is a regular file, whose size is found by
+    reading it (one system call less per file)."""
     found: list[tuple[str, int | None]] = []
     pending = [str(folder)]
     while pending:
@@ -112,13 +113,17 @@ def _deck_files(folder: Path) -> list[tuple[str, int | None]]:
 _BLOCK = 1 << 16
 
 
-def _read_at_most(file: str, limit: int) -> bytes | None:
-    """The file's bytes, or None when it holds more than ``limit`` (never read further)."""
+def _read_at_most(file: str, limit: int, regular: bool) -> bytes | None:
+    """The file's bytes, or None when it holds more than ``limit`` (never read further).
+
+    Of a ``regular`` file (found by the folder scan) a short read is the end; anything else
+    (a path given as it is: perhaps a pipe) is read until the system says it ended.
+    """
     descriptor = os.open(file, os.O_RDONLY)
     try:
         blocks = [os.read(descriptor, _BLOCK)]
         size = len(blocks[0])
-        while len(blocks[-1]) == _BLOCK and size <= limit:  # a short read is the end
+        while blocks[-1] and (len(blocks[-1]) == _BLOCK or not regular) and size <= limit:
             blocks.append(os.read(descriptor, _BLOCK))
             size += len(blocks[-1])
     finally:
@@ -148,7 +153,8 @@ def path_sources(paths: list[Path], progress: Progress | None = None) -> tuple[
         archive = file.lower().endswith(".zip")
         limit = MAX_UNPACKED if archive else MAX_DECK_BYTES
         try:
-            data = None if size is not None and size > limit else _read_at_most(file, limit)
+            data = None if size is not None and size > limit else _read_at_most(
+                file, limit, regular=size is None)
         except OSError as exc:
             found.problems.append(Problem(file, None, None, f"cannot read: {exc.strerror}"))
             continue

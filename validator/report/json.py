@@ -137,6 +137,7 @@ def _object_text(fields: list[tuple[str, pl.Expr]], depth: int) -> pl.Expr:
 
 def _violation_texts(violations: pl.LazyFrame, schema: pl.Schema, fields: tuple[str, ...],
                      depth: int) -> pl.LazyFrame:
+    """Per deck, its violations as one JSON array (see ``violations_by_deck``)."""
     item = pl.concat_str([pl.lit(_pad(depth)), _object_text(
         [(f, _json_text(f, schema[f], depth + 1)) for f in fields], depth)])
     return violations.select("deck", item.alias("text")).group_by(
