@@ -60,6 +60,26 @@ def _child(*args: str, module: str = "bench.measure") -> dict[str, Any]:
     return dict(json.loads(out.stdout.strip().splitlines()[-1]))
 
 
+#: events up to this size compare the medians of several runs of the engine (with lists)
+#: and of the reference: one run of either varies by up to a third on this machine
+REPEAT_UP_TO = 100_000
+
+
+def _repeated(times: int, *args: str) -> dict[str, Any]:
+    """The engine with lists (and the reference) run ``times`` times, each in a new process:
+    the first run's figures with the median times, and every run's times."""
+    runs = [_child(*args) for _ in range(times)]
+    out = dict(runs[0])
+    out["check_runs"] = [r["check_s"] for r in runs]
+    out["check_s"] = statistics.median(out["check_runs"])
+    if "reference_s" in out:
+        out["reference_runs"] = [r["reference_s"] for r in runs]
+        out["reference_s"] = statistics.median(out["reference_runs"])
+        out["identical"] = all(r["identical"] for r in runs)
+        out["differences"] = max(r["differences"] for r in runs)
+    return out
+
+
 def _machine() -> str:
     cpu = "unknown CPU"
     info = Path("/proc/cpuinfo")
@@ -113,6 +133,9 @@ def main() -> None:
     parser.add_argument("--typos", type=int, default=300,
                         help="players of the misspelt-names benchmark (0: skip)")
     parser.add_argument("--e2e", type=int, default=10_000)
+    parser.add_argument("--repeats", type=int, default=3,
+                        help=f"runs of the engine with lists and of the reference, each in a "
+                             f"new process, up to {REPEAT_UP_TO:,} decks (medians compared)")
     parser.add_argument("--cards", default="auto")
     args = parser.parse_args()
 
@@ -120,7 +143,8 @@ def main() -> None:
     for n in args.sizes:
         legality = _child("engine", str(n), "--mode", "legality", "--cards", args.cards)
         flags = ["--cards", args.cards] + (["--no-reference"] if n > args.reference_max else [])
-        lists = _child("engine", str(n), "--mode", "lists", *flags)
+        lists = _repeated(args.repeats if n <= REPEAT_UP_TO else 1,
+                          "engine", str(n), "--mode", "lists", *flags)
         anchor = _child("duckdb", str(n), "--cards", args.cards) if n >= args.duckdb_min \
             else None
         result = {"players": n, "rows": lists["rows"], "cards": lists["cards"],
@@ -218,6 +242,17 @@ def _markdown(rows: list[dict[str, Any]], files: dict[str, Any] | None,
             + (f"{anchor['duckdb_s']:.2f} | {both / anchor['duckdb_s']:.2f} | " if anchor
                else "not run | | ")
             + ("yes" if same and all(same) else "NO" if same else "") + " |")
+    repeated = [r for r in rows if len(r["lists"].get("check_runs", [])) > 1]
+    if repeated:
+        lines += ["", "Engine with lists and reference: the median of "
+                  f"{len(repeated[0]['lists']['check_runs'])} runs, each in a new process, "
+                  f"up to {repeated[-1]['players']:,} decks (one run of either varies by up "
+                  "to a third here); the runs (s):", ""]
+        lines += [f"- {r['players']:,} decks: engine "
+                  + ", ".join(f"{t:.2f}" for t in r["lists"]["check_runs"])
+                  + ("; reference " + ", ".join(f"{t:.2f}" for t in r["lists"]["reference_runs"])
+                     if "reference_runs" in r["lists"] else "")
+                  for r in repeated]
     largest = rows[-1]
     lines += ["", f"Where the engine's time goes at {largest['players']:,} decks "
               "(`CheckResult.timings`, summed over chunks):", "",
