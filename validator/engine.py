@@ -261,9 +261,8 @@ def fingerprints(rows: pl.LazyFrame) -> pl.LazyFrame:
     """
     cell = pl.col("key") * 4 + pl.col("section").to_physical().cast(pl.Int64)
     counted = (pl.col("qty") * (pl.col("status") != "unresolved")).cast(pl.UInt64)
-    return rows.select("deck", *[(counted * cell.hash(seed)).alias(f"f{i}")
-                                 for i, seed in enumerate(_FINGERPRINT_SEEDS)]
-                       ).group_by("deck").agg(pl.all().sum())
+    return rows.group_by("deck").agg(*[(counted * cell.hash(seed)).sum().alias(f"f{i}")
+                                       for i, seed in enumerate(_FINGERPRINT_SEEDS)])
 
 
 def same_as_listed(mine: pl.DataFrame, theirs: pl.DataFrame, decks: int) -> pl.Series:
