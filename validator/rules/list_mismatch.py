@@ -76,12 +76,14 @@ def _card() -> pl.Expr:
 def check(ctx: Context) -> list[pl.LazyFrame]:
     if ctx.registered_cards is None:
         return []
-    deck, listed, sizes = pl.collect_all(
-        [_counts(ctx.deck_cards), _counts(ctx.registered_cards), ctx.sizes.select("deck")],
-        engine="in-memory")
-    flagged = ctx.same_as_list  # decks already known to equal their lists
+    deck_rows = _counts(ctx.deck_cards)
+    flagged = ctx.same_as_list  # decks already known to equal their lists: left out first
     if flagged is not None:
-        deck = deck.filter(~flagged.gather(deck["deck"]))
+        deck_rows = deck_rows.filter(pl.col("deck").is_in(
+            (~flagged).arg_true().cast(pl.UInt32).implode()))
+    deck, listed, sizes = pl.collect_all(
+        [deck_rows, _counts(ctx.registered_cards), ctx.sizes.select("deck")],
+        engine="in-memory")
     same = _same_decks(deck, listed, sizes.height)
     if flagged is not None:
         same = pl.concat([same, flagged.arg_true().cast(pl.UInt32).alias("deck")])
