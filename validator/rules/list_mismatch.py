@@ -37,38 +37,6 @@ def _counts(frame: pl.LazyFrame) -> pl.LazyFrame:
         "deck_key", "deck", "card_id", "passcode", *SECTIONS, *(f"row_{s}" for s in SECTIONS))
 
 
-def _same_decks(deck: pl.DataFrame, listed: pl.DataFrame, decks: int) -> pl.Series:
-    """Deck numbers whose deck equals its list, found without a join (of the decks the
-    engine's fingerprints did not already settle).
-
-    Both tables are sorted by (deck, card). Where a deck has as many rows as its list, its
-    j-th row is compared with the list's j-th row, located by arithmetic on the two tables'
-    per-deck offsets; a deck is the same when every row matches exactly.
-    """
-    def starts(frame: pl.DataFrame) -> tuple[pl.Series, pl.Series]:
-        runs = frame["deck"].rle().struct.unnest()  # deck numbers are sorted: one run each
-        counts = pl.zeros(decks, dtype=pl.Int64, eager=True).scatter(
-            runs["value"], runs["len"].cast(pl.Int64))
-        return counts, counts.cum_sum() - counts
-
-    deck_n, deck_at = starts(deck)
-    list_n, list_at = starts(listed)
-    number = deck["deck"]
-    candidates = (deck_n == list_n).gather(number)
-    position = (pl.Series(range(deck.height), dtype=pl.Int64) - deck_at.gather(number).cast(
-        pl.Int64) + list_at.gather(number).cast(pl.Int64)).clip(0, max(listed.height - 1, 0))
-    columns = ["deck_key", *SECTIONS]
-    if listed.is_empty():
-        return pl.Series("deck", [], dtype=pl.UInt32)
-    aligned = listed.select(columns).gather(position)
-    equal = candidates
-    for column in columns:
-        equal = equal & (deck[column] == aligned[column]).fill_null(False)
-    unequal = number.filter(~equal).unique()
-    present = number.unique()
-    return present.filter(~present.is_in(unequal.implode()))
-
-
 def _card() -> pl.Expr:
     return pl.coalesce(pl.col("card"), pl.format("passcode {}", pl.col("passcode")))
 
@@ -76,20 +44,16 @@ def _card() -> pl.Expr:
 def check(ctx: Context) -> list[pl.LazyFrame]:
     if ctx.registered_cards is None:
         return []
-    deck_rows = _counts(ctx.deck_cards)
-    flagged = ctx.same_as_list  # decks already known to equal their lists: left out first
-    if flagged is not None:
-        deck_rows = deck_rows.filter(pl.col("deck").is_in(
-            (~flagged).arg_true().cast(pl.UInt32).implode()))
-    deck, listed, sizes = pl.collect_all(
-        [deck_rows, _counts(ctx.registered_cards), ctx.sizes.select("deck")],
-        engine="in-memory")
-    same = _same_decks(deck, listed, sizes.height)
-    if flagged is not None:
-        same = pl.concat([same, flagged.arg_true().cast(pl.UInt32).alias("deck")])
-    same = same.implode()
+    # decks whose fingerprints equal their lists' (``engine.same_as_listed``) are left out
+    # before any row is read; the rest are compared card by card
+    flagged = ctx.same_as_list
+    same = (flagged.arg_true().cast(pl.UInt32) if flagged is not None
+            else pl.Series("deck", [], dtype=pl.UInt32)).implode()
+    deck, listed = pl.collect_all(
+        [_counts(ctx.deck_cards).filter(~pl.col("deck").is_in(same)),
+         _counts(ctx.registered_cards)], engine="in-memory")
     both = (
-        deck.lazy().filter(~pl.col("deck").is_in(same))
+        deck.lazy()
         .join(listed.lazy().filter(~pl.col("deck").is_in(same)), on="deck_key", how="full",
               coalesce=True, suffix="_list")
         .with_columns(
