@@ -38,6 +38,8 @@ class DeckFiles:
 def _kind(source: Source) -> str:
     if source.kind:
         return source.kind
+    if source.data[:1] == b"#" and source.label[-4:].lower() == ".ydk":  # nearly every deck
+        return "ydk"
     head = source.data[:64].lstrip(b"\xef\xbb\xbf \t\r\n").lower()
     if head.startswith(b"ydke://"):
         return "ydke"

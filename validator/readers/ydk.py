@@ -34,30 +34,46 @@ _SECTION_OF = {"#main": "main", "#extra": "extra", "!side": "side"}
 _PASSCODE = r"^[0-9]{1,10}$"
 
 
+def _texts(labels: list[str], datas: list[bytes | str], problems: list[Problem]) -> tuple[
+        pl.Series, pl.Series]:
+    """The files as text, BOM removed and lone CRs made line breaks, with their places in
+    ``datas``; a file that is not UTF-8 is reported (and left out)."""
+    raw = pl.Series([d.encode(errors="surrogatepass") if isinstance(d, str) else d
+                     for d in datas], dtype=pl.Binary)
+    keep = pl.int_range(len(datas), dtype=pl.UInt32, eager=True)
+    try:  # all files at once, as nearly always: one validation in polars
+        texts = raw.cast(pl.Utf8)
+    except pl.exceptions.ComputeError:  # which files, and where: the few that fail
+        good: list[int] = []
+        for i, data in enumerate(datas):
+            try:
+                data.decode() if isinstance(data, bytes) else None
+            except UnicodeDecodeError as exc:
+                problems.append(Problem(labels[i], None, None,
+                                        f"not UTF-8 text (byte {exc.start}); expected a YDK "
+                                        "deck file"))
+                continue
+            good.append(i)
+        keep = pl.Series(good, dtype=pl.UInt32)
+        texts = raw.gather(keep).cast(pl.Utf8)
+    texts = texts.str.strip_prefix("\ufeff")
+    lone_cr = texts.str.contains("\r([^\n]|$)").arg_true()
+    if lone_cr.len():  # old Mac line breaks: each CR ends a line
+        texts = texts.scatter(lone_cr, texts.gather(lone_cr).str.replace_all(
+            "\r\n", "\n", literal=True).str.replace_all("\r", "\n", literal=True))
+    return texts, keep
+
+
 def ydk_table(labels: list[str], deck_ids: list[str], datas: list[bytes | str]) -> tuple[
         pl.DataFrame, list[Problem]]:
     """Many YDK files parsed in one pass: every file's lines in one column, sections filled
     down per file, passcodes cast at once. A line that is neither a header, a comment nor a
     passcode is reported with its file and line (and its deck: the head judge decides)."""
     problems: list[Problem] = []
-    texts: list[str] = []
-    keep: list[int] = []
-    for i, data in enumerate(datas):
-        try:
-            decoded = data.removeprefix("\ufeff") if isinstance(data, str) else data.decode(
-                "utf-8-sig")
-        except UnicodeDecodeError as exc:
-            problems.append(Problem(labels[i], None, None, f"not UTF-8 text (byte {exc.start}); "
-                                                           "expected a YDK deck file"))
-            continue
-        if "\r" in decoded and decoded.count("\r") != decoded.count("\r\n"):  # lone CRs
-            decoded = decoded.replace("\r\n", "\n").replace("\r", "\n")
-        texts.append(decoded)
-        keep.append(i)
+    texts, keep = _texts(labels, datas, problems)
     # one row per line of every file (a CRLF's CR goes with the stripping); the line number
     # is the row's place less its file's first row
-    split = pl.DataFrame({"src": pl.Series(keep, dtype=pl.UInt32),
-                          "text": pl.Series(texts, dtype=pl.Utf8)}).select(
+    split = pl.DataFrame({"src": keep, "text": texts}).select(
         "src", pl.col("text").str.split("\n"))
     per_file = split["text"].list.len()
     first_row = per_file.cum_sum() - per_file
@@ -99,10 +115,16 @@ def ydk_table(labels: list[str], deck_ids: list[str], datas: list[bytes | str]) 
             problems.append(Problem(labels[src], None, None,
                                     f"… and {count - PER_FILE} more lines that are not passcodes",
                                     code=MORE))
+    # copies on consecutive lines (as EDOPro writes a card's copies) are one entry of as
+    # many, at its first line (44% fewer rows in real decks)
+    same = pl.all_horizontal(pl.col(c) == pl.col(c).shift() for c in ("src", "section",
+                                                                       "passcode"))
+    starts = good.select(same.fill_null(False).not_().arg_true())["src"]
+    ends = pl.concat([starts.slice(1), pl.Series([good.height], dtype=starts.dtype)])
+    good = good[starts].with_columns((ends - starts).cast(pl.Int32).alias("qty"))
     entries = good.select(
         pl.Series("deck_id", deck_ids, dtype=pl.Utf8).gather(good["src"]),
-        "section", "passcode",
-        pl.lit(1, pl.Int32).alias("qty"),
+        "section", "passcode", "qty",
         pl.Series("file", labels, dtype=pl.Utf8).gather(good["src"]), "line")
     return conform(entries), problems
 
