@@ -48,7 +48,7 @@ def deck_id_problem(deck_id: str) -> str | None:
 
 
 def _stem(name: str) -> str:
-    base = name.replace("\\", "/").rsplit("/", 1)[-1]
+    base = name.replace("\\", "/").rsplit("/", 1)[-1] if "/" in name or "\\" in name else name
     dot = base.rfind(".")
     stem = base[:dot] if 0 < dot < len(base) - 1 else base
     return (stem if stem.isascii() else unicodedata.normalize("NFC", stem)).strip()
@@ -91,21 +91,23 @@ class _Collector:
             self.add(f"{label}!{member}", _stem(member), content)
 
 
-def _deck_files(folder: Path) -> list[tuple[str, int | None]]:
-    """Deck files and zips under a folder, recursively, sorted by path, with the sizes of
-    the zips; a deck file's size is None: it is a regular file, whose size is found by
-    reading it (one system call less per file)."""
-    found: list[tuple[str, int | None]] = []
+def _deck_files(folder: Path) -> list[tuple[str, str, int | None]]:
+    """Deck files and zips under a folder, recursively, sorted by path: each one's path, name
+    and, for a zip, size; a deck file's size is None: it is a regular file, whose size is
+    found by reading it (one system call less per file)."""
+    found: list[tuple[str, str, int | None]] = []
     pending = [str(folder)]
     while pending:
         with os.scandir(pending.pop()) as entries:
             for entry in entries:
                 if entry.is_dir(follow_symlinks=False):
                     pending.append(entry.path)
-                elif entry.name.lower().endswith(".zip") and entry.is_file():
-                    found.append((entry.path, entry.stat().st_size))
-                elif entry.name.lower().endswith(DECK_SUFFIXES) and entry.is_file():
-                    found.append((entry.path, None))
+                    continue
+                lower = entry.name.lower()
+                if lower.endswith(DECK_SUFFIXES) and entry.is_file():
+                    found.append((entry.path, entry.name, None))
+                elif lower.endswith(".zip") and entry.is_file():
+                    found.append((entry.path, entry.name, entry.stat().st_size))
     found.sort(key=lambda item: item[0].replace(os.sep, "\0"))  # by path component
     return found
 
@@ -123,6 +125,8 @@ def _read_at_most(file: str, limit: int, regular: bool) -> bytes | None:
     try:
         blocks = [os.read(descriptor, _BLOCK)]
         size = len(blocks[0])
+        if regular and size < _BLOCK <= limit:  # nearly every deck file: read whole
+            return blocks[0]
         while blocks[-1] and (len(blocks[-1]) == _BLOCK or not regular) and size <= limit:
             blocks.append(os.read(descriptor, _BLOCK))
             size += len(blocks[-1])
@@ -139,15 +143,16 @@ def path_sources(paths: list[Path], progress: Progress | None = None) -> tuple[
         list[Source], list[Problem]]:
     """Sources from deck files, folders (recursively, sorted) and zips."""
     found = _Collector()
-    files: list[tuple[str, int | None]] = []
+    files: list[tuple[str, str, int | None]] = []
     for path in paths:
         if not path.exists():
             raise InputError.at(str(path), "no such deck file or folder")
         try:
-            files += _deck_files(path) if path.is_dir() else [(str(path), path.stat().st_size)]
+            files += _deck_files(path) if path.is_dir() else [
+                (str(path), path.name, path.stat().st_size)]
         except OSError as exc:
             raise InputError.at(str(path), f"cannot read: {exc.strerror}") from exc
-    for done, (file, size) in enumerate(files):
+    for done, (file, name, size) in enumerate(files):
         if progress is not None and done % 200 == 0:
             progress(done, len(files))
         archive = file.lower().endswith(".zip")
@@ -164,7 +169,7 @@ def path_sources(paths: list[Path], progress: Progress | None = None) -> tuple[
         if archive:
             found.archive(data, file)
         else:
-            found.add(file, _stem(os.path.basename(file)), data)
+            found.add(file, _stem(name), data)
     if progress is not None:
         progress(len(files), len(files))
     return found.sources, found.problems

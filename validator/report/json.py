@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 import polars as pl
 
-from ..engine import CheckResult
+from ..engine import ENGINE, CheckResult
 from ..errors import ImplementationError
 from ..penalties import Policy
 from ..verdicts import verdicts
@@ -151,7 +151,8 @@ def violations_by_deck(violations: pl.DataFrame, fields: tuple[str, ...],
     """``deck`` and ``violations``: each deck's violations as one JSON array, written from
     the table by polars (no Python object per violation), its objects at ``depth`` of the
     report: the text ``json.dumps(..., indent=2)`` would write there."""
-    return _violation_texts(violations.lazy(), violations.schema, fields, depth).collect()
+    return _violation_texts(violations.lazy(), violations.schema, fields, depth).collect(
+        engine=ENGINE)
 
 
 #: where each deck's (player's) object sits in a report: in its array, at this depth
@@ -219,7 +220,7 @@ def _items(table: pl.DataFrame, fields: list[tuple[str, pl.Expr]], violations: p
             how="full", coalesce=True).select("deck", pl.exclude("deck").name.prefix("json_"))
         joined = table.slice(start, _PIECE).lazy().join(
             texts, on="deck", how="left", maintain_order="left").select(
-            item.str.join(",\n").cast(pl.Binary)).collect().item()
+            item.str.join(",\n").cast(pl.Binary)).collect(engine=ENGINE).item()
         if start:
             yield b",\n"
         yield joined
