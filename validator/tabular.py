@@ -12,8 +12,6 @@ import io
 from dataclasses import dataclass
 from pathlib import Path
 
-from charset_normalizer import from_bytes
-
 from .errors import InputError
 from .safety import MAX_COLUMNS
 
@@ -58,6 +56,8 @@ def decode_text(data: bytes, file: str) -> str:
             return data.decode(encoding)
         except UnicodeDecodeError:
             continue
+    from charset_normalizer import from_bytes  # the rare file in no usual encoding
+
     best = from_bytes(data).best()
     if best is None:
         raise InputError.at(file, "not readable as text in any known encoding")

@@ -11,7 +11,14 @@ from hypothesis import strategies as st
 from tests.conftest import shared_path
 from validator.entries import entries_frame
 from validator.errors import InputError
-from validator.readers.ydk import parse_ydk, parse_ydke, read_deck_file, to_ydk, to_ydke
+from validator.readers.ydk import (
+    parse_ydk,
+    parse_ydke,
+    read_deck_file,
+    to_ydk,
+    to_ydke,
+    ydk_table,
+)
 from validator.vocab import SECTIONS
 
 
@@ -56,8 +63,6 @@ def test_ydk_copies_on_consecutive_lines_are_one_entry_at_the_first_line() -> No
 
 
 def test_ydk_many_files_in_one_table_keep_their_own_sections_and_lines() -> None:
-    from validator.readers.ydk import ydk_table
-
     texts: list[bytes | str] = [b"!side\n1\n", b"2\r3\r#EXTRA\r4\r", b"", b"#created\n5\n",
                                 "\ufeff  #Main  \n\n6\nx\n"]
     entries, problems = ydk_table([f"f{i}" for i in range(5)], [f"d{i}" for i in range(5)],
@@ -120,11 +125,22 @@ def test_write_then_read_is_identity(cards: list[tuple[str, int]]) -> None:
 
 
 def test_a_file_that_is_not_utf8_is_reported_and_the_others_are_read() -> None:
-    from validator.readers.ydk import ydk_table
-
     texts: list[bytes | str] = [b"#main\n1\n", b"#main\n2\n\xff\n3\n", "\ufeff#main\n4\n",
                                 b"\xef\xbb\xbf#main\n5\n"]
     entries, problems = ydk_table(["a", "b", "c", "d"], ["a", "b", "c", "d"], texts)
     assert entries.select("deck_id", "passcode").rows() == [("a", 1), ("c", 4), ("d", 5)]
     assert [(p.file, p.line, p.message) for p in problems] == [
         ("b", None, "not UTF-8 text (byte 8); expected a YDK deck file")]
+
+
+def test_a_passcode_is_one_to_ten_digits_below_two_to_the_32() -> None:
+    text = "#main\n+5\n4294967296\n00000000001\n 12 \n-3\n4294967295\n0000000001\n"
+    with pytest.raises(InputError) as info:
+        parse_ydk(text, "d.ydk", "d")
+    assert [(p.line, p.message) for p in info.value.problems] == [
+        (2, "expected a passcode (digits) or a #main/#extra/!side line, got '+5'"),
+        (3, "passcode 4294967296 is larger than any card's"),
+        (4, "expected a passcode (digits) or a #main/#extra/!side line, got '00000000001'"),
+        (6, "expected a passcode (digits) or a #main/#extra/!side line, got '-3'")]
+    entries, _ = ydk_table(["d.ydk"], ["d"], [text])
+    assert entries.select("passcode", "line").rows() == [(12, 5), (4294967295, 7), (1, 8)]

@@ -31,7 +31,6 @@ __all__ = ["is_ydke", "parse_ydk", "parse_ydke", "read_deck_file", "to_ydk", "to
 
 
 _SECTION_OF = {"#main": "main", "#extra": "extra", "!side": "side"}
-_PASSCODE = r"^[0-9]{1,10}$"
 
 
 def _texts(labels: list[str], datas: list[bytes | str], problems: list[Problem]) -> tuple[
@@ -71,18 +70,18 @@ def ydk_table(labels: list[str], deck_ids: list[str], datas: list[bytes | str]) 
     passcode is reported with its file and line (and its deck: the head judge decides)."""
     problems: list[Problem] = []
     texts, keep = _texts(labels, datas, problems)
-    # one row per line of every file (a CRLF's CR goes with the stripping); the line number
-    # is the row's place less its file's first row
+    # one row per line of every file (a CRLF's CR goes with the stripping)
     split = pl.DataFrame({"src": keep, "text": texts}).select(
         "src", pl.col("text").str.split("\n"))
     per_file = split["text"].list.len()
     first_row = per_file.cum_sum() - per_file
     exploded = split.explode("text")
-    firsts = first_row.gather(exploded["src"].rle_id())
+    # the line number is the row's place less its file's first row
+    places = pl.Int32 if exploded.height < 2**31 else pl.Int64
+    firsts = first_row.gather(exploded["src"].rle_id()).cast(places)
     lines = exploded.select(
         "src", pl.col("text").str.strip_chars().alias("t"),
-        (pl.int_range(pl.len(), dtype=pl.Int64) - firsts.cast(pl.Int64) + 1).cast(pl.Int32)
-        .alias("line"))
+        (pl.int_range(1, pl.len() + 1, dtype=places) - firsts).cast(pl.Int32).alias("line"))
     text = pl.col("t")
     note = text.str.starts_with("#") | text.str.starts_with("!")
     # sections: each file starts in main; a header row sets it from there on (the few
@@ -96,18 +95,22 @@ def ydk_table(labels: list[str], deck_ids: list[str], datas: list[bytes | str]) 
         "section").scatter(first_row.filter(per_file > 0), "main")
     if notes.height:
         marks = marks.scatter(notes["at"], notes["header"].cast(section_enum))
-    lines = lines.with_columns(marks.forward_fill()).filter((text != "") & ~note).with_columns(
-        pl.when(text.str.contains(_PASSCODE)).then(text.cast(pl.Int64, strict=False))
-        .alias("passcode"))
-    good = lines.filter(pl.col("passcode").is_not_null() & (pl.col("passcode") < 2**32))
-    bad = lines.filter(pl.col("passcode").is_null() | (pl.col("passcode") >= 2**32))
-    if not bad.is_empty():
+    # a passcode is 1 to 10 digits below 2^32 (the cast alone takes a "+" and more digits)
+    code = text.cast(pl.UInt32, strict=False)
+    flags = lines.select(code.alias("passcode"), (code.is_not_null() & ~text.str.starts_with(
+        "+") & (text.str.len_bytes() <= 10)).alias("valid"), (text != "") & ~note)
+    rows = pl.DataFrame([lines["src"], marks.forward_fill(), flags["passcode"], lines["line"]])
+    good = rows.filter(flags["valid"])
+    wrong = flags["t"] & ~flags["valid"]
+    if wrong.any():
+        bad = rows.with_columns(lines["t"]).filter(wrong)
         shown = bad.filter(pl.int_range(pl.len()).over("src") < PER_FILE)
-        for src, line, text, code_, section in shown.select(
-                "src", "line", "t", "passcode", "section").iter_rows():
-            message = (f"passcode {text} is larger than any card's" if code_ is not None else
+        for src, line, text_, section in shown.select(
+                "src", "line", "t", "section").iter_rows():
+            digits = text_.isascii() and text_.isdigit() and len(text_) <= 10
+            message = (f"passcode {text_} is larger than any card's" if digits else
                        f"expected a passcode (digits) or a #main/#extra/!side line, got "
-                       f"{text[:40]!r}")
+                       f"{text_[:40]!r}")
             problems.append(Problem(labels[src], line, None, message, deck_id=deck_ids[src],
                                     section=section))
         more = bad.group_by("src").len().filter(pl.col("len") > PER_FILE)
@@ -124,7 +127,7 @@ def ydk_table(labels: list[str], deck_ids: list[str], datas: list[bytes | str]) 
     good = good[starts].with_columns((ends - starts).cast(pl.Int32).alias("qty"))
     entries = good.select(
         pl.Series("deck_id", deck_ids, dtype=pl.Utf8).gather(good["src"]),
-        "section", "passcode", "qty",
+        "section", pl.col("passcode").cast(pl.Int64), "qty",
         pl.Series("file", labels, dtype=pl.Utf8).gather(good["src"]), "line")
     return conform(entries), problems
 
