@@ -55,7 +55,8 @@ def _texts(labels: list[str], datas: list[bytes | str], problems: list[Problem])
             good.append(i)
         keep = pl.Series(good, dtype=pl.UInt32)
         texts = raw.gather(keep).cast(pl.Utf8)
-    texts = texts.str.strip_prefix("\ufeff")
+    if texts.str.starts_with("\ufeff").any():
+        texts = texts.str.strip_prefix("\ufeff")
     lone_cr = texts.str.contains("\r([^\n]|$)").arg_true()
     if lone_cr.len():  # old Mac line breaks: each CR ends a line
         texts = texts.scatter(lone_cr, texts.gather(lone_cr).str.replace_all(

@@ -209,14 +209,16 @@ def _items(table: pl.DataFrame, fields: list[tuple[str, pl.Expr]], violations: p
         return
     piece = table.select("deck", (pl.int_range(pl.len(), dtype=pl.UInt32) // _PIECE)
                          .alias("piece")).drop_nulls("deck")
-    violations_of, verdicts_of = _pieces(violations, piece), _pieces(verdict_table, piece)
+    # the verdicts' texts are short: written for all decks at once
+    verdict_texts = _verdict_texts(verdict_table.lazy()).collect(engine=ENGINE)
+    violations_of, verdicts_of = _pieces(violations, piece), _pieces(verdict_texts, piece)
     item = pl.concat_str([pl.lit(_pad(_ITEM_DEPTH)), _object_text(fields, _ITEM_DEPTH)])
     yield b"[\n"
     for number, start in enumerate(range(0, table.height, _PIECE)):
         mine = violations_of.get(number, violations.clear())
         texts = _violation_texts(mine.lazy(), violations.schema, violation_fields,
                                  _ITEM_DEPTH + 2).join(
-            _verdict_texts(verdicts_of.get(number, verdict_table.clear()).lazy()), on="deck",
+            verdicts_of.get(number, verdict_texts.clear()).lazy(), on="deck",
             how="full", coalesce=True).select("deck", pl.exclude("deck").name.prefix("json_"))
         joined = table.slice(start, _PIECE).lazy().join(
             texts, on="deck", how="left", maintain_order="left").select(
