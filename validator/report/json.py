@@ -188,7 +188,8 @@ def _python_texts(by_key: dict[str, list[dict[str, Any]]], column: str,
 #: byte never occurs in JSON text otherwise (orjson escapes it inside strings)
 _ITEMS = orjson.Fragment(b"\x00")
 #: decks (players) written as one piece of the report's array: a piece's buffers are
-#: reused by the next, so the memory taken while writing stays that of one piece
+#: reused by the next, so the memory taken while writing stays that of a few pieces (as
+#: many as are built at once, one per core)
 _PIECE = 2000
 
 
@@ -213,19 +214,28 @@ def _items(table: pl.DataFrame, fields: list[tuple[str, pl.Expr]], violations: p
     verdict_texts = _verdict_texts(verdict_table.lazy()).collect(engine=ENGINE)
     violations_of, verdicts_of = _pieces(violations, piece), _pieces(verdict_texts, piece)
     item = pl.concat_str([pl.lit(_pad(_ITEM_DEPTH)), _object_text(fields, _ITEM_DEPTH)])
-    yield b"[\n"
-    for number, start in enumerate(range(0, table.height, _PIECE)):
+
+    def piece_text(number: int, start: int) -> pl.LazyFrame:
         mine = violations_of.get(number, violations.clear())
         texts = _violation_texts(mine.lazy(), violations.schema, violation_fields,
                                  _ITEM_DEPTH + 2).join(
             verdicts_of.get(number, verdict_texts.clear()).lazy(), on="deck",
             how="full", coalesce=True).select("deck", pl.exclude("deck").name.prefix("json_"))
-        joined = table.slice(start, _PIECE).lazy().join(
+        return table.slice(start, _PIECE).lazy().join(
             texts, on="deck", how="left", maintain_order="left").select(
-            item.str.join(",\n").cast(pl.Binary)).collect(engine=ENGINE).item()
-        if start:
-            yield b",\n"
-        yield joined
+            item.str.join(",\n").cast(pl.Binary))
+
+    yield b"[\n"
+    # a few pieces at a time, one per core: a piece's text is built by one thread
+    at_once = max(1, min(4, pl.thread_pool_size()))
+    starts = list(enumerate(range(0, table.height, _PIECE)))
+    for at in range(0, len(starts), at_once):
+        frames = pl.collect_all([piece_text(n, s) for n, s in starts[at:at + at_once]],
+                                engine=ENGINE)
+        for i, frame in enumerate(frames):
+            if at or i:
+                yield b",\n"
+            yield frame.item()
     yield f"\n{_pad(_ITEM_DEPTH - 1)}]".encode()
 
 
@@ -292,8 +302,8 @@ def to_json_bytes(result: CheckResult, policy: Policy, stage: Stage, lang: Lang,
 def to_json_pieces(result: CheckResult, policy: Policy, stage: Stage, lang: Lang, *,
                    lists: CheckResult | None = None, compared: bool = False,
                    duel: int | None = None) -> Iterator[bytes]:
-    """The check report in pieces of bytes, each made when the one before is taken (to be
-    written one after another: the memory taken is that of one piece)."""
+    """The check report in pieces of bytes, made a few at a time as they are taken (to be
+    written one after another: the memory taken is that of a few pieces)."""
     violations = with_lists(result, lists)
     verdict_table = verdicts(violations, policy, stage, lang, compared=compared_decks(result))
     fuzzy = _python_texts(fuzzy_by_deck(result, lists), "json_fuzzy", _ITEM_DEPTH + 1)
@@ -328,7 +338,7 @@ def event_json_bytes(result: EventResult, policy: Policy, stage: Stage, lang: La
 
 def event_json_pieces(result: EventResult, policy: Policy, stage: Stage,
                       lang: Lang) -> Iterator[bytes]:
-    """The event report in pieces of bytes, each made when the one before is taken."""
+    """The event report in pieces of bytes, made a few at a time as they are taken."""
     verdict_table = verdicts(result.violations, policy, stage, lang,
                              compared=result.deck_check is not None)
     fuzzy = _python_texts(fuzzy_by_deck(result.list_check, result.deck_check), "json_fuzzy",
