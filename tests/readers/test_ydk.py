@@ -144,3 +144,26 @@ def test_a_passcode_is_one_to_ten_digits_below_two_to_the_32() -> None:
         (6, "expected a passcode (digits) or a #main/#extra/!side line, got '-3'")]
     entries, _ = ydk_table(["d.ydk"], ["d"], [text])
     assert entries.select("passcode", "line").rows() == [(12, 5), (4294967295, 7), (1, 8)]
+
+
+def test_a_batch_parsed_in_parts_side_by_side_equals_one_part(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from validator.readers import ydk
+
+    paths = _windbot()[:10]
+    datas: list[bytes | str] = [p.read_bytes() for p in paths]
+    datas[4] = b"#main\n1\nnot a passcode\n\xff\n"  # a file that is not UTF-8
+    datas[7] = "#main\n2\nbad line\n"
+    labels = [p.name for p in paths]
+    ids = [p.stem for p in paths]
+    whole, whole_problems = ydk_table(labels, ids, datas)
+    monkeypatch.setattr(ydk, "PART_FILES", 3)
+    parts, part_problems = ydk_table(labels, ids, datas)
+    assert parts.equals(whole)
+    assert parts.n_chunks() == 1
+    assert [(p.file, p.line, p.message) for p in part_problems] == [
+        (p.file, p.line, p.message) for p in whole_problems] == [
+        (labels[4], None,
+         "not UTF-8 text (byte 23); expected a YDK deck file"),
+        (labels[7], 3, "expected a passcode (digits) or a #main/#extra/!side line, got "
+                       "'bad line'")]

@@ -64,11 +64,36 @@ def _texts(labels: list[str], datas: list[bytes | str], problems: list[Problem])
     return texts, keep
 
 
+#: YDK files parsed together by one thread: the parts of a larger batch are parsed at once,
+#: one per core (polars runs most steps of one part on one thread)
+PART_FILES = 2500
+
+
 def ydk_table(labels: list[str], deck_ids: list[str], datas: list[bytes | str]) -> tuple[
         pl.DataFrame, list[Problem]]:
     """Many YDK files parsed in one pass: every file's lines in one column, sections filled
     down per file, passcodes cast at once. A line that is neither a header, a comment nor a
-    passcode is reported with its file and line (and its deck: the head judge decides)."""
+    passcode is reported with its file and line (and its deck: the head judge decides).
+
+    A batch of more than ``PART_FILES`` files is parsed in parts of that many, side by side;
+    the entries and problems are those of the parts one after another."""
+    if len(datas) <= PART_FILES:
+        return _ydk_part(labels, deck_ids, datas)
+    from concurrent.futures import ThreadPoolExecutor
+
+    def part(at: int) -> tuple[pl.DataFrame, list[Problem]]:
+        end = at + PART_FILES
+        return _ydk_part(labels[at:end], deck_ids[at:end], datas[at:end])
+
+    starts = range(0, len(datas), PART_FILES)
+    with ThreadPoolExecutor(max(1, min(len(starts), pl.thread_pool_size()))) as pool:
+        parts = list(pool.map(part, starts))
+    return (pl.concat([p[0] for p in parts], rechunk=True),
+            [problem for p in parts for problem in p[1]])
+
+
+def _ydk_part(labels: list[str], deck_ids: list[str], datas: list[bytes | str]) -> tuple[
+        pl.DataFrame, list[Problem]]:
     problems: list[Problem] = []
     texts, keep = _texts(labels, datas, problems)
     # one row per line of every file (a CRLF's CR goes with the stripping)
