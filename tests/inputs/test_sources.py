@@ -57,3 +57,23 @@ def test_a_deck_given_through_a_pipe_is_read_to_its_end(tmp_path: Path) -> None:
     writer.join()
     assert problems == []
     assert sources[0].data == body
+
+
+def test_ydk_files_parsed_while_read_give_what_parsing_them_after_gives(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from validator.inputs import parse_sources
+    from validator.readers import ydk
+
+    monkeypatch.setattr(ydk, "PART_FILES", 2)
+    for i in range(7):
+        (tmp_path / f"d{i}.ydk").write_text(f"#main\n{i + 1}\n{i + 1}\n!side\n{i + 10}\n")
+    (tmp_path / "d3.ydk").write_bytes(b"#main\n\xff\n")
+    (tmp_path / "d5.ydk").write_text("#main\nnope\n")
+    (tmp_path / "link.ydke").write_text("ydke://AQAAAA==!!!\n")
+    while_read = read_deck_paths([tmp_path])
+    after = parse_sources(*path_sources([tmp_path]))
+    assert while_read.entries.equals(after.entries)
+    assert while_read.ids == after.ids == ["d0", "d1", "d2", "d4", "d5", "d6", "link"]
+    assert [(p.file, p.line, p.message) for p in while_read.problems] == [
+        (p.file, p.line, p.message) for p in after.problems]
+    assert len(while_read.problems) == 2

@@ -6,7 +6,7 @@ set of rules (``sources.py``), and every source is parsed in one batch (``decks.
 
 from __future__ import annotations
 
-from .decks import DeckFiles, parse_sources
+from .decks import DeckFiles, parse_sources, ydk_parts
 from .sources import (
     DECK_SUFFIXES,
     MAX_DECK_BYTES,
@@ -25,8 +25,9 @@ def read_deck_paths(paths: list[object], progress: Progress | None = None) -> De
     follows the files as they are read."""
     from pathlib import Path
 
-    sources, problems = path_sources([Path(str(p)) for p in paths], progress)
-    return parse_sources(sources, problems)
+    parts, take = ydk_parts()  # YDK files parsed while the next ones are read
+    sources, problems = path_sources([Path(str(p)) for p in paths], progress, take)
+    return parse_sources(sources, problems, parts)
 
 
 def read_deck_uploads(files: list[tuple[str, bytes]], pasted: str = "") -> DeckFiles:

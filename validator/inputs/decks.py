@@ -10,6 +10,7 @@ counting verdicts wait for that.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import polars as pl
@@ -17,10 +18,10 @@ import polars as pl
 from ..entries import conform, entries_frame
 from ..errors import InputError, Problem, capped
 from ..readers.textlist import text_list_rows
-from ..readers.ydk import YdkeDeck, ydk_table, ydke_codes, ydke_table
+from ..readers.ydk import YdkeDeck, YdkParts, ydk_table, ydke_codes, ydke_table
 from .sources import Source
 
-__all__ = ["DeckFiles", "parse_sources"]
+__all__ = ["DeckFiles", "parse_sources", "ydk_parts"]
 
 
 @dataclass
@@ -49,22 +50,36 @@ def _kind(source: Source) -> str:
     return "text"
 
 
-def parse_sources(sources: list[Source], problems: list[Problem]) -> DeckFiles:
-    """Every source parsed; the decks that could be read, and every problem."""
+def ydk_parts() -> tuple[YdkParts, Callable[[Source], None]]:
+    """YDK files parsed as they are read: the parts, and what takes each source."""
+    parts = YdkParts()
+
+    def take(source: Source) -> None:
+        if _kind(source) == "ydk":
+            parts.add(source.label, source.deck_id, source.data)
+
+    return parts, take
+
+
+def parse_sources(sources: list[Source], problems: list[Problem],
+                  ydk: YdkParts | None = None) -> DeckFiles:
+    """Every source parsed; the decks that could be read, and every problem. ``ydk`` holds
+    the YDK sources already given to it (``ydk_parts``), else they are parsed here."""
     problems = list(problems)
     frames: list[pl.DataFrame] = []
     read: list[str] = []
     by_kind: dict[str, list[Source]] = {"ydk": [], "ydke": [], "text": []}
     for source in sources:
         by_kind[_kind(source)].append(source)
-    ydk = by_kind["ydk"]
-    if ydk:
-        entries, found = ydk_table([s.label for s in ydk], [s.deck_id for s in ydk],
-                                   [s.data for s in ydk])
+    ydk_sources = by_kind["ydk"]
+    if ydk_sources:
+        entries, found = ydk.finish() if ydk is not None else ydk_table(
+            [s.label for s in ydk_sources], [s.deck_id for s in ydk_sources],
+            [s.data for s in ydk_sources])
         frames.append(entries)
         problems.extend(found)
         unreadable = {p.file for p in found if p.deck_id is None and p.line is None}
-        read.extend(s.deck_id for s in ydk if s.label not in unreadable)
+        read.extend(s.deck_id for s in ydk_sources if s.label not in unreadable)
     links: list[YdkeDeck] = []
     for source in by_kind["ydke"]:
         text = source.data.decode("utf-8-sig", errors="replace").strip()

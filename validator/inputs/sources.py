@@ -57,10 +57,11 @@ def _stem(name: str) -> str:
 class _Collector:
     """Sources with one deck per id, and the problems met on the way."""
 
-    def __init__(self) -> None:
+    def __init__(self, taken: Callable[[Source], None] | None = None) -> None:
         self.sources: list[Source] = []
         self.problems: list[Problem] = []
         self.seen: dict[str, str] = {}
+        self.taken = taken
 
     def add(self, label: str, deck_id: str, data: bytes, kind: str = "",
             line: int | None = None) -> None:
@@ -79,6 +80,8 @@ class _Collector:
             return
         self.seen[deck_id] = label
         self.sources.append(Source(label, deck_id, data, kind))
+        if self.taken is not None:
+            self.taken(self.sources[-1])
 
     def archive(self, data: bytes, label: str) -> None:
         try:
@@ -139,10 +142,12 @@ def _read_at_most(file: str, limit: int, regular: bool) -> bytes | None:
 Progress = Callable[[int, int], None]
 
 
-def path_sources(paths: list[Path], progress: Progress | None = None) -> tuple[
+def path_sources(paths: list[Path], progress: Progress | None = None,
+                 taken: Callable[[Source], None] | None = None) -> tuple[
         list[Source], list[Problem]]:
-    """Sources from deck files, folders (recursively, sorted) and zips."""
-    found = _Collector()
+    """Sources from deck files, folders (recursively, sorted) and zips; ``taken(source)``
+    sees each source as soon as it is taken (its parsing can start while others are read)."""
+    found = _Collector(taken)
     files: list[tuple[str, str, int | None]] = []
     for path in paths:
         if not path.exists():

@@ -13,6 +13,7 @@ import base64
 import binascii
 import struct
 from collections.abc import Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -25,8 +26,9 @@ from ..vocab import SECTIONS
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = ["is_ydke", "parse_ydk", "parse_ydke", "read_deck_file", "to_ydk", "to_ydke",
-           "ydk_table", "ydke_codes", "ydke_frame", "ydke_table"]
+__all__ = ["PART_FILES", "Parsed", "YdkParts", "is_ydke", "parse_ydk", "parse_ydke",
+           "read_deck_file", "to_ydk", "to_ydke", "ydk_table", "ydke_codes", "ydke_frame",
+           "ydke_table"]
 
 
 
@@ -64,36 +66,64 @@ def _texts(labels: list[str], datas: list[bytes | str], problems: list[Problem])
     return texts, keep
 
 
-#: YDK files parsed together by one thread: the parts of a larger batch are parsed at once,
-#: one per core (polars runs most steps of one part on one thread)
+#: YDK files parsed together by one thread: the parts of a larger batch are parsed side by
+#: side (polars runs most steps of one part on one thread)
 PART_FILES = 2500
 
+Parsed = tuple[pl.DataFrame, list[Problem]]
 
-def ydk_table(labels: list[str], deck_ids: list[str], datas: list[bytes | str]) -> tuple[
-        pl.DataFrame, list[Problem]]:
+
+class YdkParts:
+    """YDK files parsed in parts of ``PART_FILES`` as they are added: each full part is
+    parsed by a worker thread while the caller goes on (reading the next files), the last
+    one by the caller; ``finish`` gives the entries and problems of the parts in order."""
+
+    def __init__(self) -> None:
+        self._labels: list[str] = []
+        self._ids: list[str] = []
+        self._datas: list[bytes | str] = []
+        self._pool: ThreadPoolExecutor | None = None
+        self._parts: list[Future[Parsed]] = []
+
+    def add(self, label: str, deck_id: str, data: bytes | str) -> None:
+        self._labels.append(label)
+        self._ids.append(deck_id)
+        self._datas.append(data)
+        if len(self._datas) == PART_FILES:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(max(1, pl.thread_pool_size()))
+            self._parts.append(self._pool.submit(_ydk_part, self._labels, self._ids,
+                                                 self._datas))
+            self._labels, self._ids, self._datas = [], [], []
+
+    def finish(self) -> Parsed:
+        last = [_ydk_part(self._labels, self._ids, self._datas)] \
+            if self._datas or not self._parts else []
+        try:
+            done = [part.result() for part in self._parts] + last
+        finally:
+            if self._pool is not None:
+                self._pool.shutdown()
+        if len(done) == 1:
+            return done[0]
+        return (pl.concat([entries for entries, _ in done], rechunk=True),
+                [problem for _, found in done for problem in found])
+
+
+def ydk_table(labels: list[str], deck_ids: list[str], datas: list[bytes | str]) -> Parsed:
     """Many YDK files parsed in one pass: every file's lines in one column, sections filled
     down per file, passcodes cast at once. A line that is neither a header, a comment nor a
     passcode is reported with its file and line (and its deck: the head judge decides).
 
-    A batch of more than ``PART_FILES`` files is parsed in parts of that many, side by side;
-    the entries and problems are those of the parts one after another."""
-    if len(datas) <= PART_FILES:
-        return _ydk_part(labels, deck_ids, datas)
-    from concurrent.futures import ThreadPoolExecutor
-
-    def part(at: int) -> tuple[pl.DataFrame, list[Problem]]:
-        end = at + PART_FILES
-        return _ydk_part(labels[at:end], deck_ids[at:end], datas[at:end])
-
-    starts = range(0, len(datas), PART_FILES)
-    with ThreadPoolExecutor(max(1, min(len(starts), pl.thread_pool_size()))) as pool:
-        parts = list(pool.map(part, starts))
-    return (pl.concat([p[0] for p in parts], rechunk=True),
-            [problem for p in parts for problem in p[1]])
+    A batch of more than ``PART_FILES`` files is parsed in parts of that many, side by side
+    (``YdkParts``); the entries and problems are those of the parts one after another."""
+    parts = YdkParts()
+    for label, deck_id, data in zip(labels, deck_ids, datas, strict=True):
+        parts.add(label, deck_id, data)
+    return parts.finish()
 
 
-def _ydk_part(labels: list[str], deck_ids: list[str], datas: list[bytes | str]) -> tuple[
-        pl.DataFrame, list[Problem]]:
+def _ydk_part(labels: list[str], deck_ids: list[str], datas: list[bytes | str]) -> Parsed:
     problems: list[Problem] = []
     texts, keep = _texts(labels, datas, problems)
     # one row per line of every file (a CRLF's CR goes with the stripping)
