@@ -17,6 +17,7 @@ from bench.sample_event import ALT_ART, FUZZY, JAPANESE, KOREAN, NO_DECK, PROBLE
 from validator.cli import main
 from validator.event import EventResult, run_event
 from validator.penalties import load_policy
+from validator.report import json as json_report
 from validator.report.json import event_json, event_json_bytes
 from validator.report.xlsx import write_event_xlsx
 from validator.setup import load
@@ -56,8 +57,8 @@ def _golden(name: str, got: bytes) -> None:
 
 
 #: players (decks) per piece of a report's array: as written, and small enough that the
-#: sample events are written in many pieces
-PIECES = [2000, 5]
+#: sample events are written in many pieces (more than are built at once)
+PIECES = [json_report._PIECE, 5]
 
 
 @pytest.mark.parametrize("piece", PIECES)

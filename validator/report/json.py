@@ -190,7 +190,7 @@ _ITEMS = orjson.Fragment(b"\x00")
 #: decks (players) written as one piece of the report's array: a piece's buffers are
 #: reused by the next, so the memory taken while writing stays that of a few pieces (as
 #: many as are built at once, one per core)
-_PIECE = 2000
+_PIECE = 500
 
 
 def _pieces(frame: pl.DataFrame, piece: pl.DataFrame) -> dict[int, pl.DataFrame]:
