@@ -124,6 +124,15 @@ def test_bad_input_exits_2_with_a_message(args: list[str]) -> None:
     assert result.exception is None or isinstance(result.exception, SystemExit)
 
 
+def test_a_wrong_format_is_told_before_a_missing_deck_folder() -> None:
+    """The format and card data are loaded while the decks are read: their error still
+    comes first, as it did when they were loaded before."""
+    result = CliRunner().invoke(main, ["check", "/nonexistent", "--format", "no-such"])
+    assert result.exit_code == 2
+    assert "no-such: unknown format" in result.output
+    assert "no such deck file or folder" not in result.output
+
+
 def test_data_import_and_info(tmp_path: Path) -> None:
     runner = CliRunner()
     imported = runner.invoke(main, ["data", "import", str(shared_path("cdb", "cards-rush.cdb")),

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
     from .decisions import Decision
     from .penalties import Policy
+    from .setup import Setup
     from .vocab import Lang, Stage
 
 __all__ = ["main"]
@@ -307,16 +308,30 @@ def check_command(decks: tuple[Path, ...], cards_spec: str | None, banlist_spec:
 
     Example: deckcheck check decks/ --registrations lists.xlsx --duel 2 --json report.json
     """
+    from concurrent.futures import ThreadPoolExecutor
+
     from .checking import check_decks
     from .inputs import read_deck_paths
     from .report.json import to_json_pieces
-    from .setup import load
 
-    setup = load(format_spec, cards_spec, banlist_spec, list_name, data_dir)
-    policy = _policy(regulation, setup.fmt.rush, lang)
-    with _progress(not quiet and err.is_terminal) as step:
-        files = read_deck_paths(list(decks), lambda done, total: step(
-            "Reading deck files", done, total))
+    def prepared() -> tuple[Setup, Policy]:
+        from .engine import card_attributes
+        from .setup import load
+
+        setup = load(format_spec, cards_spec, banlist_spec, list_name, data_dir)
+        card_attributes(setup.cards, setup.banlist, setup.fmt)
+        return setup, _policy(regulation, setup.fmt.rush, lang)
+
+    # the card data, list and card table are made while the deck files are read
+    with ThreadPoolExecutor(1) as pool, _progress(not quiet and err.is_terminal) as step:
+        ready = pool.submit(prepared)
+        try:
+            files = read_deck_paths(list(decks), lambda done, total: step(
+                "Reading deck files", done, total))
+        except InputError:
+            ready.result()  # what is wrong with the format or the data is told first
+            raise
+        setup, policy = ready.result()
         reg = None
         if registrations is not None:
             from .readers.registrations import read_registrations

@@ -37,6 +37,7 @@ __all__ = [
     "STATUS",
     "UNREADABLE_SCHEMA",
     "CheckResult",
+    "card_attributes",
     "check",
     "code_counts",
     "combine",
@@ -138,8 +139,11 @@ def _attributes(cards: CardDB, banlist: Banlist, fmt: Format) -> tuple[pl.DataFr
 _LAST_ATTRIBUTES: list[tuple[CardDB, Banlist, str, pl.DataFrame, list[Problem]]] = []
 
 
-def _card_attributes(cards: CardDB, banlist: Banlist, fmt: Format) -> tuple[
+def card_attributes(cards: CardDB, banlist: Banlist, fmt: Format) -> tuple[
         pl.DataFrame, list[Problem]]:
+    """The card table a check of (card data, list, format) uses, and the list's warnings:
+    made once and kept for the next check (calling it early, while the decks are read,
+    has the check find it ready)."""
     shape = fmt.model_dump_json()
     for held_cards, held_banlist, held_shape, attrs, warnings in _LAST_ATTRIBUTES:
         if held_cards is cards and held_banlist is banlist and held_shape == shape:
@@ -382,7 +386,7 @@ def check(
         pl.concat(ids).unique(maintain_order=True).to_frame("deck_id")
         .with_row_index("deck")
     )
-    attrs, bind_warnings = _card_attributes(cards, banlist, fmt)
+    attrs, bind_warnings = card_attributes(cards, banlist, fmt)
     options = _Options(list_problems, siding, bind_warnings)
     unread = _unreadable(unreadable, index)
     total = entries.height + (registered.height if registered is not None else 0)
