@@ -12,6 +12,7 @@ table by polars (``violations_by_deck``), the rest by ``orjson``: the bytes are 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -225,17 +226,25 @@ def _items(table: pl.DataFrame, fields: list[tuple[str, pl.Expr]], violations: p
             texts, on="deck", how="left", maintain_order="left").select(
             item.str.join(",\n").cast(pl.Binary))
 
+    def batch(pieces: list[tuple[int, int]]) -> list[pl.DataFrame]:
+        return pl.collect_all([piece_text(n, s) for n, s in pieces], engine=ENGINE)
+
     yield b"[\n"
-    # a few pieces at a time, one per core: a piece's text is built by one thread
+    # a few pieces at a time, one per core (a piece's text is built by one thread); the
+    # next few are built while these are taken (written)
     at_once = max(1, min(4, pl.thread_pool_size()))
     starts = list(enumerate(range(0, table.height, _PIECE)))
-    for at in range(0, len(starts), at_once):
-        frames = pl.collect_all([piece_text(n, s) for n, s in starts[at:at + at_once]],
-                                engine=ENGINE)
-        for i, frame in enumerate(frames):
-            if at or i:
-                yield b",\n"
-            yield frame.item()
+    batches = [starts[at:at + at_once] for at in range(0, len(starts), at_once)]
+    with ThreadPoolExecutor(1) as pool:
+        coming = pool.submit(batch, batches[0])
+        for number in range(len(batches)):
+            frames = coming.result()
+            if number + 1 < len(batches):
+                coming = pool.submit(batch, batches[number + 1])
+            for i, frame in enumerate(frames):
+                if number or i:
+                    yield b",\n"
+                yield frame.item()
     yield f"\n{_pad(_ITEM_DEPTH - 1)}]".encode()
 
 
