@@ -311,13 +311,12 @@ def check_command(decks: tuple[Path, ...], cards_spec: str | None, banlist_spec:
     from concurrent.futures import ThreadPoolExecutor
 
     from .checking import check_decks
+    from .engine import card_attributes
     from .inputs import read_deck_paths
     from .report.json import to_json_pieces
+    from .setup import load
 
     def prepared() -> tuple[Setup, Policy]:
-        from .engine import card_attributes
-        from .setup import load
-
         setup = load(format_spec, cards_spec, banlist_spec, list_name, data_dir)
         card_attributes(setup.cards, setup.banlist, setup.fmt)
         return setup, _policy(regulation, setup.fmt.rush, lang)
