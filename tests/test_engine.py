@@ -231,3 +231,27 @@ def test_fingerprints_change_no_verdict(demo_db: CardDB, monkeypatch: pytest.Mon
         assert fast.violations.filter(pl.col("code") == "LIST_MISMATCH").height > 5
         assert_frame_equal(fast.violations, slow.violations)
         assert_frame_equal(fast.decks, slow.decks)
+
+
+@pytest.mark.parametrize("with_lists", [False, True])
+def test_decks_in_order_or_shuffled_get_the_same_verdicts(demo_db: CardDB,
+                                                          with_lists: bool) -> None:
+    """Rows in deck order let polars group by deck without hashing (a sorted flag); rows in
+    any order must give the same verdicts (only locations of the rows differ: none here)."""
+    from polars.testing import assert_frame_equal
+
+    from bench.synth import synthesize
+    from validator.setup import load
+
+    setup = load("advanced-tcg", demo_db)
+    event = synthesize(demo_db, setup.banlist, setup.fmt, 300, seed=11, rate=0.05)
+    kwargs = {"cards": demo_db, "fmt": setup.fmt, "banlist": setup.banlist,
+              "registered": event.registered if with_lists else None}
+    ids = event.decks["deck_id"].unique(maintain_order=True).to_list()
+    in_order = check(event.decks, deck_ids=ids, **kwargs)  # type: ignore[arg-type]
+    shuffled = check(event.decks.sample(fraction=1.0, shuffle=True, seed=3), deck_ids=ids,
+                     **kwargs)  # type: ignore[arg-type]
+    assert in_order.violations.height > 20
+    columns = [c for c in in_order.violations.columns if c not in ("file", "line")]
+    assert_frame_equal(shuffled.violations.select(columns), in_order.violations.select(columns))
+    assert_frame_equal(shuffled.decks.drop("source"), in_order.decks.drop("source"))

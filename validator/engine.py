@@ -191,6 +191,8 @@ def prepare_rows(resolved: pl.DataFrame, index: pl.DataFrame) -> pl.DataFrame:
     unknown card, or ``UNRESOLVED_KEY`` for a typed name that names no card.
     """
     deck = resolved["deck"] if "deck" in resolved.columns else _deck_numbers(resolved, index)
+    if deck.is_sorted():  # decks whole and in order, as readers write them: polars then
+        deck = deck.set_sorted()  # groups by deck without hashing
     key = pl.coalesce("card_id", "passcode", pl.lit(UNRESOLVED_KEY, pl.Int64))
     # the deck id string is no longer needed per row: the index maps numbers to ids
     # the typed text of fuzzy readings; a constant null column when there are none
