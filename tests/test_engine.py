@@ -236,7 +236,7 @@ def test_fingerprints_change_no_verdict(demo_db: CardDB, monkeypatch: pytest.Mon
 @pytest.mark.parametrize("with_lists", [False, True])
 def test_decks_in_order_or_shuffled_get_the_same_verdicts(demo_db: CardDB,
                                                           with_lists: bool) -> None:
-    """Rows in deck order let polars group by deck without hashing (a sorted flag); rows in
+    """Rows in deck order let polars group them by deck without hashing (a sorted flag); rows in
     any order must give the same verdicts (only locations of the rows differ: none here)."""
     from polars.testing import assert_frame_equal
 

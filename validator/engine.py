@@ -191,8 +191,6 @@ def prepare_rows(resolved: pl.DataFrame, index: pl.DataFrame) -> pl.DataFrame:
     unknown card, or ``UNRESOLVED_KEY`` for a typed name that names no card.
     """
     deck = resolved["deck"] if "deck" in resolved.columns else _deck_numbers(resolved, index)
-    if deck.is_sorted():  # decks whole and in order, as readers write them: polars then
-        deck = deck.set_sorted()  # groups by deck without hashing
     key = pl.coalesce("card_id", "passcode", pl.lit(UNRESOLVED_KEY, pl.Int64))
     # the deck id string is no longer needed per row: the index maps numbers to ids
     # the typed text of fuzzy readings; a constant null column when there are none
@@ -252,6 +250,12 @@ def deck_by_card(rows: pl.LazyFrame) -> pl.LazyFrame:
         pl.when(~pl.col("known") & (pl.col("key") != UNRESOLVED_KEY)).then(pl.col("key"))
         .alias("passcode"),
     ).drop("known")
+
+
+def _by_deck(rows: pl.DataFrame) -> pl.LazyFrame:
+    """Rows to group by deck: flagged sorted when their deck numbers run in order (decks
+    whole and in order, as readers write them), so polars groups them without hashing."""
+    return rows.lazy().set_sorted("deck") if rows["deck"].is_sorted() else rows.lazy()
 
 
 #: seeds of the two 64-bit hashes behind a deck's fingerprint
@@ -496,7 +500,7 @@ def _check(entries: pl.DataFrame, registered: pl.DataFrame | None, unread: pl.Da
     # lists' fingerprints beside it, then a deck-by-card table of the lists that differ
     plans = [deck_by_card(rows).join(narrow, on="card_id", how="left", maintain_order="left")]
     if reg_df is not None:
-        plans += [fingerprints(rows), fingerprints(reg_df.lazy())]
+        plans += [fingerprints(_by_deck(rows_df)), fingerprints(_by_deck(reg_df))]
     collected = pl.collect_all(plans, engine=ENGINE)
     same_as_list = registered_cards = None
     if reg_df is not None:
