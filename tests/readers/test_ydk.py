@@ -167,3 +167,10 @@ def test_a_batch_parsed_in_parts_side_by_side_equals_one_part(
          "not UTF-8 text (byte 23); expected a YDK deck file"),
         (labels[7], 3, "expected a passcode (digits) or a #main/#extra/!side line, got "
                        "'bad line'")]
+
+
+def test_text_with_a_lone_surrogate_is_reported_not_crashed_on() -> None:
+    entries, problems = ydk_table(["a", "b"], ["a", "b"], ["#main\n1\n", "#main\n\ud800\n2\n"])
+    assert entries.select("deck_id", "passcode").rows() == [("a", 1)]
+    assert [(p.file, p.message) for p in problems] == [
+        ("b", "not UTF-8 text (byte 6); expected a YDK deck file")]

@@ -39,16 +39,16 @@ def _texts(labels: list[str], datas: list[bytes | str], problems: list[Problem])
         pl.Series, pl.Series]:
     """The files as text, BOM removed and lone CRs made line breaks, with their places in
     ``datas``; a file that is not UTF-8 is reported (and left out)."""
-    raw = pl.Series([d.encode(errors="surrogatepass") if isinstance(d, str) else d
-                     for d in datas], dtype=pl.Binary)
+    blobs = [d.encode(errors="surrogatepass") if isinstance(d, str) else d for d in datas]
+    raw = pl.Series(blobs, dtype=pl.Binary)
     keep = pl.int_range(len(datas), dtype=pl.UInt32, eager=True)
     try:  # all files at once, as nearly always: one validation in polars
         texts = raw.cast(pl.Utf8)
     except pl.exceptions.ComputeError:  # which files, and where: the few that fail
         good: list[int] = []
-        for i, data in enumerate(datas):
+        for i, blob in enumerate(blobs):
             try:
-                data.decode() if isinstance(data, bytes) else None
+                blob.decode()
             except UnicodeDecodeError as exc:
                 problems.append(Problem(labels[i], None, None,
                                         f"not UTF-8 text (byte {exc.start}); expected a YDK "
