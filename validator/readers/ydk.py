@@ -154,10 +154,11 @@ def _ydk_part(labels: list[str], deck_ids: list[str], datas: list[bytes | str]) 
     # a passcode is 1 to 10 digits below 2^32 (the cast alone takes a "+" and more digits)
     code = text.cast(pl.UInt32, strict=False)
     flags = lines.select(code.alias("passcode"), (code.is_not_null() & ~text.str.starts_with(
-        "+") & (text.str.len_bytes() <= 10)).alias("valid"), (text != "") & ~note)
+        "+") & (text.str.len_bytes() <= 10)).alias("valid"),
+        ((text != "") & ~note).alias("card_line"))
     rows = pl.DataFrame([lines["src"], marks.forward_fill(), flags["passcode"], lines["line"]])
     good = rows.filter(flags["valid"])
-    wrong = flags["t"] & ~flags["valid"]
+    wrong = flags["card_line"] & ~flags["valid"]
     if wrong.any():
         bad = rows.with_columns(lines["t"]).filter(wrong)
         shown = bad.filter(pl.int_range(pl.len()).over("src") < PER_FILE)
