@@ -6,6 +6,8 @@ import io
 import zipfile
 from pathlib import Path
 
+import pytest
+
 from validator.inputs import read_deck_paths
 from validator.readers.registrations import read_registrations
 from validator.safety import zip_members
@@ -48,3 +50,22 @@ def test_decks_and_registrations_from_damaged_zips(tmp_path: Path) -> None:
     registrations = read_registrations(lists)
     assert registrations.players["player_id"].to_list() == ["P1"]
     assert [p.file for p in registrations.problems] == [f"{lists}!two.csv"]
+
+
+@pytest.mark.parametrize("method", [zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA])
+def test_a_member_whose_compressed_data_is_damaged_is_reported(method: int) -> None:
+    """Each decompressor fails in its own way (zlib.error, OSError, LZMAError): every one is
+    a problem of that member, never a crash of the whole upload."""
+    text = "#main\n" + "".join(f"{(i * 7919) % 10**8}\n" for i in range(2000))
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", method) as archive:
+        archive.writestr("b.ydk", text)
+        archive.writestr("a.ydk", "#main\n89631139\n")
+    data = bytearray(buffer.getvalue())
+    start = 30 + len("b.ydk")  # the first member's compressed data follows its local header
+    for at in range(start + 10, start + 40):
+        data[at] ^= 0x55
+    members, problems = zip_members(bytes(data), "decks.zip", (".ydk",), 1 << 20)
+    assert [name for name, _ in members] == ["a.ydk"]
+    assert [p.file for p in problems] == ["decks.zip!b.ydk"]
+    assert "cannot be unpacked" in problems[0].message

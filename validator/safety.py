@@ -14,11 +14,24 @@ import html
 import io
 import re
 import zipfile
+import zlib
 
 from .errors import InputError, Problem
 
 __all__ = ["MAX_COLUMNS", "MAX_MEMBERS", "MAX_RATIO", "MAX_SHEET_CELLS", "MAX_UNPACKED",
            "check_archive", "check_sheet_extents", "zip_members"]
+
+try:
+    from lzma import LZMAError
+except ImportError:  # a Python built without lzma: zipfile cannot unpack such members at all
+    class LZMAError(Exception):  # type: ignore[no-redef]
+        """Never raised."""
+
+#: what unpacking a damaged member raises: zipfile's own errors (a bad CRC, an unknown or
+#: encrypted method) and those of its decompressors (deflate, bzip2's OSError, LZMA), or a
+#: compressed stream that ends too early
+_UNPACK_ERRORS = (zipfile.BadZipFile, NotImplementedError, RuntimeError, zlib.error, OSError,
+                  LZMAError, EOFError)
 
 MAX_UNPACKED = 256 << 20
 MAX_MEMBERS = 50_000
@@ -77,7 +90,7 @@ def zip_members(data: bytes, label: str, suffixes: tuple[str, ...],
                     continue
                 try:
                     found.append((member.filename, archive.read(member)))
-                except (zipfile.BadZipFile, NotImplementedError, RuntimeError) as exc:
+                except _UNPACK_ERRORS as exc:
                     problems.append(Problem(where, None, None, f"cannot be unpacked ({exc}); "
                                                                "skipped"))
     except zipfile.BadZipFile as exc:
