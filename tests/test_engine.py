@@ -255,3 +255,20 @@ def test_decks_in_order_or_shuffled_get_the_same_verdicts(demo_db: CardDB,
     columns = [c for c in in_order.violations.columns if c not in ("file", "line")]
     assert_frame_equal(shuffled.violations.select(columns), in_order.violations.select(columns))
     assert_frame_equal(shuffled.decks.drop("source"), in_order.decks.drop("source"))
+
+
+def test_each_process_draws_its_own_fingerprint_seeds() -> None:
+    """Seeds known in advance would let a deck be built to differ from its list with the
+    same fingerprint; each process draws its own."""
+    import subprocess
+    import sys
+
+    def seeds() -> str:
+        return subprocess.run(
+            [sys.executable, "-c", "from validator import engine; "
+                                   "print(engine._FINGERPRINT_SEEDS)"],
+            capture_output=True, text=True, check=True).stdout
+
+    first, second = seeds(), seeds()
+    assert first.startswith("(")
+    assert first != second

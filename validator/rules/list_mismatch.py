@@ -29,6 +29,7 @@ from ._context import Context, no_card_flags, violations
 CODES = ("LIST_MISMATCH",)
 DECISION = False
 COUNTS = True
+COMPARES = True
 card_flags = no_card_flags
 
 
@@ -45,7 +46,8 @@ def check(ctx: Context) -> list[pl.LazyFrame]:
     if ctx.registered_cards is None:
         return []
     # decks whose fingerprints equal their lists' (``engine.same_as_listed``) are left out
-    # before any row is read; the rest are compared card by card
+    # before any row is read (their lists have no deck-by-card table: ``registered_cards``
+    # holds only the others); the rest are compared card by card
     flagged = ctx.same_as_list
     same = (flagged.arg_true().cast(pl.UInt32) if flagged is not None
             else pl.Series("deck", [], dtype=pl.UInt32)).implode()
@@ -54,7 +56,7 @@ def check(ctx: Context) -> list[pl.LazyFrame]:
          _counts(ctx.registered_cards)], engine="in-memory")
     both = (
         deck.lazy()
-        .join(listed.lazy().filter(~pl.col("deck").is_in(same)), on="deck_key", how="full",
+        .join(listed.lazy(), on="deck_key", how="full",
               coalesce=True, suffix="_list")
         .with_columns(
             pl.coalesce("deck", "deck_list").alias("deck"),
