@@ -8,7 +8,15 @@ import pytest
 
 from validator.errors import ImplementationError
 from validator.penalties import load_policy
-from validator.rules import CODES, DECISION_CODES, MODULES, RULES, RuleModule, rule_for
+from validator.rules import (
+    CODES,
+    COMPARING_CODES,
+    DECISION_CODES,
+    MODULES,
+    RULES,
+    RuleModule,
+    rule_for,
+)
 from validator.vocab import LANGS, REGULATIONS, STAGES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -23,6 +31,13 @@ def test_codes_are_unique_and_match_the_issue_table() -> None:
         "POINTS_EXCEEDED", "SKILL_COUNT", "LIST_MISMATCH", "UNRESOLVED_NAME",
         "UNREADABLE_ROW"}
     assert {"UNRESOLVED_NAME", "UNREADABLE_ROW"} == DECISION_CODES
+    assert {"LIST_MISMATCH"} == COMPARING_CODES
+
+
+@pytest.mark.parametrize("module", MODULES, ids=lambda m: m.__name__.rsplit(".", 1)[1])
+def test_rule_module_declares_its_flags(module: RuleModule) -> None:
+    for flag in ("DECISION", "COUNTS", "COMPARES"):
+        assert isinstance(getattr(module, flag), bool), flag
 
 
 @pytest.mark.parametrize("module", MODULES, ids=lambda m: m.__name__.rsplit(".", 1)[1])

@@ -2,7 +2,8 @@
 
 Every module follows :class:`RuleModule`: it declares ``CODES``, whether its items are the
 head judge's decisions rather than violations (``DECISION``), whether its verdict counts the
-whole deck or list and so waits while a decision is open (``COUNTS``), the card-level
+whole deck or list and so waits while a decision is open (``COUNTS``), whether it compares a
+deck with its list card by card (``COMPARES``), the card-level
 conditions it needs (``card_flags``, evaluated once per card) and ``check(ctx)``. Its
 docstring is the user documentation (what it checks, the regulation it enforces, PASS and
 FAIL examples).
@@ -50,6 +51,8 @@ class RuleModule(Protocol):
     def DECISION(self) -> bool: ...
     @property
     def COUNTS(self) -> bool: ...
+    @property
+    def COMPARES(self) -> bool: ...
 
     def card_flags(self, fmt: Format, whitelist: bool) -> dict[str, pl.Expr]: ...
 
@@ -68,7 +71,7 @@ DECISION_CODES: frozenset[str] = frozenset(c for m in MODULES if m.DECISION for 
 COUNTING_CODES: frozenset[str] = frozenset(c for m in MODULES if m.COUNTS for c in m.CODES)
 #: codes that compare a deck with its list, card by card: held while either side has an
 #: open decision, and fixed by matching the list card by card
-COMPARING_CODES: frozenset[str] = frozenset(list_mismatch.CODES)
+COMPARING_CODES: frozenset[str] = frozenset(c for m in MODULES if m.COMPARES for c in m.CODES)
 
 
 def rule_for(code: str) -> RuleModule:

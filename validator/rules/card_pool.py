@@ -23,6 +23,7 @@ from ._context import Context, by_section, violations
 CODES = ("NOT_IN_CARD_POOL",)
 DECISION = False
 COUNTS = False
+COMPARES = False
 
 
 def card_flags(fmt: Format, whitelist: bool) -> dict[str, pl.Expr]:

@@ -17,6 +17,7 @@ from ._context import Context, by_section, violations
 CODES = ("FORBIDDEN_CARD_TYPE",)
 DECISION = False
 COUNTS = False
+COMPARES = False
 
 
 def _banned(fmt: Format) -> pl.Expr:

@@ -21,6 +21,7 @@ from ._context import Context, name_totals, no_card_flags, violations
 CODES = ("TOO_MANY_COPIES",)
 DECISION = False
 COUNTS = True
+COMPARES = False
 card_flags = no_card_flags
 
 

@@ -17,6 +17,7 @@ from ._context import Context, no_card_flags, violations
 CODES = ("LEGEND_LIMIT_EXCEEDED",)
 DECISION = False
 COUNTS = True
+COMPARES = False
 card_flags = no_card_flags
 
 

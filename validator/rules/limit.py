@@ -19,6 +19,7 @@ from ._context import Context, name_totals, no_card_flags, violations
 CODES = ("LIMIT_EXCEEDED",)
 DECISION = False
 COUNTS = True
+COMPARES = False
 card_flags = no_card_flags
 
 

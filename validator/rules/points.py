@@ -16,6 +16,7 @@ from ._context import Context, no_card_flags, violations
 CODES = ("POINTS_EXCEEDED",)
 DECISION = False
 COUNTS = True
+COMPARES = False
 card_flags = no_card_flags
 
 

@@ -22,6 +22,7 @@ from ._context import Context, no_card_flags, violations
 CODES = ("MAIN_TOO_SMALL", "MAIN_TOO_LARGE", "EXTRA_TOO_LARGE", "SIDE_TOO_LARGE")
 DECISION = False
 COUNTS = True
+COMPARES = False
 card_flags = no_card_flags
 
 

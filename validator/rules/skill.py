@@ -15,6 +15,7 @@ from ._context import Context, no_card_flags, violations
 CODES = ("SKILL_COUNT",)
 DECISION = False
 COUNTS = True
+COMPARES = False
 card_flags = no_card_flags
 
 

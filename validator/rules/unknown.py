@@ -18,6 +18,7 @@ from ._context import Context, by_section, no_card_flags, violations
 CODES = ("UNKNOWN_CARD",)
 DECISION = False
 COUNTS = False
+COMPARES = False
 card_flags = no_card_flags
 
 

@@ -21,6 +21,7 @@ from ._context import Context, no_card_flags, violations
 CODES = ("UNREADABLE_ROW",)
 DECISION = True
 COUNTS = False
+COMPARES = False
 card_flags = no_card_flags
 
 

@@ -18,6 +18,7 @@ from ._context import Context, no_card_flags, violations
 CODES = ("UNRESOLVED_NAME",)
 DECISION = True
 COUNTS = False
+COMPARES = False
 card_flags = no_card_flags
 
 

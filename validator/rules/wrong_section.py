@@ -16,6 +16,7 @@ from ._context import Context, no_card_flags, violations
 CODES = ("WRONG_SECTION",)
 DECISION = False
 COUNTS = False
+COMPARES = False
 card_flags = no_card_flags
 
 
