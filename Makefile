@@ -24,6 +24,7 @@ demo: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check validator tests bench
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 
 test: lint
 	$(BIN)/pytest; status=$$?; \

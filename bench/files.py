@@ -72,7 +72,7 @@ def _parse_ydk(text: str) -> list[tuple[str, int, int]]:
 def loop(folder: Path, out: Path) -> None:
     """The plain per-deck loop; writes its verdicts as JSON ``[deck, code, section, key]``."""
     from bench.reference import ReferenceChecker
-    from validator.setup import load
+    from validator.cards.load import load
 
     setup = load(FORMAT)
     checker = ReferenceChecker(setup.cards, setup.banlist, setup.fmt)
@@ -93,11 +93,11 @@ def phases(folder: Path, out: Path) -> None:
     import gc
 
     began = time.perf_counter()
-    from validator.checking import check_decks
-    from validator.inputs import read_deck_paths
-    from validator.penalties import load_policy
+    from validator.cards.load import load
+    from validator.inputs.decks.batch import read_deck_paths
+    from validator.judging.checking import check_decks
+    from validator.judging.penalties import load_policy
     from validator.report.json import to_json_pieces
-    from validator.setup import load
 
     gc.freeze()
     gc.set_threshold(100_000, 50, 100)  # as the command does
@@ -194,7 +194,7 @@ def run(count: int, repeats: int) -> dict[str, Any]:
             loop_s.append(_timed(plain, env))
             loop_faults += FAULTS
         os.environ["DECKCHECK_DATA"] = str(store)
-        from validator.store import load_cards
+        from validator.cards.store import load_cards
 
         cards = load_cards(None)
         card_of = dict(cards.printings.select("passcode", "card_id").iter_rows())

@@ -26,7 +26,7 @@ import httpx
 
 from bench.synth import lists_csv, named_lists, synthesize
 from tests.web.server import Server
-from validator.setup import load
+from validator.cards.load import load
 
 
 def _registrations(players: int) -> bytes:

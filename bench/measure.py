@@ -22,10 +22,10 @@ import polars as pl
 
 from bench.reference import ReferenceChecker, Verdict, engine_verdicts
 from bench.synth import LIST_HEADER, lists_csv, named_lists, synthesize
-from validator.cards import CardDB
-from validator.engine import check
-from validator.setup import Setup, is_demo, load
-from validator.store import load_cards
+from validator.cards.db import CardDB
+from validator.cards.load import Setup, is_demo, load
+from validator.cards.store import load_cards
+from validator.engine.check import check
 
 SHARED_CARDS = Path(__file__).resolve().parent.parent.parent / "shared/data/ygojson/cards.json"
 SHARED_LIST = SHARED_CARDS.parent.parent / "lflist" / "0TCG.lflist.conf"
@@ -195,8 +195,8 @@ def end_to_end(players: int, cards_spec: str) -> dict[str, Any]:
     """Long-layout workbook of typed names: read, resolve, check, write the XLSX report."""
     from openpyxl import Workbook
 
-    from validator.event import check_event
-    from validator.penalties import load_policy
+    from validator.event.run import check_event
+    from validator.judging.penalties import load_policy
     from validator.report.xlsx import write_event_xlsx
 
     setup = _setup(cards_spec)
@@ -214,7 +214,7 @@ def end_to_end(players: int, cards_spec: str) -> dict[str, Any]:
     stages: dict[str, float] = {}
     _reset_peak()
     began = time.perf_counter()
-    from validator.readers.registrations import read_registrations
+    from validator.inputs.registrations.read import read_registrations
 
     registrations = read_registrations(workbook_path)
     stages["read"] = time.perf_counter() - began
@@ -238,9 +238,9 @@ def pdf_sheets(count: int) -> dict[str, Any]:
     import shutil
 
     from bench.sample_event import tcg_sheets
-    from validator.pdfform import write_form
-    from validator.readers.registrations import read_registrations
-    from validator.store import demo_cards
+    from validator.cards.store import demo_cards
+    from validator.inputs.registrations.read import read_registrations
+    from validator.sheets.pdf import write_form
 
     folder = Path(tempfile.mkdtemp(prefix="deckcheck-pdf-"))
     try:
@@ -278,8 +278,8 @@ def typos(players: int, cards_spec: str, count: int = 450) -> dict[str, Any]:
     misspelt wherever they appear: read + resolve time, how the misspellings were read, and
     the verdicts compared with the same lists spelt right (for the players whose every
     misspelling was read as the card meant)."""
-    from validator.readers.registrations import read_registrations
-    from validator.resolve import resolve
+    from validator.engine.resolve import resolve
+    from validator.inputs.registrations.read import read_registrations
 
     setup = _setup(cards_spec)
     cards = setup.cards

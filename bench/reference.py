@@ -14,9 +14,9 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from validator.banlist import Banlist
-from validator.cards import CardDB
-from validator.formats import Format
+from validator.cards.banlist import Banlist
+from validator.cards.db import CardDB
+from validator.cards.formats import Format
 
 __all__ = ["Card", "ReferenceChecker", "Verdict"]
 

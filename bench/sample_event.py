@@ -14,12 +14,12 @@ from pathlib import Path
 
 import polars as pl
 
-from validator.cards import CardDB
-from validator.entries import entries_frame
-from validator.pdfform import write_form
-from validator.readers.ydk import to_ydk
-from validator.store import demo_cards
-from validator.template import KonamiSheet, write_konami_workbook
+from validator.cards.db import CardDB
+from validator.cards.store import demo_cards
+from validator.inputs.decks.ydk import to_ydk
+from validator.inputs.entries import entries_frame
+from validator.sheets.pdf import write_form
+from validator.sheets.workbook import KonamiSheet, write_konami_workbook
 
 ROOT = Path(__file__).resolve().parent.parent
 Cards = list[tuple[int, str]]

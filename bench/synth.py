@@ -13,9 +13,9 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
-from validator.banlist import Banlist
-from validator.cards import CardDB
-from validator.formats import Format
+from validator.cards.banlist import Banlist
+from validator.cards.db import CardDB
+from validator.cards.formats import Format
 
 __all__ = ["INJECTED", "SyntheticEvent", "synthesize"]
 

@@ -9,13 +9,13 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from validator.banlist import Banlist, read_banlist
-from validator.cards import CardDB
-from validator.engine import CheckResult, check
-from validator.formats import load_format
-from validator.importers import cdb, ygojson
-from validator.setup import Setup, load
-from validator.store import demo_cards, merge
+from validator.cards.banlist import Banlist, read_banlist
+from validator.cards.db import CardDB
+from validator.cards.formats import load_format
+from validator.cards.importers import cdb, ygojson
+from validator.cards.load import Setup, load
+from validator.cards.store import demo_cards, merge
+from validator.engine.check import CheckResult, check
 
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
 

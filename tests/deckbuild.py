@@ -6,11 +6,11 @@ from typing import Any
 
 import polars as pl
 
-from validator.banlist import Banlist, read_banlist
-from validator.cards import CardDB
-from validator.engine import CheckResult
-from validator.entries import entries_frame
-from validator.formats import banlists_dir
+from validator.cards.banlist import Banlist, read_banlist
+from validator.cards.db import CardDB
+from validator.cards.formats import banlists_dir
+from validator.engine.check import CheckResult
+from validator.inputs.entries import entries_frame
 
 Cards = list[tuple[str | int, int]]
 

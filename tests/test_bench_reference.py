@@ -9,9 +9,9 @@ import pytest
 
 from bench.reference import ReferenceChecker, Row, engine_verdicts
 from bench.synth import synthesize
-from validator.cards import CardDB
-from validator.engine import check
-from validator.setup import load
+from validator.cards.db import CardDB
+from validator.cards.load import load
+from validator.engine.check import check
 
 
 def _decks(frame: pl.DataFrame) -> dict[str, list[Row]]:

@@ -199,7 +199,7 @@ def test_template_reads_back_empty(tmp_path: Path) -> None:
     target = tmp_path / "t.xlsx"
     result = CliRunner().invoke(main, ["template", str(target), "--players", "3"])
     assert result.exit_code == 0
-    from validator.readers.registrations import read_registrations
+    from validator.inputs.registrations.read import read_registrations
 
     reg = read_registrations(target)
     # a blank template is no player: each sheet is skipped and reported

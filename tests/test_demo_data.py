@@ -11,9 +11,9 @@ from typing import NotRequired, TypedDict
 import polars as pl
 
 from tests.conftest import shared_path
-from validator.banlist import read_banlist
-from validator.cards import CardDB
-from validator.formats import banlists_dir
+from validator.cards.banlist import read_banlist
+from validator.cards.db import CardDB
+from validator.cards.formats import banlists_dir
 
 _EXTRA = {"fusion", "synchro", "xyz", "link"}
 

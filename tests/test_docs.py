@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from validator import docs
-from validator.rules import copies
+from validator.engine.rules import copies
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -29,7 +29,7 @@ def test_a_docstring_change_makes_the_readme_drift(monkeypatch: pytest.MonkeyPat
 
 
 def test_every_code_says_what_it_means() -> None:
-    from validator.rules import CODES
+    from validator.engine.rules import CODES
 
     for code in CODES:
         assert docs.code_meaning(code)

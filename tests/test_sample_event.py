@@ -14,13 +14,13 @@ from click.testing import CliRunner
 from openpyxl import load_workbook
 
 from bench.sample_event import ALT_ART, FUZZY, JAPANESE, KOREAN, NO_DECK, PROBLEMS, player_id
+from validator.cards.load import load
 from validator.cli import main
-from validator.event import EventResult, run_event
-from validator.penalties import load_policy
+from validator.event.run import EventResult, run_event
+from validator.judging.penalties import load_policy
 from validator.report import json as json_report
 from validator.report.json import event_json, event_json_bytes
 from validator.report.xlsx import write_event_xlsx
-from validator.setup import load
 
 ROOT = Path(__file__).resolve().parent.parent
 EXPECTED = ROOT / "sample_decklists" / "expected"
@@ -122,7 +122,7 @@ def _decided(tmp_path: Path, rows: str) -> Path:
 
 
 def test_a_decision_settles_the_entry_and_the_report_shows_it(tmp_path: Path) -> None:
-    from validator.decisions import read_decisions
+    from validator.judging.decisions import read_decisions
 
     ash, three = player_id(23), player_id(48)
     decisions = read_decisions(_decided(tmp_path, (
@@ -148,7 +148,7 @@ def test_a_decision_settles_the_entry_and_the_report_shows_it(tmp_path: Path) ->
 
 
 def test_a_decision_that_matches_nothing_is_reported(tmp_path: Path) -> None:
-    from validator.decisions import read_decisions
+    from validator.judging.decisions import read_decisions
 
     decisions = read_decisions(_decided(tmp_path, "0400000000,Z99,Raigeki,,Mai,typo\n"))
     registrations, _, fmt_name = EVENTS["regional-tcg"]
@@ -220,7 +220,7 @@ def test_report_is_byte_stable(tmp_path: Path) -> None:
 
 
 def test_formula_like_text_is_written_as_text(tmp_path: Path) -> None:
-    from validator.template import KonamiSheet, write_konami_workbook
+    from validator.sheets.workbook import KonamiSheet, write_konami_workbook
 
     registrations = tmp_path / "r.xlsx"
     write_konami_workbook(registrations, [KonamiSheet(

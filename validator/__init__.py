@@ -5,11 +5,11 @@ The library API; the ``deckcheck`` command and the web app are thin layers over 
 
 from __future__ import annotations
 
-from .banlist import Banlist, read_banlist
-from .cards import CardDB
-from .errors import ImplementationError, InputError, Problem
-from .formats import Format, load_format
-from .store import demo_cards, load_cards
+from validator.cards.banlist import Banlist, read_banlist
+from validator.cards.db import CardDB
+from validator.cards.formats import Format, load_format
+from validator.cards.store import demo_cards, load_cards
+from validator.errors import ImplementationError, InputError, Problem
 
 __all__ = [
     "Banlist",

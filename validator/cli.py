@@ -17,17 +17,17 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import click
 
-from . import store
-from .errors import InputError
-from .vocab import LANGS, STAGES
+from validator.cards import store
+from validator.errors import InputError
+from validator.vocab import LANGS, STAGES
 
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from .decisions import Decision
-    from .penalties import Policy
-    from .setup import Setup
-    from .vocab import Lang, Stage
+    from validator.cards.load import Setup
+    from validator.judging.decisions import Decision
+    from validator.judging.penalties import Policy
+    from validator.vocab import Lang, Stage
 
 __all__ = ["main"]
 
@@ -258,7 +258,7 @@ decisions_option = click.option(
 
 
 def _policy(regulation: str | None, rush: bool, lang: Lang) -> Policy:
-    from .penalties import default_regulation, load_policy
+    from validator.judging.penalties import default_regulation, load_policy
 
     return load_policy(regulation or default_regulation(rush, lang))
 
@@ -266,7 +266,7 @@ def _policy(regulation: str | None, rush: bool, lang: Lang) -> Policy:
 def _decisions(path: Path | None) -> list[Decision]:
     if path is None:
         return []
-    from .decisions import read_decisions
+    from validator.judging.decisions import read_decisions
 
     return read_decisions(path)
 
@@ -310,11 +310,11 @@ def check_command(decks: tuple[Path, ...], cards_spec: str | None, banlist_spec:
     """
     from concurrent.futures import ThreadPoolExecutor
 
-    from .checking import check_decks
-    from .engine import card_attributes
-    from .inputs import read_deck_paths
-    from .report.json import to_json_pieces
-    from .setup import load
+    from validator.cards.load import load
+    from validator.engine.check import card_attributes
+    from validator.inputs.decks.batch import read_deck_paths
+    from validator.judging.checking import check_decks
+    from validator.report.json import to_json_pieces
 
     def prepared() -> tuple[Setup, Policy]:
         setup = load(format_spec, cards_spec, banlist_spec, list_name, data_dir)
@@ -333,7 +333,7 @@ def check_command(decks: tuple[Path, ...], cards_spec: str | None, banlist_spec:
         setup, policy = ready.result()
         reg = None
         if registrations is not None:
-            from .readers.registrations import read_registrations
+            from validator.inputs.registrations.read import read_registrations
 
             reg = read_registrations(registrations)
         if not files.ids and not files.problems:
@@ -356,7 +356,7 @@ def check_command(decks: tuple[Path, ...], cards_spec: str | None, banlist_spec:
     for warning in result.warnings[:20]:
         err.print(f"warning: {escape(str(warning))}", highlight=False)
     if json_target != "-" and not quiet:
-        from .report.text import print_text
+        from validator.report.text import print_text
 
         print_text(result, policy, stage, lang, _made(out), every_deck=every_deck,
                    lists=checked.lists, compared=checked.compared, duel=duel)
@@ -377,7 +377,7 @@ def data_update(mirror: str | None, only: tuple[str, ...], data_dir: Path | None
 
     Example: deckcheck data update --only ygojson --only tcg
     """
-    from .update import update
+    from validator.cards.update import update
 
     with _progress(downloads=True) as progress:
         update(data_dir, mirror, list(only) or None, progress)
@@ -397,10 +397,10 @@ def template_command(target: Path | None, players: int, as_pdf: bool) -> None:
 
     Example: deckcheck template decklists.xlsx --players 8
     """
-    from .template import KonamiSheet, write_konami_workbook
+    from validator.sheets.workbook import KonamiSheet, write_konami_workbook
 
     if as_pdf or (target is not None and target.suffix.lower() == ".pdf"):
-        from .pdfform import write_form
+        from validator.sheets.pdf import write_form
 
         target = target or Path("decklist.pdf")
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -439,9 +439,9 @@ def pdf_command(deck: Path, player_id: str, player_name: str, event: str, date: 
     Example: deckcheck pdf decks/0400001301.ydk --player-id 0400001301 --name "Ana Lee"
     --event "Regional" --date 2026-12-05
     """
-    from .inputs import read_deck_paths
-    from .pdfform import sheet_from_deck, write_form
-    from .setup import load_pool
+    from validator.cards.load import load_pool
+    from validator.inputs.decks.batch import read_deck_paths
+    from validator.sheets.pdf import sheet_from_deck, write_form
 
     if date and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", date):
         raise InputError.at("--date", f"expected YYYY-MM-DD, got {date!r}")
@@ -494,11 +494,11 @@ def event_command(registrations: Path, decks: Path | None, cards_spec: str | Non
     """
     import datetime as dt
 
-    from .event import run_event
-    from .report.json import event_json_pieces
-    from .report.text import event_lines
-    from .report.xlsx import write_event_xlsx
-    from .setup import load
+    from validator.cards.load import load
+    from validator.event.run import run_event
+    from validator.report.json import event_json_pieces
+    from validator.report.text import event_lines
+    from validator.report.xlsx import write_event_xlsx
 
     steps = ("Loading card data and list", "Reading and checking lists and decks",
              "Writing the report")
@@ -560,8 +560,8 @@ def serve_command(db_path: Path, host: str, port: int, password: str | None,
 
     import uvicorn
 
-    from .web.app import create_app
-    from .web.security import LOOPBACK, allowed_hosts
+    from validator.web.app import create_app
+    from validator.web.security import LOOPBACK, allowed_hosts
 
     if host not in LOOPBACK and not password:
         raise InputError.at("--host", f"serving on {host} reaches beyond this machine: give "

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import click
 
-from .penalties import load_policy
-from .rules import CODES, DECISION_CODES, RULES
-from .vocab import REGULATIONS
+from validator.engine.rules import CODES, DECISION_CODES, RULES
+from validator.judging.penalties import load_policy
+from validator.vocab import REGULATIONS
 
 __all__ = ["PARTS", "code_meaning", "render"]
 
@@ -68,7 +68,7 @@ def regulations_table() -> str:
 
 
 def commands() -> str:
-    from .cli import main
+    from validator.cli import main
 
     context = click.Context(main, info_name="deckcheck")
     out = []

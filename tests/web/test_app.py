@@ -223,7 +223,7 @@ def test_password_protects_every_page(tmp_path: Path) -> None:
 
 
 def test_the_organizer_picks_the_events_list_from_the_data_store(tmp_path: Path) -> None:
-    from validator.store import import_into_store
+    from validator.cards.store import import_into_store
 
     # a stricter list than the demo one: Ash Blossom Forbidden
     strict = tmp_path / "Strict.lflist.conf"

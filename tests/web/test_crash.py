@@ -13,7 +13,7 @@ import urllib.request
 from pathlib import Path
 
 from tests.web.server import Server
-from validator.eventdb import FAULT_PAUSE, EventDB
+from validator.event.store import FAULT_PAUSE, EventDB
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 

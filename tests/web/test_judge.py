@@ -128,7 +128,7 @@ def test_recording_follows_the_chosen_penalty_and_repeats_are_flagged(
 
 
 def test_an_organizers_own_policy_is_uploaded_and_used(client: TestClient) -> None:
-    from validator.rules import CODES
+    from validator.engine.rules import CODES
 
     codes = "".join(f'\n[codes.{c}]\nremedy = "make_legal"\n' for c in CODES
                     if c != "LIST_MISMATCH")

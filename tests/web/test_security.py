@@ -130,7 +130,7 @@ def test_login_reveals_nothing_of_the_event(tmp_path: Path) -> None:
     with _client(tmp_path / "e.sqlite", password="s3cret") as client:
         # the event exists and has a name, but the sign-in page does not show it
         client.app.state.event.db.save_settings(  # type: ignore[attr-defined]
-            __import__("validator.eventdb", fromlist=["EventSettings"]).EventSettings(
+            __import__("validator.event.store", fromlist=["EventSettings"]).EventSettings(
                 "Secret Regional", "2026-12-05", "advanced-tcg", "th", "en"))
         page = client.get("/login").text
         assert "Secret Regional" not in page
@@ -236,7 +236,7 @@ resource.setrlimit(resource.RLIMIT_AS, (1 << 31, 1 << 31))  # 2 GiB: a regressio
 sys.path.insert(0, {root!r})
 from pathlib import Path
 from tests.web.test_security import HOSTILE
-from validator.readers.registrations import read_registration_files
+from validator.inputs.registrations.read import read_registration_files
 for name, make in HOSTILE.items():
     reg = read_registration_files([Path(name)], [make()])
     assert reg.problems, name

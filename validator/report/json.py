@@ -18,14 +18,14 @@ from typing import TYPE_CHECKING, Any
 import orjson
 import polars as pl
 
-from ..engine import ENGINE, CheckResult
-from ..errors import ImplementationError
-from ..penalties import Policy
-from ..verdicts import verdicts
-from ..vocab import ON_ENUM, STATUSES, Lang, Stage
+from validator.engine.check import ENGINE, CheckResult
+from validator.errors import ImplementationError
+from validator.judging.penalties import Policy
+from validator.judging.verdicts import verdicts
+from validator.vocab import ON_ENUM, STATUSES, Lang, Stage
 
 if TYPE_CHECKING:
-    from ..event import EventResult
+    from validator.event.run import EventResult
 
 __all__ = ["VIOLATION_FIELDS", "compared_decks", "event_json", "event_json_bytes",
            "event_json_pieces", "fuzzy_by_deck", "json_bytes", "status_counts", "to_json_bytes",

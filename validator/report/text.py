@@ -10,14 +10,14 @@ from typing import TYPE_CHECKING, Any
 import polars as pl
 from rich.console import Console
 
-from ..engine import CheckResult
-from ..penalties import Policy
-from ..verdicts import verdicts
-from ..vocab import Lang, Stage
-from .json import compared_decks, status_counts, with_lists
+from validator.engine.check import CheckResult
+from validator.judging.penalties import Policy
+from validator.judging.verdicts import verdicts
+from validator.report.json import compared_decks, status_counts, with_lists
+from validator.vocab import Lang, Stage
 
 if TYPE_CHECKING:
-    from ..event import EventResult
+    from validator.event.run import EventResult
 
 __all__ = ["event_lines", "print_text", "text_lines"]
 

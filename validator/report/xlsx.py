@@ -25,15 +25,15 @@ from openpyxl.worksheet.pagebreak import Break
 from openpyxl.worksheet.properties import PageSetupProperties
 from openpyxl.worksheet.worksheet import Worksheet
 
-from ..eventdb import LogEntry
-from ..penalties import Policy
-from ..penalty_log import HEADER, rows
-from ..vocab import Lang, Stage
-from .json import VIOLATION_FIELDS, fuzzy_by_deck, verdicts_by_deck
-from .style import FILLS, autosize, put, write_header
+from validator.event.store import LogEntry
+from validator.judging.penalties import Policy
+from validator.report.json import VIOLATION_FIELDS, fuzzy_by_deck, verdicts_by_deck
+from validator.report.penalty_log import HEADER, rows
+from validator.report.style import FILLS, autosize, put, write_header
+from validator.vocab import Lang, Stage
 
 if TYPE_CHECKING:
-    from ..event import EventResult
+    from validator.event.run import EventResult
 
 __all__ = ["event_xlsx", "log_xlsx", "write_event_xlsx"]
 

@@ -16,13 +16,13 @@ from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 
-from .. import store
-from ..errors import InputError
-from ..eventdb import EventDB
-from .pages import HERE, Forbidden, page
-from .routes import ROUTERS
-from .security import LOOPBACK, BodyLimit, HostGuard, Sessions, Throttle, same_origin
-from .state import EventState
+from validator.cards import store
+from validator.errors import InputError
+from validator.event.store import EventDB
+from validator.web.pages import HERE, Forbidden, page
+from validator.web.routes import ROUTERS
+from validator.web.security import LOOPBACK, BodyLimit, HostGuard, Sessions, Throttle, same_origin
+from validator.web.state import EventState
 
 __all__ = ["MAX_UPLOAD", "create_app"]
 

@@ -12,10 +12,10 @@ from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 from starlette.datastructures import FormData, UploadFile
 
-from ..errors import InputError
-from ..rules import CODES
-from ..vocab import LANGS, REGULATIONS
-from .state import EventState, Snapshot, safe_name
+from validator.engine.rules import CODES
+from validator.errors import InputError
+from validator.vocab import LANGS, REGULATIONS
+from validator.web.state import EventState, Snapshot, safe_name
 
 __all__ = ["Forbidden", "files", "form", "latest", "page", "state_of", "templates"]
 

@@ -29,7 +29,7 @@ from urllib.parse import urlsplit
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ..eventdb import EventDB
+from validator.event.store import EventDB
 
 __all__ = ["LOOPBACK", "BodyLimit", "HostGuard", "Sessions", "Throttle", "allowed_hosts",
            "same_origin"]

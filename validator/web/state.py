@@ -27,18 +27,18 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Literal
 
-from ..cards import CardDB
-from ..decisions import Decision
-from ..errors import InputError, Problem
-from ..event import EventResult, check_event
-from ..eventdb import EventDB, EventSettings
-from ..formats import load_format
-from ..inputs import read_deck_uploads
-from ..penalties import Policy, load_policy, policy_from_toml
-from ..readers.registrations import read_registration_files
-from ..setup import Setup, load
-from ..store import MANIFEST, data_dir
-from ..vocab import REGULATIONS, Regulation
+from validator.cards.db import CardDB
+from validator.cards.formats import load_format
+from validator.cards.load import Setup, load
+from validator.cards.store import MANIFEST, data_dir
+from validator.errors import InputError, Problem
+from validator.event.run import EventResult, check_event
+from validator.event.store import EventDB, EventSettings
+from validator.inputs.decks.batch import read_deck_uploads
+from validator.inputs.registrations.read import read_registration_files
+from validator.judging.decisions import Decision
+from validator.judging.penalties import Policy, load_policy, policy_from_toml
+from validator.vocab import REGULATIONS, Regulation
 
 __all__ = ["CUSTOM_POLICY", "EventState", "Snapshot", "safe_name"]
 

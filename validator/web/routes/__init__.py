@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import auth, event, judge, log, players
+from validator.web.routes import auth, event, judge, log, players
 
 __all__ = ["ROUTERS"]
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 
-from ..pages import form, page
-from ..security import Sessions, Throttle
+from validator.web.pages import form, page
+from validator.web.security import Sessions, Throttle
 
 router = APIRouter()
 

@@ -13,19 +13,19 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
-from ... import store
-from ...errors import InputError
-from ...eventdb import EventSettings
-from ...formats import format_names
-from ...inputs import DECK_SUFFIXES
-from ...penalties import policy_from_toml
-from ...readers.registrations import SUFFIXES
-from ...report.json import event_json_bytes
-from ...report.xlsx import event_xlsx
-from ...safety import check_archive
-from ...vocab import LANGS, REGULATIONS
-from ..pages import files, form, latest, page, state_of
-from ..state import CUSTOM_POLICY
+from validator.cards import store
+from validator.cards.formats import format_names
+from validator.errors import InputError
+from validator.event.store import EventSettings
+from validator.files.safety import check_archive
+from validator.inputs.decks.sources import DECK_SUFFIXES
+from validator.inputs.registrations.read import SUFFIXES
+from validator.judging.penalties import policy_from_toml
+from validator.report.json import event_json_bytes
+from validator.report.xlsx import event_xlsx
+from validator.vocab import LANGS, REGULATIONS
+from validator.web.pages import files, form, latest, page, state_of
+from validator.web.state import CUSTOM_POLICY
 
 router = APIRouter()
 

@@ -12,15 +12,15 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
-from ...engine import unreadable_rows
-from ...errors import InputError
-from ...event import EventResult
-from ...judging import JudgeCheck, decision, found_deck, judge_check, registered_lines
-from ...penalties import Policy, Stage
-from ...penalty_log import repeats
-from ...vocab import SECTIONS, STAGES
-from ..pages import form, latest, page, state_of
-from .players import player_row
+from validator.engine.check import unreadable_rows
+from validator.errors import InputError
+from validator.event.run import EventResult
+from validator.judging.judge import JudgeCheck, decision, found_deck, judge_check, registered_lines
+from validator.judging.penalties import Policy, Stage
+from validator.report.penalty_log import repeats
+from validator.vocab import SECTIONS, STAGES
+from validator.web.pages import form, latest, page, state_of
+from validator.web.routes.players import player_row
 
 router = APIRouter()
 

@@ -8,13 +8,13 @@ import polars as pl
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from ...errors import InputError
-from ...infractions import catalogue, infraction
-from ...judging import decision
-from ...penalty_log import log_csv, repeats
-from ...report.xlsx import log_xlsx
-from ..pages import form, latest, page, state_of
-from .judge import _optional
+from validator.errors import InputError
+from validator.judging.infractions import catalogue, infraction
+from validator.judging.judge import decision
+from validator.report.penalty_log import log_csv, repeats
+from validator.report.xlsx import log_xlsx
+from validator.web.pages import form, latest, page, state_of
+from validator.web.routes.judge import _optional
 
 router = APIRouter()
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"

@@ -10,12 +10,12 @@ import polars as pl
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from ...errors import InputError
-from ...event import EventResult
-from ...judging import side_by_side
-from ...report.json import fuzzy_by_deck, verdicts_by_deck
-from ...vocab import SECTIONS
-from ..pages import form, latest, page, state_of
+from validator.errors import InputError
+from validator.event.run import EventResult
+from validator.judging.judge import side_by_side
+from validator.report.json import fuzzy_by_deck, verdicts_by_deck
+from validator.vocab import SECTIONS
+from validator.web.pages import form, latest, page, state_of
 
 router = APIRouter()
 

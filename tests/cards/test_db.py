@@ -1,0 +1,111 @@
+from __future__ import annotations
+
+from typing import Any
+
+import polars as pl
+
+from validator.cards.db import (
+    CARD_SCHEMA,
+    LINK_SCHEMA,
+    CardDB,
+    components,
+    finalize,
+    stable_negative_id,
+)
+
+
+def test_components_follow_chains_to_the_lowest_rank() -> None:
+    nodes = pl.Series([10, 11, 12, 20, 30, 31], dtype=pl.Int64)
+    a = pl.Series([11, 12, 31], dtype=pl.Int64)
+    b = pl.Series([10, 11, 30], dtype=pl.Int64)
+    assert components(nodes, a, b, nodes).to_list() == [10, 10, 10, 20, 30, 30]
+
+
+def test_components_take_the_best_ranked_member_whatever_the_direction() -> None:
+    nodes = pl.Series([5, 7, 9], dtype=pl.Int64)
+    rank = pl.Series([3, 1, 2], dtype=pl.Int64)
+    a = pl.Series([5, 9], dtype=pl.Int64)
+    b = pl.Series([7, 7], dtype=pl.Int64)
+    assert components(nodes, a, b, rank).to_list() == [7, 7, 7]
+
+
+def test_stable_negative_id_is_stable_and_negative() -> None:
+    assert stable_negative_id("abc") == stable_negative_id("abc")
+    assert stable_negative_id("abc") < 0
+    assert stable_negative_id("abc") != stable_negative_id("abd")
+
+
+def test_names_table_has_every_language(demo_db: CardDB) -> None:
+    names = demo_db.names
+    ash = names.filter(pl.col("card_id") == 14558127)
+    assert set(ash["lang"]) >= {"en", "ja", "ko"}
+    assert "灰流うらら" in ash["name"].to_list()
+
+
+def _cards(rows: list[dict[str, Any]]) -> pl.DataFrame:
+    full = [{"card_id": r["passcode"], "name_id": r["passcode"], "kind": "monster",
+             "extra": False, "rush": False, "legend": False, "subtypes": [], "pools": [],
+             "other_names": [], "source": "t", **r} for r in rows]
+    return pl.DataFrame({c: [r.get(c) for r in full] for c in CARD_SCHEMA}, schema=CARD_SCHEMA)
+
+
+def _links(rows: list[tuple[int, int | None, str | None, str]]) -> pl.DataFrame:
+    return pl.DataFrame(rows, schema=LINK_SCHEMA, orient="row")
+
+
+def _ids(frame: pl.DataFrame) -> dict[int, tuple[int, int]]:
+    return {r["passcode"]: (r["card_id"], r["name_id"]) for r in frame.iter_rows(named=True)}
+
+
+def test_alias_near_or_same_name_is_one_card_far_alias_is_one_name() -> None:
+    cards = _cards([
+        {"passcode": 100, "name_en": "Firewall"},
+        {"passcode": 105, "name_en": "Firewall"},  # alternate artwork, alias within 10
+        {"passcode": 22702055, "name_en": "Umi", "kind": "spell"},
+        {"passcode": 295517, "name_en": "A Legendary Ocean", "kind": "spell"},
+        {"passcode": 9000, "name_en": "Dark Magician"},
+        {"passcode": 9500, "name_en": "Dark Magician"},  # a far reprint of the same name
+    ])
+    links = _links([(105, 100, None, "alias"), (295517, 22702055, None, "alias"),
+                    (9500, 9000, None, "alias")])
+    ids = _ids(finalize(cards, links)[0])
+    assert ids[105] == (100, 100)
+    assert ids[295517] == (295517, 22702055)  # its own card, Umi's name
+    assert ids[22702055] == (22702055, 22702055)
+    assert ids[9500] == (9000, 9000)
+
+
+def test_name_link_by_english_text_and_never_across_games() -> None:
+    cards = _cards([
+        {"passcode": 76812113, "name_en": "Harpie Lady"},
+        {"passcode": 91932350, "name_en": "Harpie Lady 1"},
+        {"passcode": 160001000, "name_en": "Blue-Eyes White Dragon (Rush)", "rush": True},
+        {"passcode": 89631139, "name_en": "Blue-Eyes White Dragon"},
+    ])
+    links = _links([(91932350, None, "Harpie Lady", "name"),
+                    (160001000, 89631139, None, "alias"),
+                    (91932350, None, "No Such Card", "name")])
+    frame, problems = finalize(cards, links)
+    ids = _ids(frame)
+    assert ids[91932350] == (91932350, 76812113)
+    assert ids[160001000] == (160001000, 160001000)  # a Rush card never shares an OCG name
+    assert ids[89631139] == (89631139, 89631139)
+    assert len(problems) == 1
+    assert "No Such Card" in problems[0].message
+
+
+def test_printings_of_one_game_name_and_kind_are_one_card() -> None:
+    cards = _cards([
+        {"passcode": 160001000, "name_en": "Blue-Eyes White Dragon (Rush)", "rush": True,
+         "pools": ["rush"]},
+        {"passcode": 160205001, "name_en": "Blue-Eyes White Dragon (Rush)", "rush": True,
+         "pools": ["prerelease"]},
+        {"passcode": 1, "name_en": "Call of the Haunted", "kind": "trap"},
+        {"passcode": 300000001, "name_en": "Call of the Haunted", "kind": "skill"},
+    ])
+    frame, _ = finalize(cards, _links([]))
+    ids = _ids(frame)
+    assert ids[160205001] == (160001000, 160001000)
+    assert ids[300000001] == (300000001, 300000001)  # a Skill is not the Trap
+    pools = frame.filter(pl.col("card_id") == 160001000)["pools"].to_list()
+    assert pools == [["prerelease", "rush"], ["prerelease", "rush"]]

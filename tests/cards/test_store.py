@@ -1,0 +1,46 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from polars.testing import assert_frame_equal
+
+from tests.conftest import shared_path
+from validator.cards import store
+from validator.errors import InputError
+
+
+def test_import_then_load_round_trips(tmp_path: Path) -> None:
+    db = store.import_into_store([shared_path("cdb", "cards-rush.cdb")], tmp_path)
+    loaded = store.load_store(tmp_path)
+    assert db is not None
+    assert loaded is not None
+    assert_frame_equal(loaded.printings, db.printings)
+    assert loaded.sources[0]["cards"] == 3478
+    assert "snapshot" in loaded.sources[0]
+
+
+def test_no_store_means_demo_pool(tmp_path: Path) -> None:
+    db = store.load_cards(None, tmp_path)
+    assert db.sources[0]["source"] == store.DEMO
+    with pytest.raises(InputError, match="no card store"):
+        store.load_cards("store", tmp_path)
+
+
+def test_named_source_is_cached(tmp_path: Path) -> None:
+    source = shared_path("cdb", "cards-rush.cdb")
+    first = store.load_cards(str(source), tmp_path)
+    assert list((tmp_path / "cache").iterdir())
+    second = store.load_cards(str(source), tmp_path)
+    assert_frame_equal(first.printings, second.printings)
+
+
+def test_damaged_store_is_reported(tmp_path: Path) -> None:
+    (tmp_path / "cards.parquet").write_bytes(b"not parquet")
+    with pytest.raises(InputError, match="damaged"):
+        store.load_store(tmp_path)
+
+
+def test_missing_source() -> None:
+    with pytest.raises(InputError, match="no such card source"):
+        store.load_cards("/nonexistent/cards.json")

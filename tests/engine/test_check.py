@@ -1,0 +1,274 @@
+"""The engine as a whole: many problems in one deck, many decks at once, real decks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.conftest import Run, shared_path
+from tests.deckbuild import build, codes, legal_filler
+from validator.cards.banlist import read_banlist
+from validator.cards.db import CardDB
+from validator.cards.formats import load_format
+from validator.engine.check import check
+from validator.inputs.decks.batch import read_deck_paths
+
+
+def test_five_problems_are_all_reported(run: Run, demo_db: CardDB) -> None:
+    deck = build(
+        demo_db, "five",
+        [("Pot of Greed", 1), ("Called by the Grave", 2), ("Accesscode Talker", 1),
+         (12, 1), *legal_filler(demo_db, 30)],
+    )
+    result = run(deck)
+    assert sorted(codes(result)) == ["FORBIDDEN_CARD", "LIMIT_EXCEEDED", "MAIN_TOO_SMALL",
+                                     "UNKNOWN_CARD", "WRONG_SECTION"]
+    assert result.decks["legal"].to_list() == [False]
+
+
+def test_violations_sort_by_deck_then_code_order(run: Run, demo_db: CardDB) -> None:
+    a = build(demo_db, "a", [("Pot of Greed", 1), *legal_filler(demo_db, 30)])
+    b = build(demo_db, "b", legal_filler(demo_db, 40))
+    result = run(a, b)
+    assert result.violations["deck_id"].to_list() == ["a", "a"]
+    assert codes(result) == ["MAIN_TOO_SMALL", "FORBIDDEN_CARD"]
+    assert result.decks.select("deck_id", "legal").rows() == [("a", False), ("b", True)]
+
+
+@pytest.fixture(scope="module")
+def windbot(ygojson_db: CardDB) -> dict[str, list[str]]:
+    files = read_deck_paths([shared_path("decks", "windbot")])
+    assert files.problems == []
+    entries = files.entries
+    result = check(entries, cards=ygojson_db, fmt=load_format("advanced-tcg"),
+                   banlist=read_banlist(Path(shared_path("lflist", "0TCG.lflist.conf"))))
+    assert result.decks.height == 69
+    verdicts: dict[str, list[str]] = {row[0]: [] for row in result.decks.select("deck_id").rows()}
+    for deck_id, code, card in result.violations.select("deck_id", "code", "card").rows():
+        verdicts[deck_id].append(f"{code}:{card}")
+    return verdicts
+
+
+# Each verdict is justified by the deck's cards and the 2026.05 TCG list (0TCG.lflist.conf):
+WINDBOT_FACTS = [
+    # Maxx "C" (23434538) is listed 0 on 0TCG; AI_Albaz runs 3 of it
+    ("AI_Albaz", "FORBIDDEN_CARD:Maxx \"C\""),
+    # Called by the Grave (24224830) is listed 1; AI_Albaz runs 2
+    ("AI_Albaz", "LIMIT_EXCEEDED:Called by the Grave"),
+    # Baronne de Fleur (84815190) is listed 0; AI_Apophis has 2 in the extra deck
+    ("AI_Apophis", "FORBIDDEN_CARD:Baronne de Fleur"),
+    # Crystron Halqifibrax (50588353) is listed 0; AI_Altergeist has it in the extra deck
+    ("AI_Altergeist", "FORBIDDEN_CARD:Crystron Halqifibrax"),
+    # Linkuriboh (41999284) is listed 1; AI_Altergeist runs 3
+    ("AI_Altergeist", "LIMIT_EXCEEDED:Linkuriboh"),
+    # Soul Charge (54447022) is listed 0; AI_BlueEyes runs 1
+    ("AI_BlueEyes", "FORBIDDEN_CARD:Soul Charge"),
+    # Linkuriboh again: AI_ChainBurn runs 3 against a limit of 1
+    ("AI_ChainBurn", "LIMIT_EXCEEDED:Linkuriboh"),
+    # Confiscation (17375316) is listed 0; AI_Chaos408 (a CRLF file) runs 1
+    ("AI_Chaos408", "FORBIDDEN_CARD:Confiscation"),
+    # Vanity's Emptiness (5851097) is listed 0; AI_Evilswarm runs 1
+    ("AI_Evilswarm", "FORBIDDEN_CARD:Vanity's Emptiness"),
+    # Ronintoadin (1357146; YGOJSON writes its password "01357146") is listed 0; AI_Frog runs 2
+    ("AI_Frog", "FORBIDDEN_CARD:Ronintoadin"),
+    # Borreload Savage Dragon (27548199) is listed 0; AI_Level8 has it in the extra deck
+    ("AI_Level8", "FORBIDDEN_CARD:Borreload Savage Dragon"),
+]
+
+
+@pytest.mark.parametrize(("deck", "fact"), WINDBOT_FACTS)
+def test_windbot_violations(windbot: dict[str, list[str]], deck: str, fact: str) -> None:
+    assert fact in windbot[deck]
+
+
+# Decks whose every card is in the snapshot, released in the TCG and within the 0TCG limits
+LEGAL_WINDBOT = ["AI_Blackwing", "AI_Burn"]
+
+
+@pytest.mark.parametrize("deck", LEGAL_WINDBOT)
+def test_windbot_legal_decks(windbot: dict[str, list[str]], deck: str) -> None:
+    assert windbot[deck] == []
+    # independently of the engine: none of the deck's passcodes is on the 0TCG list at all
+    listed = {line.split()[0] for line in shared_path("lflist", "0TCG.lflist.conf")
+              .read_text().splitlines() if line[:1].isdigit()}
+    codes = {line.strip() for line in shared_path("decks", "windbot", f"{deck}.ydk")
+             .read_text().splitlines() if line.strip().isdigit()}
+    assert codes
+    assert not codes & listed
+
+
+def test_windbot_unknown_passcodes_are_caught(windbot: dict[str, list[str]]) -> None:
+    # 55273561 is in AI_Albaz's side deck and is not a password of any YGOJSON card
+    assert "UNKNOWN_CARD:None" in windbot["AI_Albaz"]
+
+
+def test_every_deck_gets_a_verdict(windbot: dict[str, list[str]]) -> None:
+    assert len(windbot) == 69
+    assert sum(1 for v in windbot.values() if v) >= 10
+    assert pl.Series([len(v) for v in windbot.values()]).min() == 0
+
+
+def test_rows_of_one_deck_need_not_be_contiguous(run: Run, demo_db: CardDB) -> None:
+    a = build(demo_db, "a", legal_filler(demo_db, 40))
+    b = build(demo_db, "b", [("Pot of Greed", 1), *legal_filler(demo_db, 39)])
+    interleaved = pl.concat([a[:20], b[:10], a[20:], b[10:]])
+    result = run(interleaved)
+    assert result.decks.select("deck_id", "main", "legal").rows() == [
+        ("a", 40, True), ("b", 40, False)]
+    assert codes(result) == ["FORBIDDEN_CARD"]
+
+
+def test_violation_points_at_the_sections_first_row(run: Run, demo_db: CardDB) -> None:
+    deck = build(demo_db, "d", [("Pot of Greed", 1), *legal_filler(demo_db, 39)],
+                 side=[("Pot of Greed", 1)])
+    side_line = deck.filter(pl.col("section") == "side")["line"][0]
+    assert side_line > 1
+    found = run(deck).violations.filter(pl.col("code") == "FORBIDDEN_CARD")
+    assert found.select("section", "line").rows() == [("main", 1), ("side", side_line)]
+
+
+@pytest.mark.parametrize("with_lists", [False, True])
+def test_chunked_check_equals_whole_check(demo_db: CardDB, with_lists: bool) -> None:
+    from polars.testing import assert_frame_equal
+
+    from bench.synth import synthesize
+    from validator.cards.load import load
+
+    setup = load("advanced-tcg", demo_db)
+    fmt, banlist = setup.fmt, setup.banlist
+    event = synthesize(demo_db, banlist, fmt, 400, seed=5, rate=0.05)
+    registered = event.registered if with_lists else None
+    whole = check(event.decks, cards=demo_db, fmt=fmt, banlist=banlist, registered=registered)
+    chunked = check(event.decks, cards=demo_db, fmt=fmt, banlist=banlist,
+                    registered=registered, chunk_rows=1500, chunk_above=0)
+    assert whole.violations.height > 20
+    assert_frame_equal(chunked.decks, whole.decks)
+    assert_frame_equal(chunked.violations, whole.violations)
+
+
+def test_polars_wraps_unsigned_products_and_sums() -> None:
+    """Deck fingerprints are sums modulo 2**64 and the deck-by-card table's first rows are
+    differences of running sums modulo 2**32: polars must wrap, not fail or saturate."""
+    big = pl.Series([2**64 - 1, 2**63], dtype=pl.UInt64)
+    assert (big * pl.Series([3, 2], dtype=pl.UInt64)).to_list() == [2**64 - 3, 0]
+    assert pl.DataFrame({"a": big, "g": [1, 1]}).group_by("g").agg(pl.col("a").sum())[
+        "a"].item() == 2**63 - 1
+    running = pl.Series([2**32 - 2, 5, 7], dtype=pl.UInt32).cum_sum()
+    assert running.dtype == pl.UInt32
+    assert (running - running.shift(1, fill_value=0)).to_list() == [2**32 - 2, 5, 7]
+
+
+_ROW = st.tuples(st.integers(0, 5), st.sampled_from(["main", "extra", "side"]),
+                 st.sampled_from([1, 2, 3, 89631139, -(2**31)]), st.integers(0, 3))
+
+
+def _rows(rows: list[tuple[int, str, int, int]]) -> pl.DataFrame:
+    from validator.vocab import SECTION_ENUM
+
+    frame = pl.DataFrame(rows, schema={"deck": pl.UInt32, "section": SECTION_ENUM,
+                                       "key": pl.Int64, "qty": pl.Int32}, orient="row")
+    status = pl.when(pl.col("key") == -(2**31)).then(pl.lit("unresolved")).otherwise(
+        pl.lit("ok")).cast(pl.Enum(["ok", "unknown", "unresolved"]))
+    return frame.with_columns(status.alias("status"))
+
+
+def _exact_counts(frame: pl.DataFrame) -> dict[int, dict[tuple[str, int], int]]:
+    counted: dict[int, dict[tuple[str, int], int]] = {}
+    for deck, section, key, qty, status in frame.iter_rows():
+        per = counted.setdefault(deck, {})
+        if status != "unresolved" and qty:
+            per[(section, key)] = per.get((section, key), 0) + qty
+    return counted
+
+
+@settings(max_examples=300, deadline=None)
+@given(deck=st.lists(_ROW, max_size=30), changes=st.lists(_ROW, max_size=4),
+       split=st.booleans(), moved=st.booleans(), data=st.data())
+def test_fingerprints_flag_exactly_the_decks_equal_to_their_lists(
+        deck: list[tuple[int, str, int, int]], changes: list[tuple[int, str, int, int]],
+        split: bool, moved: bool, data: st.DataObject) -> None:
+    from validator.engine.check import fingerprints, same_as_listed
+
+    # the list: the deck's rows reordered, copies split into rows of one, a row in another
+    # section, plus a few more rows
+    listed = [(d, s, k, 1) for d, s, k, q in deck for _ in range(q)] if split else list(deck)
+    listed = data.draw(st.permutations(listed))
+    if moved and listed:
+        d, s, k, q = listed[0]
+        listed[0] = (d, "side" if s != "side" else "main", k, q)
+    listed += changes
+    mine, theirs = _rows(deck), _rows(listed)
+    flags = same_as_listed(fingerprints(mine.lazy()).collect(),
+                           fingerprints(theirs.lazy()).collect(), 6)
+    a, b = _exact_counts(mine), _exact_counts(theirs)
+    expected = [n in a and n in b and a[n] == b[n] for n in range(6)]
+    assert flags.to_list() == expected
+
+
+def test_fingerprints_change_no_verdict(demo_db: CardDB, monkeypatch: pytest.MonkeyPatch
+                                        ) -> None:
+    """The same event checked with every deck compared card by card gives the same result."""
+    from polars.testing import assert_frame_equal
+
+    from bench.synth import synthesize
+    from validator.cards.load import load
+    from validator.engine import check as engine
+
+    setup = load("advanced-tcg", demo_db)
+    event = synthesize(demo_db, setup.banlist, setup.fmt, 400, seed=7, rate=0.05)
+    for siding in (False, True):
+        kwargs = {"cards": demo_db, "fmt": setup.fmt, "banlist": setup.banlist,
+                  "registered": event.registered, "siding": siding}
+        fast = check(event.decks, **kwargs)  # type: ignore[arg-type]
+        with monkeypatch.context() as patched:
+            patched.setattr(engine, "same_as_listed", lambda _a, _b, decks: pl.zeros(
+                decks, dtype=pl.Boolean, eager=True))
+            slow = check(event.decks, **kwargs)  # type: ignore[arg-type]
+        assert fast.violations.filter(pl.col("code") == "LIST_MISMATCH").height > 5
+        assert_frame_equal(fast.violations, slow.violations)
+        assert_frame_equal(fast.decks, slow.decks)
+
+
+@pytest.mark.parametrize("with_lists", [False, True])
+def test_decks_in_order_or_shuffled_get_the_same_verdicts(demo_db: CardDB,
+                                                          with_lists: bool) -> None:
+    """Rows in deck order let polars group them by deck without hashing (a sorted flag); rows in
+    any order must give the same verdicts (only locations of the rows differ: none here)."""
+    from polars.testing import assert_frame_equal
+
+    from bench.synth import synthesize
+    from validator.cards.load import load
+
+    setup = load("advanced-tcg", demo_db)
+    event = synthesize(demo_db, setup.banlist, setup.fmt, 300, seed=11, rate=0.05)
+    kwargs = {"cards": demo_db, "fmt": setup.fmt, "banlist": setup.banlist,
+              "registered": event.registered if with_lists else None}
+    ids = event.decks["deck_id"].unique(maintain_order=True).to_list()
+    in_order = check(event.decks, deck_ids=ids, **kwargs)  # type: ignore[arg-type]
+    shuffled = check(event.decks.sample(fraction=1.0, shuffle=True, seed=3), deck_ids=ids,
+                     **kwargs)  # type: ignore[arg-type]
+    assert in_order.violations.height > 20
+    columns = [c for c in in_order.violations.columns if c not in ("file", "line")]
+    assert_frame_equal(shuffled.violations.select(columns), in_order.violations.select(columns))
+    assert_frame_equal(shuffled.decks.drop("source"), in_order.decks.drop("source"))
+
+
+def test_each_process_draws_its_own_fingerprint_seeds() -> None:
+    """Seeds known in advance would let a deck be built to differ from its list with the
+    same fingerprint; each process draws its own."""
+    import subprocess
+    import sys
+
+    def seeds() -> str:
+        return subprocess.run(
+            [sys.executable, "-c", "from validator.engine import check as engine; "
+                                   "print(engine._FINGERPRINT_SEEDS)"],
+            capture_output=True, text=True, check=True).stdout
+
+    first, second = seeds(), seeds()
+    assert first.startswith("(")
+    assert first != second

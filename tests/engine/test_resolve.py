@@ -1,0 +1,189 @@
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+
+import polars as pl
+import pytest
+
+from tests.conftest import shared_path
+from validator.cards.db import CardDB
+from validator.cards.formats import load_format
+from validator.engine.resolve import resolve
+from validator.inputs.decks.textlist import parse_text_list
+from validator.inputs.entries import entries_frame
+
+
+def _names(*names: str) -> pl.DataFrame:
+    return entries_frame([{"deck_id": "d", "section": "main", "name": n, "qty": 1,
+                           "line": i + 1} for i, n in enumerate(names)])
+
+
+def _resolved(cards: CardDB, *names: str) -> dict[str, dict[str, object]]:
+    out = resolve(_names(*names), cards, load_format("advanced-tcg"))
+    return {row["name"]: row for row in out.iter_rows(named=True)}
+
+
+def test_typo_gets_a_suggestion_but_is_not_accepted(demo_db: CardDB) -> None:
+    row = _resolved(demo_db, "Ash Blosom")["Ash Blosom"]
+    assert row["status"] == "unresolved"
+    assert row["card_id"] is None
+    assert row["suggestions"][0] == "Ash Blossom & Joyous Spring"  # type: ignore[index]
+
+
+def test_dark_magician_never_becomes_dark_magician_girl(demo_db: CardDB) -> None:
+    rows = _resolved(demo_db, "Dark Magician", "dark magician", "Dark Magician Gir")
+    dark_magician = demo_db.printings.filter(pl.col("passcode") == 46986414)["card_id"][0]
+    girl = demo_db.printings.filter(pl.col("name_en") == "Dark Magician Girl")["card_id"][0]
+    assert rows["Dark Magician"]["card_id"] == dark_magician
+    assert rows["dark magician"]["card_id"] == dark_magician
+    assert rows["Dark Magician Gir"]["card_id"] in (None, girl)
+    assert rows["Dark Magician Gir"]["card_id"] != dark_magician
+
+
+def test_japanese_and_korean_names_resolve_to_the_english_card(ygojson_db: CardDB) -> None:
+    rows = _resolved(ygojson_db, "Ash Blossom & Joyous Spring", "灰流うらら", "하루 우라라",
+                     "ブラック・マジシャン", "블랙 매지션", "Dark Magician")
+    assert rows["灰流うらら"]["card_id"] == rows["Ash Blossom & Joyous Spring"]["card_id"]
+    assert rows["하루 우라라"]["card_id"] == rows["Ash Blossom & Joyous Spring"]["card_id"]
+    assert rows["ブラック・マジシャン"]["card_id"] == rows["Dark Magician"]["card_id"]
+    assert rows["블랙 매지션"]["card_id"] == rows["Dark Magician"]["card_id"]
+    assert all(r["status"] == "ok" for r in rows.values())
+
+
+def test_near_identical_typo_is_accepted_and_marked_fuzzy(demo_db: CardDB) -> None:
+    row = _resolved(demo_db, "Infinite Impermenance")["Infinite Impermenance"]
+    assert (row["status"], row["how"], row["card_id"]) == ("ok", "fuzzy", 10045474)
+
+
+def test_passcodes_known_and_unknown(demo_db: CardDB) -> None:
+    entries = entries_frame([
+        {"deck_id": "d", "section": "main", "passcode": 46986421, "qty": 1},
+        {"deck_id": "d", "section": "main", "passcode": 12, "qty": 1}])
+    out = resolve(entries, demo_db)
+    assert out.select("card_id", "status").rows() == [(36996508, "ok"), (None, "unknown")]
+
+
+def test_no_row_is_lost(demo_db: CardDB) -> None:
+    names = ["Ash Blossom & Joyous Spring", "Ash Blosom", "Pot of Greed", "zzzz", "灰流うらら",
+             "Nope Nope Nope"]
+    out = resolve(_names(*names), demo_db)
+    assert out.height == len(names)
+    resolved = out.filter(pl.col("status") == "ok").height
+    reported = out.filter(pl.col("status") != "ok").height
+    assert resolved + reported == len(names)
+    assert resolved == 3
+
+
+def _typed(names: list[str], slot: str | None = None) -> pl.DataFrame:
+    return entries_frame([{"deck_id": "d", "section": "main", "name": n, "qty": 1,
+                           "line": i + 1, "slot": slot} for i, n in enumerate(names)])
+
+
+def _raw_names() -> pl.DataFrame:
+    """Every printed name of every YGOJSON card with a passcode, read from the file itself:
+    (passcodes of the entry, lang, name, region the card fits)."""
+    rows = []
+    for card in json.loads(shared_path("ygojson", "cards.json").read_text()):
+        codes = sorted({int(m.group()) for p in card.get("passwords") or []
+                        if (m := re.match(r"\d+", p))})
+        if not codes or card["cardType"] not in ("monster", "spell", "trap"):
+            continue
+        tcg = (card.get("legality") or {}).get("tcg") or {}
+        region = "tcg" if tcg.get("current") not in (None, "unreleased") else "ocg"
+        for lang, text in card["text"].items():
+            if text.get("name"):
+                rows.append((codes, lang, unicodedata.normalize("NFC", text["name"].strip()),
+                             region))
+    return pl.DataFrame(rows, schema={"codes": pl.List(pl.Int64), "lang": pl.Utf8,
+                                      "name": pl.Utf8, "region": pl.Utf8}, orient="row")
+
+
+#: Two different cards printing the same name in one language (Unicode NFC): no reading can
+#: tell them apart, so each is ambiguous and the message names both cards.
+TRUE_TIES = 8
+#: A text that is one card's name in one language and another card's in another: the name
+#: printed in the earlier language (en, ja, ko, zh, fr, de, it, es, pt) is read, so the text
+#: names the other card only for its later language.
+SHADOWED = [("Doppelganger", "it"), ("Melffys Alegres", "pt")]
+
+
+def test_every_printed_name_in_every_language_resolves(real_db: CardDB) -> None:
+    raw = _raw_names()
+    ties = (raw.group_by("lang", "name").agg(pl.col("codes").unique())
+            .filter(pl.col("codes").list.len() > 1).sort("lang", "name"))
+    for lang, name, cards in ties.iter_rows():
+        print(f"true tie ({lang}) {name!r}: {cards}")
+    assert ties.height == TRUE_TIES
+    tied = set(ties.select("lang", "name").iter_rows())
+    card_of = dict(real_db.printings.select("passcode", "card_id").drop_nulls().iter_rows())
+    failures = []
+    for region, fmt_name in (("tcg", "advanced-tcg"), ("ocg", "advanced-ocg")):
+        part = raw.filter(pl.col("region") == region)
+        out = resolve(_typed(part["name"].to_list()), real_db, load_format(fmt_name))
+        for (codes, lang, name, _), got in zip(part.iter_rows(), out["card_id"], strict=True):
+            # an entry whose passcode YGOJSON also gives another card still owns the rest
+            if got not in {card_of[c] for c in codes} and (lang, name) not in tied:
+                failures.append((name, lang))
+    print("shadowed:", sorted(set(failures)))
+    assert sorted(set(failures)) == SHADOWED
+    assert raw.height > 100_000  # every language of every card was typed
+
+
+def test_a_true_tie_names_both_cards(real_db: CardDB) -> None:
+    out = resolve(_typed(["펭귄 용자"]), real_db, load_format("advanced-tcg"))
+    row = out.row(0, named=True)
+    assert (row["status"], row["ambiguous"]) == ("unresolved", True)
+    assert len(row["suggestions"]) == 2
+    assert all("(" in s for s in row["suggestions"])  # each with its passcode
+
+
+def test_every_rush_name_resolves_in_rush(rush_db: CardDB) -> None:
+    names = rush_db.names.join(rush_db.by_card.select("card_id", "kind"), on="card_id")
+    out = resolve(_typed(names["name"].to_list()), rush_db, load_format("rush"))
+    assert out["card_id"].to_list() == names["card_id"].to_list()
+    assert names.height > 3400
+
+
+@pytest.mark.parametrize("name", ["Call of the Haunted", "Destiny Draw", "Double Evolution Pill",
+                                  "Zombie Master", "Heavy Metal Raiders",
+                                  "Cocoon of Ultra Evolution"])
+def test_a_real_card_beats_a_skill_of_the_same_name(real_db: CardDB, name: str) -> None:
+    out = resolve(_typed([name]), real_db, load_format("advanced-tcg"))
+    row = out.join(real_db.by_card.select("card_id", "kind"), on="card_id").row(0, named=True)
+    assert row["status"] == "ok"
+    assert row["kind"] in ("monster", "spell", "trap")
+
+
+def test_in_speed_a_name_in_the_skill_slot_is_the_skill(real_db: CardDB) -> None:
+    deck = parse_text_list("Skill:\nCall of the Haunted\nTrap:\n3 Call of the Haunted\n",
+                           "speed.txt", "d")
+    out = resolve(deck, real_db, load_format("speed")).join(
+        real_db.by_card.select("card_id", "kind"), on="card_id", how="left")
+    assert out["kind"].cast(pl.Utf8).to_list() == ["skill", "trap"]
+
+
+def test_stubs_sharing_a_passcode_are_one_card(real_db: CardDB) -> None:
+    # YGOJSON lists 20726052 twice: "Maliss C GWC-06" (English only) and the full entry
+    names = ["Maliss C GWC-06", "Maliss <C> GWC-06", "Ｍ∀ＬＩＣＥ＜Ｃ＞ＧＷＣ－０６"]
+    out = resolve(_typed(names), real_db, load_format("advanced-tcg"))
+    assert out["card_id"].to_list() == [20726052] * 3
+
+
+@pytest.mark.parametrize(("typed", "card"), [
+    ("Imperm", "Infinite Impermanence"), ("Called by", "Called by the Grave"),
+    ("Nib", "Nibiru, the Primal Being"), ("TTT", "Triple Tactics Talent"),
+    ("ash", "Ash Blossom & Joyous Spring")])
+def test_nicknames_are_suggested_first_never_read(real_db: CardDB, typed: str,
+                                                  card: str) -> None:
+    row = resolve(_typed([typed]), real_db, load_format("advanced-tcg")).row(0, named=True)
+    assert row["status"] == "unresolved"
+    assert row["suggestions"][0] == card
+
+
+def test_a_number_is_a_passcode_unless_no_card_has_it(real_db: CardDB) -> None:
+    deck = parse_text_list("1 7\n3 14558127\n", "d.txt", "d")
+    out = resolve(deck, real_db, load_format("advanced-tcg")).join(
+        real_db.by_card.select("card_id", "name_en"), on="card_id", maintain_order="left")
+    assert out["name_en"].to_list() == ["7", "Ash Blossom & Joyous Spring"]

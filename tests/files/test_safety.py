@@ -1,0 +1,71 @@
+"""Archives: a damaged member of a zip is a problem of its own; the other members are read."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from validator.files.safety import zip_members
+from validator.inputs.decks.batch import read_deck_paths
+from validator.inputs.registrations.read import read_registrations
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+
+
+def _zip_with_a_damaged_member(good: tuple[str, bytes], bad: tuple[str, bytes]) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_STORED) as archive:
+        archive.writestr(*good)
+        archive.writestr(*bad)
+    data = bytearray(buffer.getvalue())
+    at = data.index(bad[1])  # stored: the member's bytes as they are; its CRC no longer fits
+    data[at] ^= 0xFF
+    return bytes(data)
+
+
+def test_a_damaged_member_is_reported_and_the_others_are_read() -> None:
+    data = _zip_with_a_damaged_member(("a.ydk", b"#main\n89631139\n"),
+                                      ("b.ydk", b"#main\n46986414\n"))
+    members, problems = zip_members(data, "decks.zip", (".ydk",), 1 << 20)
+    assert [name for name, _ in members] == ["a.ydk"]
+    assert len(problems) == 1
+    assert problems[0].file == "decks.zip!b.ydk"
+    assert "cannot be unpacked" in problems[0].message
+
+
+def test_decks_and_registrations_from_damaged_zips(tmp_path: Path) -> None:
+    decks = tmp_path / "decks.zip"
+    decks.write_bytes(_zip_with_a_damaged_member(("a.ydk", b"#main\n89631139\n"),
+                                                 ("b.ydk", b"#main\n46986414\n")))
+    read = read_deck_paths([decks])
+    assert read.ids == ["a"]
+    assert [p.file for p in read.problems] == [f"{decks}!b.ydk"]
+    lists = tmp_path / "lists.zip"
+    csv = b"Player ID,Qty,Card Name\nP1,3,Raigeki\n"
+    lists.write_bytes(_zip_with_a_damaged_member(("one.csv", csv),
+                                                 ("two.csv", csv.replace(b"P1", b"P2"))))
+    registrations = read_registrations(lists)
+    assert registrations.players["player_id"].to_list() == ["P1"]
+    assert [p.file for p in registrations.problems] == [f"{lists}!two.csv"]
+
+
+@pytest.mark.parametrize("method", [zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA])
+def test_a_member_whose_compressed_data_is_damaged_is_reported(method: int) -> None:
+    """Each decompressor fails in its own way (zlib.error, OSError, LZMAError): every one is
+    a problem of that member, never a crash of the whole upload."""
+    text = "#main\n" + "".join(f"{(i * 7919) % 10**8}\n" for i in range(2000))
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", method) as archive:
+        archive.writestr("b.ydk", text)
+        archive.writestr("a.ydk", "#main\n89631139\n")
+    data = bytearray(buffer.getvalue())
+    start = 30 + len("b.ydk")  # the first member's compressed data follows its local header
+    for at in range(start + 10, start + 40):
+        data[at] ^= 0x55
+    members, problems = zip_members(bytes(data), "decks.zip", (".ydk",), 1 << 20)
+    assert [name for name, _ in members] == ["a.ydk"]
+    assert [p.file for p in problems] == ["decks.zip!b.ydk"]
+    assert "cannot be unpacked" in problems[0].message

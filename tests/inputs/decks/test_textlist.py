@@ -1,0 +1,63 @@
+from __future__ import annotations
+
+import contextlib
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from validator.errors import InputError
+from validator.inputs.decks.textlist import parse_text_list
+from validator.text.lexicon import entry_line, header_of
+
+
+@pytest.mark.parametrize(
+    ("line", "qty", "name"),
+    [
+        ("3 Ash Blossom & Joyous Spring", 3, "Ash Blossom & Joyous Spring"),
+        ("3x Ash Blossom", 3, "Ash Blossom"),
+        ("Ash Blossom x3", 3, "Ash Blossom"),
+        ("Ash Blossom ×3", 3, "Ash Blossom"),
+        ("Ash Blossom (2)", 2, "Ash Blossom"),
+        ("灰流うらら ３枚", 3, "灰流うらら"),
+        ("하루 우라라 3장", 3, "하루 우라라"),
+        ("Harpie Lady 1", 1, "Harpie Lady 1"),
+        ("Number 39: Utopia", 1, "Number 39: Utopia"),
+        ("Effect Veiler\t2", 2, "Effect Veiler"),
+        ("２ Maxx \"C\"", 2, 'Maxx "C"'),
+    ],
+)
+def test_quantity_forms(line: str, qty: int, name: str) -> None:
+    assert entry_line(line) == (qty, name)
+
+
+@pytest.mark.parametrize(
+    ("header", "section"),
+    [("Main Deck (40)", "main"), ("Monsters:", "main"), ("--- Extra Deck ---", "extra"),
+     ("【サイドデッキ】", "side"), ("엑스트라 덱", "extra"), ("ไซด์เด็ค", "side"),
+     ("魔法 (12枚)", "main"), ("Side", "side"), ("Ash Blossom", None)],
+)
+def test_section_headers(header: str, section: str | None) -> None:
+    found = header_of(header)
+    assert (found.section if found else None) == section
+
+
+def test_text_list_sections_and_totals() -> None:
+    deck = parse_text_list("Monster\n3 A\nTotal: 3\nExtra\nB x2\n// note\nSide\n14558127\n",
+                           "l.txt", "p1")
+    # a number is read as a passcode, and kept as typed: a card may be named so ("7")
+    assert deck.select("section", "name", "passcode", "qty", "line").rows() == [
+        ("main", "A", None, 3, 2), ("extra", "B", None, 2, 5),
+        ("side", "14558127", 14558127, 1, 8)]
+
+
+def test_zero_quantity_is_reported() -> None:
+    with pytest.raises(InputError) as info:
+        parse_text_list("0 Ash Blossom\n", "l.txt", "p1")
+    assert info.value.line == 1
+
+
+@given(st.binary(max_size=300))
+def test_arbitrary_bytes_never_crash(data: bytes) -> None:
+    with contextlib.suppress(InputError):
+        parse_text_list(data, "l.txt", "d")

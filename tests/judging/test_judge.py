@@ -1,0 +1,25 @@
+"""A judge's deck check: a pasted deck is read as a submitted deck file is."""
+
+from __future__ import annotations
+
+import polars as pl
+import pytest
+
+from validator.errors import InputError
+from validator.judging.judge import found_deck
+
+
+@pytest.mark.parametrize("head", ["", "\ufeff", "#created by a deck builder\n", "#MAIN\n"])
+def test_a_pasted_ydk_keeps_its_sections(head: str) -> None:
+    text = f"{head}#main\n89631139\n#extra\n1861629\n!side\n46986414\n"
+    deck = found_deck("P1", {}, [], pasted=text)
+    assert deck.select(pl.col("section").cast(pl.Utf8), "passcode").rows() == [
+        ("main", 89631139), ("extra", 1861629), ("side", 46986414)]
+
+
+def test_a_pasted_text_list_and_a_bad_line() -> None:
+    deck = found_deck("P1", {}, [], pasted="Main\n3 Raigeki\nExtra\n1 Accesscode Talker\n")
+    assert deck.select(pl.col("section").cast(pl.Utf8), "name", "qty").rows() == [
+        ("main", "Raigeki", 3), ("extra", "Accesscode Talker", 1)]
+    with pytest.raises(InputError):
+        found_deck("P1", {}, [], pasted="#main\n89631139\nnot a passcode\n")

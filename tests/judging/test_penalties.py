@@ -1,0 +1,133 @@
+"""Penalty policies: every citation is the regulation's own words, defaults by format and
+language, and an organizer's own policy file validated field by field."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from tests.conftest import shared_path
+from validator.cli import main
+from validator.errors import InputError
+from validator.judging.penalties import default_regulation, load_policy
+from validator.vocab import REGULATIONS
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+
+
+def _flat(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip()
+
+
+@pytest.mark.parametrize("regulation", REGULATIONS)
+def test_every_citation_is_found_verbatim_in_its_regulation(regulation: str) -> None:
+    policy = load_policy(regulation)
+    assert policy.source is not None
+    text = _flat(shared_path("..", "regulations", policy.source).read_text(encoding="utf-8"))
+    citations = policy.citations()
+    assert citations
+    for citation in citations:
+        assert _flat(citation.heading) in text, citation
+        if citation.quote:
+            assert _flat(citation.quote) in text, citation
+
+
+def test_the_ja_copy_prescribes_only_the_deck_list_penalty() -> None:
+    ja = load_policy("ja")
+    assert [code for code, rule in ja.codes.items() if rule.penalty] == ["LIST_MISMATCH"]
+    assert not ja.recorded("DUEL_FORFEITURE")
+    assert ja.applies_to("DUEL_FORFEITURE", "in-duel", "en").startswith("when the head judge")
+
+
+def test_only_ko_says_penalties_are_officially_recorded() -> None:
+    assert load_policy("ko").recorded("DUEL_FORFEITURE")
+    assert not load_policy("th").recorded("DUEL_FORFEITURE")
+
+
+def test_a_match_forfeiture_between_matches_applies_to_the_next_match() -> None:
+    for regulation in ("ja", "ko"):
+        assert load_policy(regulation).applies_to(
+            "MATCH_FORFEITURE", "between-matches", "en") == \
+            "the next match, at the judge's discretion"
+    assert load_policy("ko").applies_to("MATCH_FORFEITURE", "in-duel", "en") == \
+        "the match in progress"
+
+
+def test_default_regulation_by_format_and_language() -> None:
+    assert default_regulation(rush=True, lang="en") == "ko"
+    assert default_regulation(rush=False, lang="en") == "th"
+    assert default_regulation(rush=False, lang="ja") == "ja"
+
+
+def test_rush_without_regulation_cites_the_ko_regulation(tmp_path: Path) -> None:
+    # R1003 registers two Legend Monsters: LEGEND_LIMIT_EXCEEDED, a ko §3A clause
+    deck = ROOT / "decks" / "rush" / "R1003.ydk"
+    result = CliRunner().invoke(main, ["check", str(deck), "--format", "rush", "--cards",
+                                       "demo", "--json", "-"])
+    report = json.loads(result.output)
+    assert report["regulation"] == "ko"
+    basis = report["decks"][0]["penalty"]["basis"]
+    assert basis
+    assert all(b.startswith("ko 3A A : 덱에 관한 위반") for b in basis)
+    assert "레전드 카드" in basis[0]
+
+
+CUSTOM = """
+regulation = "my-store"
+title = "Store championship policy (example)"
+
+[penalties.GAME_LOSS]
+severity = 2
+en = "Game Loss"
+
+[types.GAME_LOSS]
+in-duel = "this_duel"
+between-duels = "next_duel"
+between-matches = "next_duel"
+pre-event = "first_duel"
+"""
+
+
+def _custom(tmp_path: Path, codes: str) -> Path:
+    from validator.engine.rules import CODES
+
+    body = "".join(f'\n[codes.{code}]\nremedy = "make_legal"\n' for code in CODES
+                   if code != "MAIN_TOO_SMALL")
+    path = tmp_path / "policy.toml"
+    path.write_text(CUSTOM + body + codes, encoding="utf-8")
+    return path
+
+
+def test_a_custom_policy_gives_its_own_penalty(tmp_path: Path) -> None:
+    path = _custom(tmp_path, '\n[codes.MAIN_TOO_SMALL]\npenalty = "GAME_LOSS"\nremedy = '
+                             '"add_to_minimum"\nclause = { section = "4", heading = "Decks", '
+                             'quote = "At least 40 cards." }\n')
+    policy = load_policy(str(path))
+    assert policy.codes["MAIN_TOO_SMALL"].penalty == "GAME_LOSS"
+    assert policy.penalty_name("GAME_LOSS", "ja") == "Game Loss"  # English when no other
+    assert policy.applies_to("GAME_LOSS", "in-duel", "en") == "the duel in progress"
+
+
+def test_a_custom_policy_with_a_wrong_field_names_file_field_and_expectation(
+        tmp_path: Path) -> None:
+    path = _custom(tmp_path, '\n[codes.MAIN_TOO_SMALL]\npenalty = "GAME_LOST"\nremedy = '
+                             '"add_to_minimum"\nclause = { section = "4", heading = "Decks" }\n')
+    with pytest.raises(InputError) as info:
+        load_policy(str(path))
+    problem = info.value.problems[0]
+    assert problem.file == str(path)
+    assert "GAME_LOST" in problem.message
+    assert "GAME_LOSS" in problem.message
+    path.write_text(CUSTOM + '\n[codes.MAIN_TOO_SMALL]\nremedy = 7\n', encoding="utf-8")
+    with pytest.raises(InputError) as info:
+        load_policy(str(path))
+    assert {p.column for p in info.value.problems} == {"codes.MAIN_TOO_SMALL.remedy"}
+    assert "7" in info.value.problems[0].message
+    path.write_text(CUSTOM + '\n[codes.MAIN_TOO_SMALL]\nremedy = "make_legal"\n',
+                    encoding="utf-8")
+    with pytest.raises(InputError, match="codes without a rule: MAIN_TOO_LARGE"):
+        load_policy(str(path))

@@ -1,0 +1,54 @@
+"""The package's layout: stages of the data flow that import only from the stages below them
+(the contract in ``pyproject.toml``), no import cycle, few modules loose at the top."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import grimp
+
+ROOT = Path(__file__).resolve().parent.parent
+LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
+#: the modules that may sit loose at the top of validator/ (shared words, errors, entry points)
+LOOSE = {"cli", "docs", "errors", "vocab"}
+
+
+def _lint_imports(root: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([str(LINT_IMPORTS), "--no-cache"], cwd=root, capture_output=True,
+                          text=True, timeout=120, env={"PYTHONPATH": str(root)})
+
+
+def test_no_module_imports_one_that_imports_it_back() -> None:
+    graph = grimp.build_graph("validator", cache_dir=None)
+    cycles = sorted(
+        (module, imported)
+        for module in graph.modules
+        for imported in graph.find_modules_directly_imported_by(module)
+        if graph.chain_exists(importer=imported, imported=module)
+        and not module.startswith(imported + ".") and not imported.startswith(module + "."))
+    assert cycles == []
+
+
+def test_the_layer_contract_holds() -> None:
+    done = _lint_imports(ROOT)
+    assert done.returncode == 0, done.stdout[-3000:]
+    assert "1 kept, 0 broken" in done.stdout
+
+
+def test_the_layer_contract_breaks_on_an_import_from_a_later_stage(tmp_path: Path) -> None:
+    shutil.copytree(ROOT / "validator", tmp_path / "validator",
+                    ignore=shutil.ignore_patterns("__pycache__", "data", "static", "templates"))
+    shutil.copy(ROOT / "pyproject.toml", tmp_path)
+    db = tmp_path / "validator" / "cards" / "db.py"
+    db.write_text(db.read_text() + "\nimport validator.report.json  # a card module, a report\n")
+    done = _lint_imports(tmp_path)
+    assert done.returncode == 1
+    assert "validator.cards.db -> validator.report.json" in done.stdout
+
+
+def test_only_a_few_modules_sit_loose_at_the_top() -> None:
+    loose = {p.stem for p in (ROOT / "validator").glob("*.py") if p.stem != "__init__"}
+    assert loose == LOOSE

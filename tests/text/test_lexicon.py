@@ -1,0 +1,106 @@
+"""The lexicon: every word readers recognise, and never a card or a player taken for one."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import sqlite3
+import unicodedata
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import shared_path
+from validator.files.tabular import Sheet
+from validator.inputs.decks.textlist import parse_text_list
+from validator.inputs.registrations._found import Found
+from validator.inputs.registrations.konami import read_konami
+from validator.inputs.registrations.read import read_registration_files
+from validator.text.lexicon import column_of, entry_line, header_of, is_total_label, total_of
+
+
+def _real_names() -> list[str]:
+    """Every English, Japanese and Korean name of the YGOJSON cards and every Rush name."""
+    names: set[str] = set()
+    for card in json.loads(shared_path("ygojson", "cards.json").read_text()):
+        if card["cardType"] not in ("monster", "spell", "trap"):
+            continue
+        for lang in ("en", "ja", "ko"):
+            name = (card["text"].get(lang) or {}).get("name")
+            if name and name.strip():
+                names.add(name.strip())
+    with sqlite3.connect(shared_path("cdb", "cards-rush.cdb")) as conn:
+        names.update(n.strip() for (n,) in conn.execute("SELECT name FROM texts") if n)
+    return sorted(names)
+
+
+@pytest.fixture(scope="module")
+def real_names() -> list[str]:
+    names = _real_names()
+    assert len(names) > 30_000
+    return names
+
+
+def _read_back(names: list[str]) -> list[str]:
+    return [unicodedata.normalize("NFKC", n).strip() for n in names]
+
+
+def test_no_real_card_name_is_a_header_or_a_total(real_names: list[str]) -> None:
+    taken = [n for n in real_names if header_of(n) is not None or total_of(n) is not None
+             or is_total_label(n)]
+    assert taken == []
+
+
+def test_every_real_card_name_reads_back_from_a_text_list(real_names: list[str]) -> None:
+    text = "\n".join(f"{i % 3 + 1} {name}" for i, name in enumerate(real_names))
+    deck = parse_text_list(text, "all.txt", "d")
+    assert deck["name"].to_list() == _read_back(real_names)
+    assert deck["qty"].to_list() == [i % 3 + 1 for i in range(len(real_names))]
+
+
+def test_every_real_card_name_reads_back_from_a_long_layout(real_names: list[str]) -> None:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow(["Player ID", "Player Name", "Section", "Qty", "Card Name"])
+    writer.writerows(["0400000001", "Summer Lee", "Main", "1", name] for name in real_names)
+    reg = read_registration_files([Path("all.csv")], [buffer.getvalue().encode()])
+    assert reg.problems == []
+    assert reg.entries["name"].to_list() == real_names
+    assert reg.rows_read == reg.rows_used + reg.rows_reported == len(real_names)
+    assert reg.players.select("player_id", "player_name").rows() == [
+        ("0400000001", "Summer Lee")]
+
+
+def test_every_real_card_name_reads_back_from_a_konami_block(real_names: list[str]) -> None:
+    rows = [["Player Name", "Summer Lee", "KONAMI ID", "0400000001"], ["Monster", ""],
+            *[["1", name] for name in real_names], ["Total", str(len(real_names))]]
+    out = Found()
+    assert read_konami(Sheet("all.xlsx", "P1", rows), out, "P1")
+    assert out.problems == []
+    assert [r["name"] for r in out.rows] == real_names
+
+
+@pytest.mark.parametrize(("header", "meaning"), [
+    ("KONAMI ID (Card Game ID)", "player_id"), ("Konami ID #", "player_id"),
+    ("Full name", "player_name"), ("Your name", "player_name"),
+    ("First (Given) Name", "first_name"), ("Last (Family) Name", "last_name"),
+    ("お名前", "player_name"), ("성명", "player_name"), ("ชื่อ-นามสกุล", "player_name"),
+    ("Timestamp", "timestamp"), ("枚数", "qty"), ("Card Name", "card"),
+])
+def test_headers_are_matched_loosely(header: str, meaning: str) -> None:
+    assert column_of(header) == meaning
+
+
+@pytest.mark.parametrize(("text", "total"), [
+    ("Total 40", 40), ("合計：40枚", 40), ("Total: 15", 15), ("합계 15", 15), ("รวม 40 ใบ", 40),
+    ("Summoned Skull", None), ("Total Defense Shogun", None), ("Summer Lee", None),
+    ("Sum", None),
+])
+def test_a_total_is_only_a_whole_total(text: str, total: int | None) -> None:
+    assert total_of(text) == total
+
+
+def test_entry_lines_keep_names_that_end_in_numbers() -> None:
+    assert entry_line("Harpie Lady 1") == (1, "Harpie Lady 1")
+    assert entry_line("2 Harpie Lady 1") == (2, "Harpie Lady 1")

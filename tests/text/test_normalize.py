@@ -1,0 +1,35 @@
+from __future__ import annotations
+
+import pytest
+
+from validator.text.normalize import name_key
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("Ash Blossom & Joyous Spring", "ash blossom and joyous spring"),
+        ("Ash Blossom & Joyous Spring", "ＡＳＨ　ＢＬＯＳＳＯＭ＆ＪＯＹＯＵＳ ＳＰＲＩＮＧ"),
+        ('"A Case for K9"', "“A Case for K9”"),
+        ("Maxx \"C\"", "Maxx 'C'"),
+        ("ブラック・マジシャン", "ブラックマジシャン"),
+        ("灰流うらら", "灰流 うらら"),
+        ("블랙 매지션", "블랙매지션"),
+        ("Sky Striker Mobilization - Engage!", "sky striker mobilization engage"),
+    ],
+)
+def test_same_key(a: str, b: str) -> None:
+    assert name_key(a) == name_key(b)
+    assert name_key(a) != ""
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("Dark Magician", "Dark Magician Girl"),
+        ("Harpie Lady", "Harpie Lady 1"),
+        ("Band of Heroes", "B and of Heroes 2"),
+    ],
+)
+def test_different_key(a: str, b: str) -> None:
+    assert name_key(a) != name_key(b)

@@ -1,0 +1,320 @@
+"""Forbidden/Limited lists: EDOPro ``lflist.conf``, CSV/XLSX lists, and YGOJSON legality.
+
+``lflist.conf`` is read as EDOPro reads it: lines starting with ``#`` are comments, ``!name``
+starts a list (a file may hold several), ``$whitelist`` makes the current list a whitelist
+(every card it does not name is illegal), ``$genesys`` makes its numbers Genesys points
+rather than copy limits; an entry is ``PASSCODE COUNT [--comment]``, with a signed count
+(a negative count forbids the card, as 0 does). CRLF and a UTF-8 BOM are accepted. Unlike
+EDOPro, which skips a malformed line silently, every malformed line is reported.
+
+A limit on any printing applies to the whole card name: entries are bound to ``card_id``
+and the strictest limit of a name wins. Entries naming passcodes the card data does not know
+are kept and reported as warnings.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import polars as pl
+
+from validator.cards.db import CardDB
+from validator.errors import InputError, Problem, ProblemCollector
+from validator.text.lexicon import column_of, status_of
+from validator.text.normalize import name_key_expr
+
+__all__ = [
+    "LIST_ENTRY_SCHEMA",
+    "Banlist",
+    "Bound",
+    "from_ygojson",
+    "list_date",
+    "looks_like_table_list",
+    "parse_lflist",
+    "read_banlist",
+    "read_list_file",
+    "read_table_list",
+    "stale_hint",
+]
+
+LIST_ENTRY_SCHEMA: dict[str, pl.DataType] = {
+    "passcode": pl.Int64(),
+    "name": pl.Utf8(),
+    "limit": pl.Int64(),
+    "points": pl.Float64(),
+    "line": pl.Int64(),
+}
+
+_ENTRY = re.compile(r"^([+-]?\d+)\s+([+-]?\d+(?:\.\d+)?)(?:\s|$)")
+
+
+_LIST_DATE = re.compile(r"(?<!\d)(\d{4})[.\-/](\d{1,2})(?:[.\-/](\d{1,2}))?(?!\d)")
+
+
+def list_date(name: str) -> str | None:
+    """The date a list's own name carries ("2026.05 TCG" → "2026-05"), if any."""
+    match = _LIST_DATE.search(name)
+    if not match:
+        return None
+    year, month, day = match.groups()
+    return f"{year}-{int(month):02d}" + (f"-{int(day):02d}" if day else "")
+
+
+@dataclass(frozen=True)
+class Bound:
+    """A list bound to card data: per card, the name's ``limit`` (the strictest entry of any
+    printing of any card of that name), the card's ``points`` and whether the list names the
+    card (``listed``); and a warning per entry the card data cannot place."""
+
+    cards: pl.DataFrame
+    warnings: list[Problem]
+
+
+@dataclass
+class Banlist:
+    """One list: entries by passcode (or by name, for lists typed by hand)."""
+
+    name: str
+    source: str
+    entries: pl.DataFrame
+    whitelist: bool = False
+    genesys: bool = False
+    warnings: list[Problem] = field(default_factory=list)  # problems reading the list
+
+    @property
+    def date(self) -> str | None:
+        return list_date(self.name)
+
+    def bind(self, cards: CardDB) -> Bound:
+        """Limits per card name, points and listing per card (pure: nothing is kept).
+
+        A limit on any printing applies to the card's name, and so to every card whose name
+        is always treated as that name; a whitelist admits the cards it names.
+        """
+        warnings: list[Problem] = []
+        printings = cards.printings.select("passcode", "card_id")
+        by_code = self.entries.filter(pl.col("passcode").is_not_null()).join(
+            printings, on="passcode", how="left")
+        by_name = self.entries.filter(pl.col("passcode").is_null()).with_columns(
+            name_key_expr(pl.col("name")).alias("key"))
+        if not by_name.is_empty():
+            keys = cards.names.select("card_id", "key").unique()
+            by_name = by_name.join(keys, on="key", how="left")
+        else:
+            by_name = by_name.with_columns(pl.lit(None, pl.Int64).alias("card_id"))
+        ambiguous = by_name.group_by("line").agg(pl.col("card_id").n_unique().alias("n"))
+        for row in by_name.join(ambiguous, on="line").filter(pl.col("n") > 1).unique(
+            "line"
+        ).sort("line").iter_rows(named=True):
+            warnings.append(Problem(self.source, row["line"], None,
+                                    f"{row['name']!r} names more than one card; ignored"))
+        by_name = by_name.join(ambiguous.filter(pl.col("n") == 1), on="line", how="semi")
+        bound = pl.concat([by_code, by_name.drop("key")], how="diagonal")
+        stale = stale_hint(cards, self)
+        for row in bound.filter(pl.col("card_id").is_null()).sort("line").iter_rows(
+                named=True):
+            what = f"passcode {row['passcode']}" if row["passcode"] is not None else repr(
+                row["name"])
+            warnings.append(Problem(self.source, row["line"], None,
+                                    f"{what} is not in the card data; entry kept unused{stale}"))
+        names = cards.by_card.select("card_id", "name_id")
+        bound = bound.drop_nulls("card_id").join(names, on="card_id", how="left")
+        limits = bound.group_by("name_id").agg(pl.col("limit").min())
+        per_card = bound.group_by("card_id").agg(pl.col("points").max()).with_columns(
+            pl.lit(True).alias("listed"))
+        out = (
+            names.join(limits, on="name_id", how="left")
+            .join(per_card, on="card_id", how="left")
+            .filter(pl.col("listed").is_not_null() | pl.col("limit").is_not_null())
+            .with_columns(pl.col("listed").fill_null(False))
+            .select("card_id", "limit", "points", "listed")
+        )
+        return Bound(out, warnings)
+
+
+def stale_hint(cards: CardDB, banlist: Banlist) -> str:
+    """"; card data dated D is older than list L: run `deckcheck data update`" when the
+    list is newer than the card data, else nothing."""
+    listed, data = banlist.date, cards.data_date
+    if listed is None or data is None or data[:len(listed)] >= listed:
+        return ""
+    return (f"; card data dated {data} is older than list {banlist.name}: run "
+            "`deckcheck data update`")
+
+
+def _entries(rows: list[tuple[int | None, str | None, int | None, float | None, int]]) -> (
+        pl.DataFrame):
+    return pl.DataFrame(rows, schema=LIST_ENTRY_SCHEMA, orient="row")
+
+
+def parse_lflist(text: str, source: str) -> list[Banlist]:
+    """Every ``!name`` list of one lflist.conf text."""
+    problems = ProblemCollector(source)
+    lists: list[tuple[str, bool, bool, list[tuple[int | None, str | None, int | None,
+                                                   float | None, int]]]] = []
+    for number, raw in enumerate(text.removeprefix("\ufeff").splitlines(), start=1):
+        line = raw.rstrip("\r")
+        if not line.strip() or line.startswith("#") or line.lstrip().startswith("--"):
+            continue
+        if line.startswith("!"):
+            lists.append((line[1:].strip(), False, False, []))
+            continue
+        if line.startswith("$"):
+            word = line[1:].strip().lower()
+            if not lists:
+                problems.add(f"{line.strip()!r} before any '!name' list line", number)
+            elif word in ("whitelist", "genesys"):
+                name, white, genesys, rows = lists[-1]
+                lists[-1] = (name, white or word == "whitelist", genesys or word == "genesys",
+                             rows)
+            else:
+                problems.add(f"unknown directive {line.strip()!r} "
+                             "(expected $whitelist or $genesys)", number)
+            continue
+        match = _ENTRY.match(line.strip())
+        if not match:
+            problems.add(f"expected 'PASSCODE COUNT --comment', got {line.strip()[:60]!r}",
+                         number)
+            continue
+        if not lists:
+            problems.add("an entry before any '!name' list line", number)
+            continue
+        passcode, count = int(match.group(1)), float(match.group(2))
+        _, _, genesys, rows = lists[-1]
+        comment = line.split("--", 1)[1].split("\t")[0].strip() if "--" in line else None
+        if genesys:
+            rows.append((passcode, comment, None, count, number))
+        elif not count.is_integer():
+            problems.add(f"count {match.group(2)} is not a whole number", number)
+        else:
+            rows.append((passcode, comment, max(int(count), 0), None, number))
+    if not lists and not problems.problems:
+        problems.add("no '!name' list line: not an lflist.conf")
+    problems.raise_if_any()
+    return [Banlist(name, source, _entries(rows), white, genesys)
+            for name, white, genesys, rows in lists]
+
+
+def read_table_list(path: Path) -> Banlist:
+    """A list as CSV/XLSX: passcode or name (any language), status word or number, points."""
+    problems = ProblemCollector(str(path))
+    from validator.files.tabular import read_sheets  # a spreadsheet reader only where one is read
+
+    sheets = [s for s in read_sheets(path) if s.rows]
+    if not sheets:
+        problems.add("the file is empty", 1)
+        problems.raise_if_any()
+    sheet = sheets[0]
+    index: dict[str, int] = {}
+    for i, text in enumerate(sheet.rows[0]):
+        column = column_of(text, "list_columns")
+        if column is not None and column not in index:
+            index[column] = i
+    if "passcode" not in index and "name" not in index:
+        problems.add("header needs a passcode or a name column", 1)
+    if "status" not in index and "points" not in index:
+        problems.add("header needs a status (Forbidden/Limited/...) or points column", 1)
+    problems.raise_if_any()
+    rows: list[tuple[int | None, str | None, int | None, float | None, int]] = []
+
+    def cell(row: list[str], column: str) -> str:
+        i = index.get(column)
+        return row[i].strip() if i is not None and i < len(row) else ""
+
+    for number, row in enumerate(sheet.rows[1:], start=2):
+        if not any(c.strip() for c in row):
+            continue
+        code, name = cell(row, "passcode"), cell(row, "name")
+        status, points_text = cell(row, "status"), cell(row, "points")
+        if code and not code.isdigit():
+            problems.add(f"passcode {code!r} is not a number", number, "passcode")
+            continue
+        if not code and not name:
+            problems.add("neither a passcode nor a card name", number)
+            continue
+        limit: int | None = None
+        if status:
+            if status.lstrip("+-").isdigit():
+                limit = max(int(status), 0)
+            elif status_of(status) is not None:
+                limit = status_of(status)
+            else:
+                problems.add(f"status {status!r} is not Forbidden/Limited/Semi-Limited/"
+                             "Unlimited (or 禁止/制限/準制限/無制限, 금지/제한/준제한/무제한)",
+                             number, "status")
+                continue
+        points: float | None = None
+        if points_text:
+            try:
+                points = float(points_text)
+            except ValueError:
+                problems.add(f"points {points_text!r} is not a number", number, "points")
+                continue
+        rows.append((int(code) if code else None, name or None, limit, points, number))
+    problems.raise_if_any()
+    return Banlist(path.stem, str(path), _entries(rows), genesys="status" not in index)
+
+
+def from_ygojson(cards: CardDB, region: str) -> Banlist:
+    """The list a YGOJSON source states for a region (tcg, ocg, ocg-kr, genesys...)."""
+    legal = cards.legality.filter(pl.col("region") == region)
+    if legal.is_empty():
+        raise InputError.at(f"ygojson:{region}",
+                            "the card data holds no legality for this region")
+    genesys = region == "genesys"
+    entries = (
+        legal.with_columns(
+            pl.col("status").replace_strict(  # each distinct status word read once
+                {word: status_of(word) for word in legal["status"].drop_nulls().unique()},
+                default=None, return_dtype=pl.Int64).alias("limit"),
+            pl.lit(None, pl.Utf8).alias("name"),
+            pl.lit(None, pl.Int64).alias("line"),
+        )
+        .filter(pl.col("passcode").is_not_null())
+        .filter(pl.col("limit").is_not_null() | pl.lit(genesys))
+        .select(list(LIST_ENTRY_SCHEMA))
+    )
+    if genesys:
+        entries = entries.with_columns(pl.lit(None, pl.Int64).alias("limit"))
+    return Banlist(f"ygojson:{region}", f"ygojson:{region}", entries, genesys=genesys)
+
+
+def read_list_file(path: Path) -> list[Banlist]:
+    """Every list of a file: each ``!name`` list of an lflist.conf, or the one list of a
+    CSV/XLSX (named after the file)."""
+    if not path.exists():
+        raise InputError.at(str(path), "no such list file")
+    if path.suffix.lower() in (".csv", ".xlsx", ".tsv"):
+        return [read_table_list(path)]
+    from validator.files.tabular import decode_text
+
+    return parse_lflist(decode_text(path.read_bytes(), str(path)), str(path))
+
+
+def read_banlist(path: Path, list_name: str | None = None) -> Banlist:
+    """One list from a file: lflist.conf (picking ``list_name`` or the first), CSV or XLSX."""
+    lists = read_list_file(path)
+    if list_name is None:
+        return lists[0]
+    for candidate in lists:
+        if candidate.name == list_name:
+            return candidate
+    names = ", ".join(repr(b.name) for b in lists)
+    raise InputError.at(str(path), f"no list named {list_name!r} (the file has {names})")
+
+
+def looks_like_table_list(path: Path) -> bool:
+    """A CSV/XLSX whose header has a status or points column (a list, not a card table)."""
+    try:
+        from validator.files.tabular import read_sheets
+
+        sheets = [s for s in read_sheets(path) if s.rows]
+    except InputError:
+        return False
+    if not sheets:
+        return False
+    named = {column_of(h, "list_columns") for h in sheets[0].rows[0]}
+    cards = {h.strip().lower() for h in sheets[0].rows[0]} & {"kind", "pools", "extra"}
+    return bool(named & {"status", "points"}) and not cards

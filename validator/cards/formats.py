@@ -1,0 +1,114 @@
+"""Formats as data: TOML files validated by pydantic.
+
+The shipped formats live in ``banlists/formats/*.toml``; a user's own format is any TOML file
+of the same shape, given to ``--format``. A format names its section sizes, copy limit, card
+pool, Legend rule, forbidden card types, points cap and default list.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from validator.errors import InputError, Problem
+
+__all__ = ["Format", "banlists_dir", "format_names", "load_format"]
+
+Kind = Literal["monster", "spell", "trap", "token", "skill"]
+
+
+def _main_kinds() -> list[Kind]:
+    return ["monster", "spell", "trap"]
+
+
+class Format(BaseModel):
+    """Deck-construction rules of one format."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str
+    title: str
+    main_min: int = Field(40, ge=0)
+    main_max: int = Field(60, ge=0)
+    extra_max: int = Field(15, ge=0)
+    side_max: int = Field(15, ge=0)
+    copy_limit: int = Field(3, ge=1)
+    card_pool: list[str] = Field(
+        default_factory=list,
+        description="regions a card must be released in (any one); empty: any region",
+    )
+    rush: bool = Field(False, description="only Rush Duel cards are legal")
+    legend_limit: int | None = Field(
+        None, description="Rush: Legend cards allowed per card type in main+extra"
+    )
+    forbidden_types: list[str] = Field(default_factory=list)
+    allowed_kinds: list[Kind] = Field(default_factory=_main_kinds)
+    skill_max: int | None = None
+    points_cap: float | None = None
+    forbidden_as_limited: bool = False
+    default_list: str = Field(
+        description="the demo list under banlists/ used with the demo cards, or ygojson:REGION")
+    public_list: str | None = Field(
+        None, description="file name of the public list `deckcheck data update` downloads")
+    list_pattern: str | None = Field(
+        None, description="regular expression a list's own name (its `!name` line) matches "
+                          "when the list is this format's list: the newest such list in the "
+                          "data store is the default, and every card it names counts as "
+                          "released in the format's card pool")
+    default_list_name: str | None = None
+    points_list: str | None = None
+
+    @model_validator(mode="after")
+    def _sizes(self) -> Format:
+        if self.main_min > self.main_max:
+            raise ValueError("main_min is larger than main_max")
+        if self.list_pattern is not None:
+            try:
+                re.compile(self.list_pattern)
+            except re.error as exc:
+                raise ValueError(f"list_pattern is not a regular expression ({exc})") from exc
+        return self
+
+    def owns_list(self, list_name: str) -> bool:
+        """Whether a list of this name is this format's own list."""
+        return self.list_pattern is not None and re.search(self.list_pattern, list_name) is \
+            not None
+
+
+def banlists_dir() -> Path:
+    """The ``banlists/`` folder: inside the installed package, else beside it in a checkout."""
+    package = Path(__file__).resolve().parent.parent  # validator/
+    for candidate in (package / "banlists", package.parent / "banlists"):
+        if (candidate / "formats").is_dir():
+            return candidate
+    raise InputError.at(str(package.parent / "banlists"), "the shipped formats are missing")
+
+
+def format_names() -> list[str]:
+    return sorted(p.stem for p in (banlists_dir() / "formats").glob("*.toml"))
+
+
+def load_format(spec: str) -> Format:
+    """A shipped format by name (``advanced-tcg``) or a user's TOML file."""
+    path = Path(spec)
+    if not (path.suffix == ".toml" and path.exists()):
+        path = banlists_dir() / "formats" / f"{spec}.toml"
+        if not path.exists():
+            raise InputError.at(
+                spec, f"unknown format; expected a TOML file or one of {', '.join(format_names())}"
+            )
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise InputError.at(str(path), f"not valid TOML: {exc}") from exc
+    try:
+        return Format.model_validate(data)
+    except ValidationError as exc:
+        raise InputError([
+            Problem(str(path), None, ".".join(str(p) for p in err["loc"]) or None, err["msg"])
+            for err in exc.errors()
+        ]) from exc

@@ -1,0 +1,288 @@
+"""Resolving entries to cards: passcodes by join, typed names as a judge reads them.
+
+A typed name is matched against every printed name of every card, in every language, and
+the candidates are ranked, most important first:
+
+1. cards the event's format admits (its game — OCG/TCG or Rush —, and its kinds: Skills only
+   where the format has Skills, Tokens nowhere) before any other card;
+2. the exact string (Unicode NFC, trimmed) before the normalised key (case, width, quotes,
+   ``&``/and, spacing and punctuation folded);
+3. a card with a passcode before an entry without one (anime cards, video-game variants);
+4. a card of the kind the entry's block names (a Spell block, a "Skill" header) first;
+5. a card released in the format's card pool first;
+6. a name printed in English, then Japanese, Korean, Chinese, French, German, Italian,
+   Spanish, Portuguese (the same text can be one card's name in one language and another
+   card's in another).
+
+The best-ranked card is the reading. Only a true tie — two cards equal on every step, such as
+two cards printing the same name in one language — is ambiguous, and then the entry names
+both. A name that matches nothing gets fuzzy suggestions (rapidfuzz, all distinct names in one
+batch); a suggestion is taken as the reading only when it is near-identical to one card's
+name and clearly better than every other card's (``ACCEPT_SCORE``, ``ACCEPT_MARGIN``), and
+the entry records that it was read fuzzily. Anything else stays unresolved, with its
+suggestions — never silently another card. Work is done once per distinct name.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+import polars as pl
+
+from validator.cards.db import NAME_LANGS, CardDB
+from validator.cards.formats import Format
+from validator.inputs.entries import ENTRY_SCHEMA
+from validator.text.normalize import name_key, name_key_expr
+
+__all__ = ["ACCEPT_MARGIN", "ACCEPT_SCORE", "RESOLVED_SCHEMA", "Admits", "resolve"]
+
+ACCEPT_SCORE = 90.0
+ACCEPT_MARGIN = 8.0
+MIN_FUZZY_LENGTH = 8
+SUGGESTIONS = 3
+_SHORTLIST = 20
+
+RESOLVED_SCHEMA: dict[str, pl.DataType] = {
+    "card_id": pl.Int64(),
+    "status": pl.Enum(["ok", "unknown", "unresolved"]),
+    "how": pl.Enum(["passcode", "name", "fuzzy"]),
+    "suggestions": pl.List(pl.Utf8()),
+    "ambiguous": pl.Boolean(),
+}
+
+
+@dataclass(frozen=True)
+class Admits:
+    """The cards a format admits, for ranking readings of a typed name."""
+
+    rush: bool | None = None  # None: either game
+    kinds: tuple[str, ...] = ("monster", "spell", "trap")
+    pool: tuple[str, ...] = ()  # regions; empty: any
+
+    @classmethod
+    def of(cls, fmt: Format | None) -> Admits:
+        if fmt is None:
+            return cls(None, ("monster", "spell", "trap", "skill"), ())
+        return cls(fmt.rush, tuple(fmt.allowed_kinds), tuple(fmt.card_pool))
+
+
+def _card_table(cards: CardDB, admits: Admits) -> pl.DataFrame:
+    """Per card: whether the format admits it, has a passcode, is released, and its slot."""
+    game = pl.lit(True) if admits.rush is None else pl.col("rush") == admits.rush
+    released = (pl.lit(True) if not admits.pool else
+                pl.col("pools").list.set_intersection(pl.lit(list(admits.pool))).list.len() > 0)
+    slot = (pl.when(pl.col("kind") == "monster")
+            .then(pl.when(pl.col("extra")).then(pl.lit("extra")).otherwise(pl.lit("monster")))
+            .otherwise(pl.col("kind").cast(pl.Utf8)))
+    return cards.by_card.select(
+        "card_id", "name_en", "passcode",
+        (game & pl.col("kind").cast(pl.Utf8).is_in(list(admits.kinds))).alias("admitted"),
+        pl.col("passcode").is_not_null().alias("has_code"),
+        released.fill_null(False).alias("released"),
+        slot.alias("card_slot"),
+    )
+
+
+_NAME_SCHEMA: dict[str, pl.DataType] = {
+    "name": pl.Utf8(), "slot": pl.Utf8(), "name_id": pl.Int64(),
+    "ambiguous": pl.List(pl.Utf8()), "fuzzy_id": pl.Int64(),
+    "suggestions": pl.List(pl.Utf8())}
+_LANG_ORDER = {lang: i for i, lang in enumerate(NAME_LANGS)}
+
+
+def _candidates(typed: pl.DataFrame, names: pl.DataFrame) -> pl.DataFrame:
+    """Every (typed name, card) pair that matches exactly or by key, with its rank."""
+    exact = typed.join(names.select("exact", "card_id", "lang_rank"), on="exact").with_columns(
+        pl.lit(0).alias("match"))
+    keyed = typed.join(names.select("key", "card_id", "lang_rank"), on="key").with_columns(
+        pl.lit(1).alias("match"))
+    return pl.concat([exact, keyed], how="diagonal_relaxed")
+
+
+def _names(typed: pl.DataFrame, cards: CardDB, admits: Admits) -> pl.DataFrame:
+    """Per distinct (typed name, slot): the card read, or the tie, or fuzzy suggestions."""
+    distinct = typed.drop_nulls("name").unique().sort("name", "slot", nulls_last=True)
+    if distinct.is_empty():
+        return pl.DataFrame(schema=_NAME_SCHEMA)
+    distinct = distinct.with_columns(
+        pl.col("name").str.normalize("NFC").str.strip_chars().alias("exact"),
+        name_key_expr(pl.col("name")).alias("key"))
+    table = _card_table(cards, admits)
+    names = cards.names.with_columns(
+        pl.col("name").str.normalize("NFC").str.strip_chars().alias("exact"),
+        pl.col("lang").replace_strict(_LANG_ORDER, default=len(NAME_LANGS)).alias("lang_rank"))
+    found = _candidates(distinct.select("name", "slot", "exact", "key"), names).join(
+        table, on="card_id", how="left")
+    rank = (
+        (~pl.col("admitted")).cast(pl.Int64) * 2**9
+        + pl.col("match").cast(pl.Int64) * 2**8
+        + (~pl.col("has_code")).cast(pl.Int64) * 2**7
+        + (pl.col("slot").is_not_null() & (pl.col("card_slot") != pl.col("slot")))
+        .cast(pl.Int64) * 2**6
+        + (~pl.col("released")).cast(pl.Int64) * 2**5
+        + pl.col("lang_rank")
+    )
+    best = (
+        found.with_columns(rank.alias("rank"))
+        .group_by("name", "slot", "card_id").agg(pl.col("rank").min(),
+                                                 pl.col("name_en").first(),
+                                                 pl.col("passcode").first())
+        .filter(pl.col("rank") == pl.col("rank").min().over("name", "slot"))
+        .group_by("name", "slot").agg(
+            pl.col("card_id").sort().first().alias("first_id"), pl.len().alias("n"),
+            pl.format("{} ({})", pl.col("name_en"), pl.col("passcode")).sort()
+            .alias("tie"))
+    )
+    out = distinct.select("name", "slot", "key").join(best, on=["name", "slot"], how="left",
+                                                      nulls_equal=True)
+    out = out.with_columns(
+        pl.when(pl.col("n") == 1).then(pl.col("first_id")).alias("name_id"),
+        pl.when(pl.col("n") > 1).then(pl.col("tie")).alias("ambiguous"))
+    missing = out.filter(pl.col("n").is_null())
+    fuzzy = _fuzzy(missing["key"].unique().sort().to_list(), names, table)
+    return out.join(fuzzy, on="key", how="left").select(list(_NAME_SCHEMA))
+
+
+@cache
+def nicknames() -> dict[str, str]:
+    """What players write for some staples (name key → English card name), for suggestions."""
+    resource = resources.files("validator") / "data" / "nicknames.toml"
+    table = tomllib.loads(resource.read_text(encoding="utf-8"))["nicknames"]
+    return {name_key(k): str(v) for k, v in table.items()}
+
+
+def _fuzzy(missing: list[str], names: pl.DataFrame, table: pl.DataFrame) -> pl.DataFrame:
+    """Per missing key: the accepted card (or null) and suggestion names, all keys in one
+    batch: one similarity matrix against the distinct keys of the admitted cards. A nickname
+    players use ("Imperm") is suggested first, never read silently."""
+    schema: dict[str, pl.DataType] = {"key": pl.Utf8(), "fuzzy_id": pl.Int64(),
+                                      "suggestions": pl.List(pl.Utf8())}
+    if not missing:
+        return pl.DataFrame(schema=schema)
+    choices = (
+        names.join(table.filter(pl.col("admitted") & pl.col("has_code")), on="card_id")
+        .filter(pl.col("key") != "")
+        .group_by("key").agg(pl.col("card_id").unique(), pl.col("name_en").first())
+        .sort("key")
+    )
+    keys = choices["key"].to_list()
+    ids = choices["card_id"].to_list()
+    shown = dict(zip(table["card_id"].to_list(), table["name_en"].to_list(), strict=True))
+    ids_out: list[int | None] = []
+    suggestions: list[list[str]] = []
+    if not keys:
+        return pl.DataFrame({"key": missing, "fuzzy_id": [None] * len(missing),
+                             "suggestions": [[] for _ in missing]}, schema=schema)
+    import numpy as np  # only when some name needs a fuzzy reading
+    from rapidfuzz import fuzz, process
+
+    admitted_names = set(choices["name_en"].to_list()) | set(shown.values())
+    # the strict similarity (Indel ratio, bit-parallel) of every missing key to every key
+    # decides what is read; the costlier loose one (WRatio: partial and token matches) only
+    # ranks suggestions, for the keys that are not read
+    strict = process.cdist(missing, keys, scorer=fuzz.ratio, dtype=np.uint8, workers=-1)
+    near = np.argsort(-strict.astype(np.int16), axis=1, kind="stable")[:, :_SHORTLIST]
+    decided: list[tuple[int | None, dict[int, float]]] = []
+    for row, key in enumerate(missing):
+        strict_by: dict[int, float] = {}
+        for index in near[row]:
+            score = float(strict[row, index])
+            for card in ids[index]:
+                strict_by[card] = max(strict_by.get(card, 0.0), score)
+        by_strict = [*sorted(strict_by.values(), reverse=True), 0.0, 0.0]
+        best = max(strict_by, key=lambda c: (strict_by[c], -c)) if strict_by else None
+        accepted = best if (
+            best is not None and len(key) >= MIN_FUZZY_LENGTH
+            and by_strict[0] >= ACCEPT_SCORE and by_strict[0] - by_strict[1] >= ACCEPT_MARGIN
+        ) else None
+        decided.append((accepted, strict_by))
+    unread = [row for row, (accepted, _) in enumerate(decided) if accepted is None]
+    loose = process.cdist([missing[row] for row in unread], keys, scorer=fuzz.WRatio,
+                          dtype=np.uint8, workers=-1) if unread else None
+    loose_rows = dict(zip(unread, range(len(unread)), strict=True))
+    for row, key in enumerate(missing):
+        accepted, strict_by = decided[row]
+        loose_by: dict[int, float] = {}
+        if loose is not None and row in loose_rows:
+            scores = loose[loose_rows[row]]
+            for index in np.argsort(-scores.astype(np.int16), kind="stable")[:_SHORTLIST]:
+                if scores[index] > 0:
+                    for card in ids[index]:
+                        loose_by[card] = max(loose_by.get(card, 0.0), float(scores[index]))
+        else:  # read: the nearest by the strict similarity are the suggestions
+            loose_by = {card: score for card, score in strict_by.items() if score > 0}
+        ranked = sorted(loose_by, key=lambda c: (-loose_by[c], -strict_by.get(c, 0.0), c))
+        nickname = nicknames().get(key)
+        if nickname is not None and nickname in admitted_names:
+            accepted = None
+            ranked_names = [nickname, *(shown[c] for c in ranked)]
+        else:
+            ranked_names = [shown[c] for c in ranked]
+        ids_out.append(accepted)
+        suggestions.append(list(dict.fromkeys(ranked_names))[:SUGGESTIONS])
+    return pl.DataFrame({"key": missing, "fuzzy_id": ids_out, "suggestions": suggestions},
+                        schema=schema)
+
+
+def _status(value: str) -> pl.Expr:
+    return pl.lit(value, RESOLVED_SCHEMA["status"])
+
+
+def _how(value: str) -> pl.Expr:
+    return pl.lit(value, RESOLVED_SCHEMA["how"])
+
+
+def resolve(entries: pl.DataFrame, cards: CardDB, fmt: Format | Admits | None = None) -> (
+        pl.DataFrame):
+    """Entries plus ``card_id``, ``status``, ``how``, ``suggestions`` and ``ambiguous``.
+
+    ``fmt`` ranks the readings of typed names (see the module); passcodes are always looked
+    up whole. Names are resolved once per distinct (text, slot), then joined back to every row.
+    """
+    admits = fmt if isinstance(fmt, Admits) else Admits.of(fmt)
+    if set(ENTRY_SCHEMA) - set(entries.columns):  # other columns (a deck number) stay
+        entries = entries.with_columns(pl.lit(None, dtype).alias(column)
+                                       for column, dtype in ENTRY_SCHEMA.items()
+                                       if column not in entries.columns)
+    # lookups join only the key columns and add the results beside the entries, so the
+    # entries' other (string) columns are never copied
+    # a passcode names one printing: looked up in place (no join's row indices to build)
+    printings = cards.printings.select("passcode", "card_id").drop_nulls()
+    looked_up = [entries.select(pl.col("passcode").replace_strict(
+        printings["passcode"], printings["card_id"], default=None, return_dtype=pl.Int64)
+        .alias("code_id"))]
+    keys = entries.select("name", pl.col("slot").cast(pl.Utf8))
+    typed = _names(keys, cards, admits)
+    if not typed.is_empty():
+        looked_up.append(keys.join(typed, on=["name", "slot"], how="left", nulls_equal=True,
+                                   maintain_order="left").drop("name", "slot"))
+    keyed = pl.concat([entries, *looked_up], how="horizontal")
+    if typed.is_empty():  # decks given by passcode only: nothing was looked up by name
+        keyed = keyed.with_columns(
+            [pl.lit(None, dtype).alias(column) for column, dtype in _NAME_SCHEMA.items()
+             if column not in ("name", "slot")])
+    # a number typed where a name goes is a passcode, unless no card has it and it is a
+    # card's name ("7")
+    by_passcode = pl.col("passcode").is_not_null() & (
+        pl.col("code_id").is_not_null() | pl.col("name").is_null()
+        | (pl.col("name_id").is_null() & pl.col("ambiguous").is_null()))
+    card_id = (
+        pl.when(by_passcode).then(pl.col("code_id"))
+        .otherwise(pl.coalesce("name_id", "fuzzy_id"))
+    )
+    return keyed.with_columns(
+        card_id.alias("card_id"),
+        # literals typed as the Enum: no string is built per row
+        pl.when(by_passcode & pl.col("code_id").is_null()).then(_status("unknown"))
+        .when(card_id.is_null()).then(_status("unresolved"))
+        .otherwise(_status("ok")).alias("status"),
+        pl.when(by_passcode).then(_how("passcode"))
+        .when(pl.col("name_id").is_not_null()).then(_how("name"))
+        .when(pl.col("fuzzy_id").is_not_null()).then(_how("fuzzy"))
+        .otherwise(pl.lit(None, RESOLVED_SCHEMA["how"])).alias("how"),
+        pl.coalesce("ambiguous", "suggestions").alias("suggestions"),
+        (~by_passcode & pl.col("ambiguous").is_not_null()).alias("ambiguous"),
+    ).drop("code_id", "name_id", "fuzzy_id")

@@ -1,0 +1,142 @@
+"""What every rule sees: the event's rows as lazy frames, prepared once."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import polars as pl
+
+from validator.cards.formats import Format
+from validator.vocab import SECTION_ENUM, SECTIONS
+
+__all__ = ["SECTIONS", "VIOLATION_SCHEMA", "Context", "by_section", "name_totals",
+           "no_card_flags", "violations"]
+
+
+VIOLATION_SCHEMA: dict[str, pl.DataType] = {
+    "deck": pl.UInt32(),
+    "code": pl.Utf8(),
+    "section": SECTION_ENUM,
+    "card_id": pl.Int64(),
+    "passcode": pl.Int64(),
+    "count": pl.Int64(),
+    "limit": pl.Int64(),
+    "registered": pl.Int64(),
+    "message": pl.Utf8(),
+    "file": pl.Utf8(),
+    "line": pl.Int32(),
+    "cell": pl.Utf8(),
+    "read_from": pl.Utf8(),  # the text of an entry read fuzzily as the card
+    "row": pl.UInt32(),  # the entry row it points at (engine fills file/line/cell from it)
+    "on_list": pl.Boolean(),  # row numbers refer to the registered list, not the deck
+}
+
+
+@dataclass(frozen=True)
+class Context:
+    """Lazy frames shared by the rules.
+
+    * ``attrs``: one row per card name (small): attributes, the list's ``limit``, and the
+      card-level flags that rule modules declare in ``card_flags``;
+    * ``deck_cards``: one row per (deck, card): copies in ``main``/``extra``/``side`` and
+      ``total``, ``status`` (ok/unknown/unresolved), where the first copy is, and the card's
+      ``limit``, ``kind``, ``is_extra``, ``is_legend``, ``points`` and flags — the one big
+      table every rule filters;
+    * ``rows``: one row per entry (for rules that need the typed text);
+    * ``sizes``: one row per deck with main/extra/side card counts;
+    * ``registered`` / ``registered_cards``: the registered lists' rows and deck-by-card table
+      (the latter only of decks not flagged in ``same_as_list``);
+    * ``same_as_list``: one flag per deck number, set where the deck holds exactly its
+      list's cards section by section (``engine.same_as_listed``);
+    * ``list_problems``: whether rules also report problems of the registered lists;
+    * ``stale``: a note for messages about cards the data lacks, when the card data is older
+      than the list ("; card data dated D is older than list L: run `deckcheck data update`");
+    * ``siding``: compare decks with lists as in duel 2 and later of a match, where side
+      deck cards may have been exchanged one for one (see ``list_mismatch``);
+    * ``unreadable``: rows of the lists that could not be read (``deck``, ``section``,
+      ``file``, ``line``, ``cell``, ``message``, ``on_list``).
+    """
+
+    fmt: Format
+    whitelist: bool
+    attrs: pl.LazyFrame
+    deck_cards: pl.LazyFrame
+    rows: pl.LazyFrame
+    sizes: pl.LazyFrame
+    registered: pl.LazyFrame | None = None
+    registered_cards: pl.LazyFrame | None = None
+    list_problems: bool = True
+    stale: str = ""
+    siding: bool = False
+    unreadable: pl.LazyFrame | None = None
+    same_as_list: pl.Series | None = None
+
+    @property
+    def known(self) -> pl.LazyFrame:
+        """Rows of ``deck_cards`` whose card the data knows."""
+        return self.deck_cards.filter(pl.col("status") == "ok")
+
+    def named(self, frame: pl.LazyFrame, *columns: str) -> pl.LazyFrame:
+        """Add the card's English name (and other card-table columns) to failing rows."""
+        return frame.join(self.attrs.select("card_id", "card", *columns), on="card_id",
+                          how="left")
+
+
+def name_totals(ctx: Context) -> pl.LazyFrame:
+    """Copies per (deck, card *name*) across main, extra and side, with the name's limit.
+
+    Most cards are their own name: their row of the deck-by-card table is used as it is.
+    Cards whose name is always treated as another's ("folded") are added up per name; the
+    row then stands for the name (``card_id`` = the name's card) and ``detail`` spells out
+    the printed cards, e.g. " (3 Harpie Lady + 1 Harpie Lady 1, one name)".
+    """
+    known = ctx.known
+    single = known.filter(~pl.col("folded")).select(
+        "deck", "card_id", "total", "row", "limit", pl.lit("").alias("detail"))
+    folded = (
+        ctx.named(known.filter(pl.col("folded"))).sort("card")
+        .group_by("deck", "name_id")
+        .agg(pl.col("total").sum(), pl.col("row").min(), pl.col("limit").min(),
+             pl.col("card_id").first().alias("only"), pl.len().alias("cards"),
+             pl.format("{} {}", pl.col("total"), pl.col("card")).str.join(" + ")
+             .alias("parts"))
+        .select(
+            "deck",
+            pl.when(pl.col("cards") == 1).then(pl.col("only")).otherwise(pl.col("name_id"))
+            .alias("card_id"),
+            "total", "row", "limit",
+            pl.when(pl.col("cards") == 1).then(pl.lit(""))
+            .otherwise(pl.format(" ({}, one name)", pl.col("parts"))).alias("detail"))
+    )
+    return pl.concat([single, folded])
+
+
+def by_section(frame: pl.LazyFrame) -> pl.LazyFrame:
+    """Failing deck-by-card rows as one row per section holding copies (``qty``), pointing
+    at that section's first entry row."""
+    rows = [f"row_{s}" for s in SECTIONS]
+    keep = [c for c in frame.collect_schema().names() if c not in (*SECTIONS, *rows, "row")]
+    parts = [frame.select(*keep, pl.lit(s).alias("section"), pl.col(s).alias("qty"),
+                          pl.col(f"row_{s}").alias("row")) for s in SECTIONS]
+    return (
+        pl.concat(parts).filter(pl.col("qty") > 0)
+        .with_columns(pl.col("section").cast(pl.Enum(list(SECTIONS))))
+    )
+
+
+def violations(frame: pl.LazyFrame, code: str | pl.Expr, message: pl.Expr,
+               **columns: pl.Expr) -> pl.LazyFrame:
+    """Shape a rule's failing rows as violation rows."""
+    exprs = {"code": code if isinstance(code, pl.Expr) else pl.lit(code), "message": message,
+             **columns}
+    out = frame.with_columns(**exprs)
+    present = set(out.collect_schema().names())
+    return out.select(
+        [pl.col(c).cast(t) if c in present else pl.lit(None, t).alias(c)
+         for c, t in VIOLATION_SCHEMA.items()]
+    )
+
+
+def no_card_flags(fmt: Format, whitelist: bool) -> dict[str, pl.Expr]:
+    """The ``card_flags`` of a rule that needs no card-level condition."""
+    return {}

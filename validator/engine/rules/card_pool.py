@@ -1,0 +1,62 @@
+"""NOT_IN_CARD_POOL: a card the format's card pool does not hold.
+
+A card is outside the pool when the list is a whitelist that does not name it, when it was
+not released in any of the format's regions (e.g. an OCG-only card at a TCG event), when it
+belongs to the other game (a Rush card in OCG/TCG or the reverse), or when it is of a kind
+the format has none of (tokens; skills outside Speed Duel). A card is released in a region
+when any source says so: a cdb's ``ot`` bits, YGOJSON's legality, or the region's own
+Forbidden/Limited list naming it (sources disagree: YGOJSON calls some cards unreleased in
+the TCG that EDOPro and the TCG list itself show released). Regulation: th §3A (a card
+prohibited from use in the tournament) and ko §3A (a card that cannot be used) → Duel
+Forfeiture; ja: no clause in its copy.
+
+PASS: only cards on the whitelist.  FAIL: a Rush Duel card at a TCG event.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from validator.cards.formats import Format
+from validator.engine.rules._context import Context, by_section, violations
+
+CODES = ("NOT_IN_CARD_POOL",)
+DECISION = False
+COUNTS = False
+COMPARES = False
+
+
+def card_flags(fmt: Format, whitelist: bool) -> dict[str, pl.Expr]:
+    """``outside_pool``: the card is outside the format's pool."""
+    return {"outside_pool": _reason(fmt, whitelist).is_not_null()}
+
+
+def _reason(fmt: Format, whitelist: bool) -> pl.Expr:
+    """Why a card is outside the pool (null: inside)."""
+    reasons: list[tuple[pl.Expr, str]] = [
+        (pl.col("rush") != fmt.rush,
+         "is a Rush Duel card" if not fmt.rush else "is not a Rush Duel card"),
+        (~pl.col("kind").cast(pl.Utf8).is_in(list(fmt.allowed_kinds)),
+         "is a card of a kind this format does not use"),
+    ]
+    if whitelist:
+        reasons.append((~pl.col("listed"), "is not on the format's list of legal cards"))
+    texts = [pl.lit(t) for _, t in reasons]
+    conditions = [c for c, _ in reasons]
+    if fmt.card_pool:
+        released = pl.col("pools").list.set_intersection(pl.lit(fmt.card_pool)).list.len() > 0
+        conditions.append(pl.col("pools").is_not_null() & ~released)
+        texts.append(pl.format(
+            "is not released in {}: no card source says so ({}), nor does the format's list",
+            pl.lit("/".join(p.upper() for p in fmt.card_pool)), pl.col("source")))
+    return pl.coalesce([pl.when(c).then(t) for c, t in zip(conditions, texts, strict=True)])
+
+
+def check(ctx: Context) -> list[pl.LazyFrame]:
+    failing = by_section(ctx.named(ctx.known.filter(pl.col("outside_pool")))).join(
+        ctx.attrs.select("card_id", _reason(ctx.fmt, ctx.whitelist).alias("reason")),
+        on="card_id", how="left")
+    return [violations(failing, "NOT_IN_CARD_POOL",
+                       pl.format("{} {} ({} in the {} deck)", pl.col("card"), pl.col("reason"),
+                                 pl.col("qty"), pl.col("section").cast(pl.Utf8)),
+                       count=pl.col("qty"))]

@@ -1,0 +1,35 @@
+"""TOO_MANY_COPIES: more than 3 copies of one card name across main, extra and side.
+
+Alternate artworks and reprints are the same name and count together, and so do cards whose
+text says their name "is always treated as" another card's (Harpie Lady 1 counts as Harpie
+Lady, Fusion Substitute as Polymerization, A Legendary Ocean as Umi), as EDOPro counts
+copies by alias and the official rulings limit such cards to 3 combined. A card merely
+"treated as a "Kuriboh" card" is of that archetype, not of that name. Regulation: th §3A
+(more than three cards of the same name in the deck) and ko §3A (4 or more copies of one
+card in deck, extra and side deck) → Duel Forfeiture; ja: no clause in its copy.
+
+PASS: 3 Ash Blossom; 3 Kuriboh + 3 Kuribee.  FAIL: 2 Dark Magician + 2 of its alternate
+artwork → count 4, limit 3; 3 Harpie Lady + 1 Harpie Lady 1 → count 4, limit 3.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from validator.engine.rules._context import Context, name_totals, no_card_flags, violations
+
+CODES = ("TOO_MANY_COPIES",)
+DECISION = False
+COUNTS = True
+COMPARES = False
+card_flags = no_card_flags
+
+
+def check(ctx: Context) -> list[pl.LazyFrame]:
+    limit = ctx.fmt.copy_limit
+    failing = ctx.named(name_totals(ctx).filter(pl.col("total") > limit))
+    return [violations(failing, "TOO_MANY_COPIES",
+                       pl.format("{} copies of {} across main, extra and side{}; at most {}",
+                                 pl.col("total"), pl.col("card"), pl.col("detail"),
+                                 pl.lit(limit)),
+                       count=pl.col("total"), limit=pl.lit(limit))]

@@ -1,0 +1,36 @@
+"""LIMIT_EXCEEDED: more copies (all sections together) than the list's Limited (1) or
+Semi-Limited (2).
+
+The limit binds to the card name, so it counts every printing and every card whose name is
+always treated as that name. Regulation: th §3A and ko §3A (more Forbidden/Limited/
+Semi-Limited cards than allowed → Duel Forfeiture; remove the cards to make the deck legal);
+ja: no clause in its copy.
+
+PASS: 1 copy of a Limited card.  FAIL: a Limited card once in main and once (an alternate
+artwork) in side → count 2, limit 1.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from validator.engine.rules._context import Context, name_totals, no_card_flags, violations
+
+CODES = ("LIMIT_EXCEEDED",)
+DECISION = False
+COUNTS = True
+COMPARES = False
+card_flags = no_card_flags
+
+
+def check(ctx: Context) -> list[pl.LazyFrame]:
+    failing = ctx.named(name_totals(ctx).filter(
+        (pl.col("limit") > 0) & (pl.col("limit") < ctx.fmt.copy_limit)
+        & (pl.col("total") > pl.col("limit"))))
+    status = pl.col("limit").replace_strict({1: "Limited"}, default="Semi-Limited",
+                                            return_dtype=pl.Utf8)
+    return [violations(failing, "LIMIT_EXCEEDED",
+                       pl.format("{} copies of {}{}, which is {} (at most {})",
+                                 pl.col("total"), pl.col("card"), pl.col("detail"), status,
+                                 pl.col("limit")),
+                       count=pl.col("total"))]

@@ -1,0 +1,46 @@
+"""Section sizes.
+
+MAIN_TOO_SMALL: the main deck has fewer cards than the format's minimum (40; Speed Duel 20).
+MAIN_TOO_LARGE: the main deck has more cards than the maximum (60; Speed Duel 30).
+EXTRA_TOO_LARGE: the extra deck has more than 15 cards (Speed Duel 5).
+SIDE_TOO_LARGE: the side deck has more than 15 cards (Speed Duel 5).
+
+A Skill card is not counted in the main deck (it starts the duel outside it). Regulation: th
+§3A (a deck of fewer than 40 or more than 60 cards → Duel Forfeiture), ko §3A (a deck under
+40 cards → Duel Forfeiture; add cards to reach 40); extra and side deck sizes: no clause in
+any — head judge's decision.
+
+PASS: 40 main, 15 extra, 15 side.  FAIL: 39 main → MAIN_TOO_SMALL (count 39, limit 40).
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from validator.engine.rules._context import Context, no_card_flags, violations
+
+CODES = ("MAIN_TOO_SMALL", "MAIN_TOO_LARGE", "EXTRA_TOO_LARGE", "SIDE_TOO_LARGE")
+DECISION = False
+COUNTS = True
+COMPARES = False
+card_flags = no_card_flags
+
+
+def check(ctx: Context) -> list[pl.LazyFrame]:
+    f = ctx.fmt
+    bounds = [
+        ("MAIN_TOO_SMALL", "main", pl.col("main") < f.main_min, f.main_min,
+         "Main deck has {} cards; at least {} are required"),
+        ("MAIN_TOO_LARGE", "main", pl.col("main") > f.main_max, f.main_max,
+         "Main deck has {} cards; at most {} are allowed"),
+        ("EXTRA_TOO_LARGE", "extra", pl.col("extra") > f.extra_max, f.extra_max,
+         "Extra deck has {} cards; at most {} are allowed"),
+        ("SIDE_TOO_LARGE", "side", pl.col("side") > f.side_max, f.side_max,
+         "Side deck has {} cards; at most {} are allowed"),
+    ]
+    return [
+        violations(ctx.sizes.filter(failing), code,
+                   pl.format(text, pl.col(section), pl.lit(limit)),
+                   section=pl.lit(section), count=pl.col(section), limit=pl.lit(limit))
+        for code, section, failing, limit, text in bounds
+    ]

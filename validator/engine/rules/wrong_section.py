@@ -1,0 +1,34 @@
+"""WRONG_SECTION: an Extra Deck monster (Fusion, Synchro, Xyz, Link) in the main deck, or a
+card that is not an Extra Deck monster in the extra deck. The side deck may hold both.
+
+Regulation: no penalty regulation has a clause for a card in the wrong section — head
+judge's decision (make the deck legal).
+
+PASS: Accesscode Talker in the extra deck.  FAIL: Accesscode Talker in the main deck.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from validator.engine.rules._context import Context, no_card_flags, violations
+
+CODES = ("WRONG_SECTION",)
+DECISION = False
+COUNTS = False
+COMPARES = False
+card_flags = no_card_flags
+
+
+def check(ctx: Context) -> list[pl.LazyFrame]:
+    in_main = ctx.named(ctx.known.filter(pl.col("is_extra") & (pl.col("main") > 0)))
+    in_extra = ctx.named(ctx.known.filter(~pl.col("is_extra") & (pl.col("extra") > 0)))
+    return [
+        violations(in_main, "WRONG_SECTION",
+                   pl.format("{} is an Extra Deck monster in the main deck", pl.col("card")),
+                   section=pl.lit("main"), count=pl.col("main")),
+        violations(in_extra, "WRONG_SECTION",
+                   pl.format("{} is not an Extra Deck monster, but in the extra deck",
+                             pl.col("card")),
+                   section=pl.lit("extra"), count=pl.col("extra")),
+    ]

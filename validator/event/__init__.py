@@ -1,0 +1,1 @@
+"""The event as a record: the whole-event run (``run``) and its durable store (``store``)."""

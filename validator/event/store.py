@@ -1,0 +1,272 @@
+"""One event's durable store: a SQLite file (WAL, full sync, one transaction per change).
+
+It keeps the event's settings, every uploaded file (as bytes: a check can always be re-run
+from exactly what was uploaded), and the penalty log. A crash or power cut leaves each
+change either wholly recorded or not at all.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import os
+import secrets
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from validator.errors import InputError
+from validator.vocab import LANGS, Lang
+
+__all__ = ["FAULT_PAUSE", "EventDB", "EventSettings", "LogEntry"]
+
+#: seconds to wait inside every transaction before its commit; set only by crash tests,
+#: which kill the server in that window and check that nothing was half-written
+FAULT_PAUSE = "DECKCHECK_FAULT_PAUSE_BEFORE_COMMIT"
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS event (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    name TEXT NOT NULL, date TEXT NOT NULL, format TEXT NOT NULL,
+    regulation TEXT NOT NULL, lang TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS uploads (
+    id INTEGER PRIMARY KEY,
+    kind TEXT NOT NULL CHECK (kind IN ('registrations', 'decks', 'links')),
+    name TEXT NOT NULL, data BLOB NOT NULL, sha256 TEXT NOT NULL,
+    received_at TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS penalty_log (
+    id INTEGER PRIMARY KEY,
+    player_id TEXT NOT NULL, player_name TEXT NOT NULL DEFAULT '',
+    judge TEXT NOT NULL, round INTEGER, duel INTEGER,
+    kind TEXT NOT NULL CHECK (kind IN ('deck', 'infraction')),
+    codes TEXT NOT NULL, default_penalty TEXT NOT NULL, penalty TEXT NOT NULL,
+    decision TEXT NOT NULL CHECK (decision IN ('confirmed', 'downgraded', 'upgraded',
+                                               'decided')),
+    reason TEXT NOT NULL DEFAULT '', details TEXT NOT NULL,
+    recorded_at TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS penalty_log_player ON penalty_log (player_id);
+CREATE TABLE IF NOT EXISTS decisions (
+    id INTEGER PRIMARY KEY,
+    player_id TEXT NOT NULL, place TEXT NOT NULL, card TEXT NOT NULL, qty INTEGER,
+    section TEXT, decided_by TEXT NOT NULL, reason TEXT NOT NULL, decided_at TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS sessions (
+    sid TEXT PRIMARY KEY, password TEXT NOT NULL, expires_at REAL NOT NULL);
+"""
+
+
+@dataclass(frozen=True)
+class EventSettings:
+    name: str
+    date: str
+    format: str
+    regulation: str  # a shipped regulation, or "custom" (a policy file received)
+    lang: Lang
+    banlist: str = ""  # a list of the data store by its name; "" = the format's default
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    id: int
+    player_id: str
+    player_name: str
+    judge: str
+    round: int | None
+    duel: int | None
+    kind: str
+    codes: list[str]
+    default_penalty: str
+    penalty: str
+    decision: str
+    reason: str
+    details: dict[str, Any]
+    recorded_at: str
+
+
+class EventDB:
+    """A thread-safe handle on one event's SQLite file."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._lock = threading.Lock()
+        try:
+            self._conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+            self._conn.execute("PRAGMA journal_mode=WAL")
+            self._conn.execute("PRAGMA synchronous=FULL")
+            self._conn.execute("PRAGMA foreign_keys=ON")
+            self._conn.executescript(SCHEMA)
+            self._migrate()
+        except sqlite3.DatabaseError as exc:
+            raise InputError.at(str(path), f"not a deckcheck event database ({exc})") from exc
+
+    def _migrate(self) -> None:
+        """Columns and values added since a file was created."""
+        columns = {row[1] for row in self._conn.execute("PRAGMA table_info(event)")}
+        if "banlist" not in columns:
+            self._conn.execute("ALTER TABLE event ADD COLUMN banlist TEXT NOT NULL DEFAULT ''")
+        table = self._conn.execute(
+            "SELECT sql FROM sqlite_master WHERE name = 'penalty_log'").fetchone()[0]
+        if "'decided'" not in table:  # a penalty the head judge chose where none is prescribed
+            create = SCHEMA.split("CREATE TABLE IF NOT EXISTS penalty_log", 1)[1].split(";")[0]
+            self._conn.executescript(
+                "BEGIN; ALTER TABLE penalty_log RENAME TO penalty_log_old; "
+                f"CREATE TABLE penalty_log {create}; "
+                "INSERT INTO penalty_log SELECT * FROM penalty_log_old; "
+                "DROP TABLE penalty_log_old; "
+                "CREATE INDEX IF NOT EXISTS penalty_log_player ON penalty_log (player_id); "
+                "COMMIT;")
+
+    def close(self) -> None:
+        self._conn.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """All statements inside commit together, or none do."""
+        with self._lock:
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._conn
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+            if pause := os.environ.get(FAULT_PAUSE):  # fault injection for crash tests
+                time.sleep(float(pause))
+            self._conn.execute("COMMIT")
+
+    def _query(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        with self._lock:
+            return list(self._conn.execute(sql, args))
+
+    def secret(self) -> bytes:
+        """A per-event random key (CSRF tokens, sessions), created once and kept."""
+        rows = self._query("SELECT value FROM meta WHERE key = 'secret'")
+        if rows:
+            return bytes.fromhex(rows[0][0])
+        with self.transaction() as conn:
+            conn.execute("INSERT OR IGNORE INTO meta VALUES ('secret', ?)",
+                         (secrets.token_hex(32),))
+        return bytes.fromhex(self._query("SELECT value FROM meta WHERE key = 'secret'")[0][0])
+
+    def meta(self, key: str) -> str | None:
+        rows = self._query("SELECT value FROM meta WHERE key = ?", (key,))
+        return str(rows[0][0]) if rows else None
+
+    def set_meta(self, key: str, value: str | None) -> None:
+        with self.transaction() as conn:
+            conn.execute("DELETE FROM meta WHERE key = ?", (key,))
+            if value is not None:
+                conn.execute("INSERT INTO meta VALUES (?, ?)", (key, value))
+
+    def settings(self) -> EventSettings | None:
+        rows = self._query("SELECT name, date, format, regulation, lang, banlist FROM event")
+        if not rows:
+            return None
+        name, date, format_, regulation, lang, banlist = rows[0]
+        return EventSettings(name, date, format_, regulation,
+                             lang if lang in LANGS else "en", banlist)
+
+    def save_settings(self, settings: EventSettings) -> None:
+        with self.transaction() as conn:
+            conn.execute(
+                "INSERT INTO event (id, name, date, format, regulation, lang, banlist) "
+                "VALUES (1, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET "
+                "name=excluded.name, date=excluded.date, format=excluded.format, "
+                "regulation=excluded.regulation, lang=excluded.lang, banlist=excluded.banlist",
+                (settings.name, settings.date, settings.format, settings.regulation,
+                 settings.lang, settings.banlist))
+
+    def add_uploads(self, kind: str, files: list[tuple[str, bytes]],
+                    replace: bool = False) -> None:
+        """Store uploaded files in one transaction (optionally replacing that kind's)."""
+        now = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+        with self.transaction() as conn:
+            if replace:
+                conn.execute("DELETE FROM uploads WHERE kind = ?", (kind,))
+            conn.executemany(
+                "INSERT INTO uploads (kind, name, data, sha256, received_at) "
+                "VALUES (?, ?, ?, ?, ?)",
+                [(kind, name, data, hashlib.sha256(data).hexdigest(), now)
+                 for name, data in files])
+
+    def uploads(self, kind: str) -> list[tuple[str, bytes]]:
+        return [(str(n), bytes(d)) for n, d in self._query(
+            "SELECT name, data FROM uploads WHERE kind = ? ORDER BY id", (kind,))]
+
+    def upload_summary(self) -> list[tuple[str, str, int, str]]:
+        return [(str(k), str(n), int(s), str(t)) for k, n, s, t in self._query(
+            "SELECT kind, name, length(data), received_at FROM uploads ORDER BY id")]
+
+    def version(self) -> str:
+        """Changes whenever settings, uploads, decisions or the custom policy change (for
+        caching check results)."""
+        rows = self._query("SELECT group_concat(sha256, ',') FROM (SELECT sha256 FROM uploads "
+                           "ORDER BY id)")
+        decided = self._query("SELECT count(*), max(id) FROM decisions")
+        policy = hashlib.sha256((self.meta("policy") or "").encode()).hexdigest()[:12]
+        return f"{rows[0][0]}|{self.settings()}|{decided[0]}|{policy}"
+
+    def add_decision(self, *, player_id: str, place: str, card: str, qty: int | None,
+                     section: str | None, decided_by: str, reason: str) -> None:
+        now = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+        with self.transaction() as conn:
+            conn.execute("INSERT INTO decisions (player_id, place, card, qty, section, "
+                         "decided_by, reason, decided_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                         (player_id, place, card, qty, section, decided_by, reason, now))
+
+    def decisions(self, player_id: str | None = None) -> list[dict[str, Any]]:
+        sql = ("SELECT player_id, place, card, qty, section, decided_by, reason, decided_at "
+               "FROM decisions")
+        args: tuple[Any, ...] = ()
+        if player_id is not None:
+            sql += " WHERE player_id = ?"
+            args = (player_id,)
+        keys = ("player_id", "where", "card", "qty", "section", "decided_by", "reason",
+                "decided_at")
+        return [dict(zip(keys, row, strict=True)) for row in self._query(sql + " ORDER BY id",
+                                                                          args)]
+
+    def open_session(self, sid: str, password: str, expires_at: float) -> None:
+        with self.transaction() as conn:
+            conn.execute("DELETE FROM sessions WHERE expires_at < ?", (time.time(),))
+            conn.execute("INSERT OR REPLACE INTO sessions VALUES (?, ?, ?)",
+                         (sid, password, expires_at))
+
+    def session(self, sid: str) -> tuple[str, float] | None:
+        rows = self._query("SELECT password, expires_at FROM sessions WHERE sid = ?", (sid,))
+        return (str(rows[0][0]), float(rows[0][1])) if rows else None
+
+    def close_session(self, sid: str) -> None:
+        with self.transaction() as conn:
+            conn.execute("DELETE FROM sessions WHERE sid = ?", (sid,))
+
+    def record(self, *, player_id: str, player_name: str, judge: str, round: int | None,
+               duel: int | None, kind: str, codes: list[str], default_penalty: str,
+               penalty: str, decision: str, reason: str, details: dict[str, Any]) -> int:
+        now = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+        with self.transaction() as conn:
+            cursor = conn.execute(
+                "INSERT INTO penalty_log (player_id, player_name, judge, round, duel, kind, "
+                "codes, default_penalty, penalty, decision, reason, details, recorded_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (player_id, player_name, judge, round, duel, kind, json.dumps(codes),
+                 default_penalty, penalty, decision, reason,
+                 json.dumps(details, ensure_ascii=False), now))
+            return int(cursor.lastrowid or 0)
+
+    def log(self, player_id: str | None = None) -> list[LogEntry]:
+        sql = ("SELECT id, player_id, player_name, judge, round, duel, kind, codes, "
+               "default_penalty, penalty, decision, reason, details, recorded_at "
+               "FROM penalty_log")
+        args: tuple[Any, ...] = ()
+        if player_id is not None:
+            sql += " WHERE player_id = ?"
+            args = (player_id,)
+        rows = self._query(sql + " ORDER BY id", args)
+        return [LogEntry(r[0], r[1], r[2], r[3], r[4], r[5], r[6], json.loads(r[7]), r[8],
+                         r[9], r[10], r[11], json.loads(r[12]), r[13]) for r in rows]

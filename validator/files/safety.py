@@ -1,0 +1,158 @@
+"""Guards for untrusted archives: XLSX workbooks and zips of deck or registration files.
+
+A zip bomb (a small file that unpacks to gigabytes), too many members, or a member whose
+real size exceeds its stated size is refused before anything is unpacked. A worksheet whose
+extent — its declared dimension or its farthest real cell — is beyond what any deck list
+needs is refused before the reader allocates it (one cell at XFD1048576 would ask for 17
+billion cells). XLSX content is parsed by calamine, whose XML reader expands no entities (no
+"billion laughs").
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import re
+import zipfile
+import zlib
+
+from validator.errors import InputError, Problem
+
+__all__ = ["MAX_COLUMNS", "MAX_MEMBERS", "MAX_RATIO", "MAX_SHEET_CELLS", "MAX_UNPACKED",
+           "check_archive", "check_sheet_extents", "zip_members"]
+
+try:
+    from lzma import LZMAError
+except ImportError:  # a Python built without lzma: zipfile cannot unpack such members at all
+    class LZMAError(Exception):  # type: ignore[no-redef]
+        """Never raised."""
+
+#: what unpacking a damaged member raises: zipfile's own errors (a bad CRC, an unknown or
+#: encrypted method) and those of its decompressors (deflate, bzip2's OSError, LZMA), or a
+#: compressed stream that ends too early
+_UNPACK_ERRORS = (zipfile.BadZipFile, NotImplementedError, RuntimeError, zlib.error, OSError,
+                  LZMAError, EOFError)
+
+MAX_UNPACKED = 256 << 20
+MAX_MEMBERS = 50_000
+MAX_RATIO = 200  # unpacked / packed; ordinary XLSX files stay far below
+MAX_COLUMNS = 1_000  # no deck-list layout comes near; a forms export has a few dozen
+MAX_SHEET_CELLS = 20_000_000  # rows × columns of one sheet (a 10,000-player long layout: 2M)
+
+_TAG_SHEET = re.compile(rb"<sheet\b[^>]*>")
+_TAG_REL = re.compile(rb"<Relationship\b[^>]*>")
+_ATTR = re.compile(rb'\b([\w:]+)="([^"]*)"')
+_DIMENSION = re.compile(rb'<dimension\b[^>]*?\bref="[A-Z]*\d*:?([A-Z]+)(\d+)"')
+_ROW = re.compile(rb'<row\b[^>]*?\br="(\d{1,9})"')
+_CELL = re.compile(rb'<c\b[^>]*?\br="([A-Z]{1,4})\d')
+
+
+def check_archive(data: bytes, label: str) -> None:
+    """Refuse an archive that would unpack to too much; silently accept what is not a zip."""
+    if not data.startswith(b"PK"):
+        if data[:8] == b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1":
+            raise InputError.at(label, "an old .xls or an encrypted workbook; save it as .xlsx")
+        raise InputError.at(label, "not an .xlsx workbook (not a zip file)")
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            members = archive.infolist()
+    except zipfile.BadZipFile as exc:
+        raise InputError.at(label, f"a damaged zip/xlsx file ({exc})") from exc
+    if len(members) > MAX_MEMBERS:
+        raise InputError.at(label, f"more than {MAX_MEMBERS} files inside")
+    unpacked = sum(m.file_size for m in members)
+    packed = sum(m.compress_size for m in members) or 1
+    if unpacked > MAX_UNPACKED:
+        raise InputError.at(label, f"unpacks to {unpacked >> 20} MiB; at most "
+                                   f"{MAX_UNPACKED >> 20} MiB are read (a zip bomb?)")
+    if unpacked > (1 << 20) and unpacked / packed > MAX_RATIO:
+        raise InputError.at(label, f"compressed {unpacked // packed}:1, far beyond any real "
+                                   "workbook or deck file (a zip bomb?)")
+
+
+def zip_members(data: bytes, label: str, suffixes: tuple[str, ...],
+                largest: int) -> tuple[list[tuple[str, bytes]], list[Problem]]:
+    """The members of a zip whose names end in ``suffixes``, in the zip's order, behind the
+    archive guards (raised); a member over ``largest`` bytes or one that cannot be unpacked
+    (damaged, encrypted, an unknown compression) is a problem, and the others are read."""
+    check_archive(data, label)
+    found: list[tuple[str, bytes]] = []
+    problems: list[Problem] = []
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            for member in archive.infolist():
+                if member.is_dir() or not member.filename.lower().endswith(suffixes):
+                    continue
+                where = f"{label}!{member.filename}"
+                if member.file_size > largest:
+                    problems.append(Problem(where, None, None, f"larger than any such file "
+                                            f"({largest >> 20} MiB); skipped"))
+                    continue
+                try:
+                    found.append((member.filename, archive.read(member)))
+                except _UNPACK_ERRORS as exc:
+                    problems.append(Problem(where, None, None, f"cannot be unpacked ({exc}); "
+                                                               "skipped"))
+    except zipfile.BadZipFile as exc:
+        raise InputError.at(label, f"not a readable zip file ({exc})") from exc
+    return found, problems
+
+
+def _column(letters: bytes) -> int:
+    number = 0
+    for letter in letters:
+        number = number * 26 + (letter - 64)
+    return number
+
+
+def _sheet_names(archive: zipfile.ZipFile) -> dict[str, str]:
+    """Worksheet member → the sheet's name, for messages."""
+    try:
+        book = archive.read("xl/workbook.xml")
+        rels = archive.read("xl/_rels/workbook.xml.rels")
+    except KeyError:
+        return {}
+    def attributes(tag: bytes) -> dict[str, str]:
+        return {k.decode(): html.unescape(v.decode("utf-8", "replace"))
+                for k, v in _ATTR.findall(tag)}
+
+    targets = {a.get("Id", ""): a.get("Target", "").lstrip("/")
+               for a in map(attributes, _TAG_REL.findall(rels))}
+    out = {}
+    for sheet in map(attributes, _TAG_SHEET.findall(book)):
+        target = targets.get(sheet.get("r:id", ""), "")
+        out[target if target.startswith("xl/") else f"xl/{target}"] = sheet.get("name", "")
+    return out
+
+
+def check_sheet_extents(data: bytes, label: str) -> None:
+    """Refuse a workbook with a sheet wider than ``MAX_COLUMNS`` or larger than
+    ``MAX_SHEET_CELLS``, by its declared dimension or by its real farthest cell, read from
+    the sheet's XML before any reader allocates the sheet."""
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        names = _sheet_names(archive)
+        for member in archive.namelist():
+            if not (member.startswith("xl/worksheets/") and member.endswith(".xml")):
+                continue
+            rows = columns = 0
+            tail = b""
+            with archive.open(member) as stream:
+                while chunk := stream.read(1 << 20):
+                    text = tail + chunk
+                    for found in (_DIMENSION.findall(text[:4096]) if not tail else []):
+                        columns = max(columns, _column(found[0]))
+                        rows = max(rows, int(found[1]))
+                    numbers = _ROW.findall(text)
+                    if numbers:
+                        rows = max(rows, max(map(int, numbers)))
+                    letters = set(_CELL.findall(text))
+                    if letters:
+                        columns = max(columns, max(map(_column, letters)))
+                    tail = text[-64:]
+            sheet = names.get(member, member)
+            if columns > MAX_COLUMNS or rows * max(columns, 1) > MAX_SHEET_CELLS:
+                raise InputError.at(
+                    label, f"sheet {sheet!r} reaches {columns:,} columns and {rows:,} rows: "
+                           f"more than a deck list needs (at most {MAX_COLUMNS:,} columns and "
+                           f"{MAX_SHEET_CELLS:,} cells). Delete the cells far from the list "
+                           "and save again")

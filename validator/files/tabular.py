@@ -1,0 +1,145 @@
+"""Reading CSV and XLSX files as grids of text, with their real row numbers.
+
+CSV encodings are sniffed (UTF-8, UTF-8 with BOM, UTF-16 by BOM, Shift-JIS/CP932 and others
+via charset-normalizer); XLSX is read with calamine (fast, values only); the sheet's merged
+cells and hidden state are read with openpyxl only when a reader asks for them.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass
+from pathlib import Path
+
+from validator.errors import InputError
+from validator.files.safety import MAX_COLUMNS
+
+__all__ = ["Sheet", "cell_name", "decode_text", "read_csv_grid", "read_sheets"]
+
+
+@dataclass
+class Sheet:
+    """One sheet as rows of text cells; ``rows[i]`` is spreadsheet row ``i + 1``."""
+
+    file: str
+    name: str
+    rows: list[list[str]]
+    hidden: bool = False
+
+
+def cell_name(row: int, col: int) -> str:
+    """Spreadsheet cell name: ``cell_name(3, 0) == "A3"``."""
+    letters = ""
+    n = col + 1
+    while n:
+        n, rem = divmod(n - 1, 26)
+        letters = chr(65 + rem) + letters
+    return f"{letters}{row}"
+
+
+def decode_text(data: bytes, file: str) -> str:
+    """Decode text bytes, sniffing the encoding; never guesses silently wrong for UTF-8."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        return data[3:].decode("utf-8", errors="strict")
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        try:
+            return data.decode("utf-16")
+        except UnicodeDecodeError as exc:
+            raise InputError.at(file, f"broken UTF-16 text at byte {exc.start}") from exc
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    for encoding in ("cp932",):
+        try:
+            return data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+    from charset_normalizer import from_bytes  # the rare file in no usual encoding
+
+    best = from_bytes(data).best()
+    if best is None:
+        raise InputError.at(file, "not readable as text in any known encoding")
+    return str(best)
+
+
+#: a CSV cell no deck list needs more of (a forms export's deck cell is a few KiB)
+MAX_FIELD = 64 << 10
+#: what the csv module reads of one cell before it stops (a longer one is reported)
+csv.field_size_limit(max(csv.field_size_limit(), 1 << 20))
+
+
+def read_csv_grid(path: Path, data: bytes | None = None) -> Sheet:
+    raw = path.read_bytes() if data is None else data
+    text = decode_text(raw, str(path))
+    sample = text[:4096]
+    try:
+        delimiter = csv.Sniffer().sniff(sample, delimiters=",;\t").delimiter
+    except csv.Error:
+        delimiter = ","
+    reader = csv.reader(io.StringIO(text), delimiter=delimiter, doublequote=True)
+    rows: list[list[str]] = []
+    try:
+        for row in reader:
+            if len(row) > MAX_COLUMNS:
+                raise InputError.at(str(path), f"row {reader.line_num} has {len(row):,} "
+                                               f"columns; a deck list has at most "
+                                               f"{MAX_COLUMNS:,}", line=reader.line_num)
+            longest = max((len(cell) for cell in row), default=0)
+            if longest > MAX_FIELD:
+                raise InputError.at(str(path), f"a cell of {longest:,} characters; a deck list "
+                                               f"cell has at most {MAX_FIELD:,}",
+                                    line=reader.line_num)
+            rows.append([cell.strip() for cell in row])
+    except csv.Error as exc:
+        raise InputError.at(str(path), f"not readable as CSV: {exc} (a deck list cell has at "
+                                       f"most {MAX_FIELD:,} characters)",
+                            line=reader.line_num) from exc
+    return Sheet(str(path), "", rows)
+
+
+def _cell_text(value: object) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value).strip()
+
+
+def read_sheets(path: Path, *, include_hidden: bool = False,
+                data: bytes | None = None) -> list[Sheet]:
+    """Every sheet of a CSV (one) or XLSX workbook, as text grids.
+
+    ``data`` gives the file's bytes (an upload); ``path`` then only names it.
+    """
+    suffix = path.suffix.lower()
+    if suffix in (".csv", ".tsv", ".txt"):
+        return [read_csv_grid(path, data)]
+    if suffix not in (".xlsx", ".xlsm", ".xls", ".ods"):
+        raise InputError.at(str(path), "expected a .csv or .xlsx file")
+    from python_calamine import CalamineWorkbook
+
+    from validator.files.safety import check_archive, check_sheet_extents
+
+    raw = path.read_bytes() if data is None else data
+    check_archive(raw, str(path))
+    check_sheet_extents(raw, str(path))
+    try:
+        workbook = CalamineWorkbook.from_filelike(io.BytesIO(raw))
+    except Exception as exc:
+        raise InputError.at(str(path), f"not a readable workbook ({exc})") from exc
+    sheets: list[Sheet] = []
+    for meta in workbook.sheets_metadata:
+        hidden = str(meta.visible).lower().find("visible") < 0 or "hidden" in str(
+            meta.visible
+        ).lower()
+        if hidden and not include_hidden:
+            continue
+        try:
+            grid = workbook.get_sheet_by_name(meta.name).to_python(skip_empty_area=False)
+        except Exception as exc:
+            raise InputError.at(str(path), f"sheet {meta.name!r} unreadable ({exc})") from exc
+        rows = [[_cell_text(v) for v in row] for row in grid]
+        sheets.append(Sheet(str(path), meta.name, rows, hidden))
+    return sheets

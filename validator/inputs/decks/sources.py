@@ -1,0 +1,207 @@
+"""Deck sources under one set of rules, whatever their way in.
+
+* a deck file is ``.ydk``, ``.ydke`` or ``.txt``, at most 1 MiB; a folder is searched
+  recursively; a zip is unpacked in memory behind the archive guards (``safety.py``), member
+  by member, without writing anything;
+* the deck id is the file name without its extension (or the id before a pasted link), read
+  as a person typed it: a player's name is a valid id ("Jordan Lee"), pairing decides;
+* two decks with one id: the second is reported, never merged.
+"""
+
+from __future__ import annotations
+
+import os
+import unicodedata
+from collections.abc import Callable
+from pathlib import Path, PurePosixPath
+from typing import NamedTuple
+
+from validator.errors import InputError, Problem
+from validator.files.safety import MAX_UNPACKED, zip_members
+from validator.inputs.decks.ydk import is_ydke
+
+__all__ = ["DECK_SUFFIXES", "MAX_DECK_BYTES", "Source", "deck_id_problem", "path_sources",
+           "upload_sources"]
+
+DECK_SUFFIXES = (".ydk", ".ydke", ".txt")
+MAX_DECK_BYTES = 1 << 20
+MAX_ID = 100
+
+
+class Source(NamedTuple):  # a tuple: made once per deck file, thousands at a time
+    label: str  # where the deck came from, for messages: a path, "archive.zip!member"
+    deck_id: str
+    data: bytes
+    kind: str = ""  # "ydke" for a pasted link; else decided by the content
+
+
+def deck_id_problem(deck_id: str) -> str | None:
+    """What is wrong with a deck id, or None."""
+    if not deck_id:
+        return "the file name gives no deck id"
+    if len(deck_id) > MAX_ID:
+        return f"a deck id longer than {MAX_ID} characters"
+    if "/" in deck_id or "\\" in deck_id or (not (deck_id.isascii() and deck_id.isprintable()) \
+            and any(unicodedata.category(c)[0] == "C" for c in deck_id)):
+        return "the deck id holds control characters or path separators"
+    return None
+
+
+def _stem(name: str) -> str:
+    base = name.replace("\\", "/").rsplit("/", 1)[-1] if "/" in name or "\\" in name else name
+    dot = base.rfind(".")
+    stem = base[:dot] if 0 < dot < len(base) - 1 else base
+    return (stem if stem.isascii() else unicodedata.normalize("NFC", stem)).strip()
+
+
+class _Collector:
+    """Sources with one deck per id, and the problems met on the way."""
+
+    def __init__(self, taken: Callable[[Source], None] | None = None) -> None:
+        self.sources: list[Source] = []
+        self.problems: list[Problem] = []
+        self.seen: dict[str, str] = {}
+        self.taken = taken
+
+    def add(self, label: str, deck_id: str, data: bytes, kind: str = "",
+            line: int | None = None) -> None:
+        wrong = deck_id_problem(deck_id)
+        if wrong:
+            self.problems.append(Problem(label, line, None, wrong))
+            return
+        if deck_id in self.seen:
+            self.problems.append(Problem(
+                label, line, None, f"a second deck for {deck_id!r} (also "
+                                   f"{self.seen[deck_id]}); rename or remove one"))
+            return
+        if len(data) > MAX_DECK_BYTES:
+            self.problems.append(Problem(label, line, None,
+                                         "larger than any deck file (1 MiB); skipped"))
+            return
+        self.seen[deck_id] = label
+        self.sources.append(Source(label, deck_id, data, kind))
+        if self.taken is not None:
+            self.taken(self.sources[-1])
+
+    def archive(self, data: bytes, label: str) -> None:
+        try:
+            members, problems = zip_members(data, label, DECK_SUFFIXES, MAX_DECK_BYTES)
+        except InputError as exc:
+            self.problems.extend(exc.problems)
+            return
+        self.problems.extend(problems)
+        for member, content in members:
+            self.add(f"{label}!{member}", _stem(member), content)
+
+
+def _deck_files(folder: Path) -> list[tuple[str, str, int | None]]:
+    """Deck files and zips under a folder, recursively, sorted by path: each one's path, name
+    and, for a zip, size; a deck file's size is None: it is a regular file, whose size is
+    found by reading it (one system call less per file)."""
+    found: list[tuple[str, str, int | None]] = []
+    pending = [str(folder)]
+    while pending:
+        with os.scandir(pending.pop()) as entries:
+            for entry in entries:
+                if entry.is_dir(follow_symlinks=False):
+                    pending.append(entry.path)
+                    continue
+                lower = entry.name.lower()
+                if lower.endswith(DECK_SUFFIXES) and entry.is_file():
+                    found.append((entry.path, entry.name, None))
+                elif lower.endswith(".zip") and entry.is_file():
+                    found.append((entry.path, entry.name, entry.stat().st_size))
+    found.sort(key=lambda item: item[0].replace(os.sep, "\0"))  # by path component
+    return found
+
+
+_BLOCK = 1 << 16
+
+
+def _read_at_most(file: str, limit: int, regular: bool) -> bytes | None:
+    """The file's bytes, or None when it holds more than ``limit`` (never read further).
+
+    Of a ``regular`` file (found by the folder scan) a short read is the end; anything else
+    (a path given as it is: perhaps a pipe) is read until the system says it ended.
+    """
+    descriptor = os.open(file, os.O_RDONLY)
+    try:
+        blocks = [os.read(descriptor, _BLOCK)]
+        size = len(blocks[0])
+        if regular and size < _BLOCK <= limit:  # nearly every deck file: read whole
+            return blocks[0]
+        while blocks[-1] and (len(blocks[-1]) == _BLOCK or not regular) and size <= limit:
+            blocks.append(os.read(descriptor, _BLOCK))
+            size += len(blocks[-1])
+    finally:
+        os.close(descriptor)
+    return None if size > limit else b"".join(blocks) if len(blocks) > 1 else blocks[0]
+
+
+#: ``progress(done, total)``: how many of the deck files have been read
+Progress = Callable[[int, int], None]
+
+
+def path_sources(paths: list[Path], progress: Progress | None = None,
+                 taken: Callable[[Source], None] | None = None) -> tuple[
+        list[Source], list[Problem]]:
+    """Sources from deck files, folders (recursively, sorted) and zips; ``taken(source)``
+    sees each source as soon as it is taken (its parsing can start while others are read)."""
+    found = _Collector(taken)
+    files: list[tuple[str, str, int | None]] = []
+    for path in paths:
+        if not path.exists():
+            raise InputError.at(str(path), "no such deck file or folder")
+        try:
+            files += _deck_files(path) if path.is_dir() else [
+                (str(path), path.name, path.stat().st_size)]
+        except OSError as exc:
+            raise InputError.at(str(path), f"cannot read: {exc.strerror}") from exc
+    for done, (file, name, size) in enumerate(files):
+        if progress is not None and done % 200 == 0:
+            progress(done, len(files))
+        archive = file.lower().endswith(".zip")
+        limit = MAX_UNPACKED if archive else MAX_DECK_BYTES
+        try:
+            data = None if size is not None and size > limit else _read_at_most(
+                file, limit, regular=size is None)
+        except OSError as exc:
+            found.problems.append(Problem(file, None, None, f"cannot read: {exc.strerror}"))
+            continue
+        if data is None:
+            found.problems.append(Problem(file, None, None, "larger than any deck file; skipped"))
+            continue
+        if archive:
+            found.archive(data, file)
+        else:
+            found.add(file, _stem(name), data)
+    if progress is not None:
+        progress(len(files), len(files))
+    return found.sources, found.problems
+
+
+def upload_sources(files: list[tuple[str, bytes]], pasted: str = "") -> tuple[
+        list[Source], list[Problem]]:
+    """Sources from uploaded files (by their names only) and pasted ``ID ydke://`` lines."""
+    found = _Collector()
+    for name, data in files:
+        label = PurePosixPath(name.replace("\\", "/")).name or "upload"
+        suffix = PurePosixPath(label).suffix.lower()
+        if suffix == ".zip":
+            found.archive(data, label)
+        elif suffix in DECK_SUFFIXES:
+            found.add(label, _stem(label), data)
+        else:
+            found.problems.append(Problem(label, None, None, "not a deck file: expected .ydk, "
+                                                             ".ydke, .txt or .zip"))
+    for number, line in enumerate(pasted.splitlines(), start=1):
+        text = line.strip()
+        if not text:
+            continue
+        player, _, link = text.rpartition(" ")
+        if not player.strip() or not is_ydke(link):
+            found.problems.append(Problem("pasted links", number, None,
+                                          "expected 'PLAYER_ID ydke://...' on each line"))
+            continue
+        found.add("pasted links", player.strip(), link.encode(), kind="ydke", line=number)
+    return found.sources, found.problems

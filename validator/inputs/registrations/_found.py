@@ -1,0 +1,93 @@
+"""What the registration readers have found so far, and the helpers every layout shares."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import Any
+
+import polars as pl
+
+from validator.errors import Problem
+from validator.files.tabular import Sheet, cell_name
+from validator.inputs.entries import typed_card
+from validator.text.lexicon import entry_line, quantity_of
+
+__all__ = ["PLAYER_COLUMNS", "Found", "Player", "entry_row", "full_name", "place",
+           "quantity_and_name", "where"]
+
+PLAYER_COLUMNS = ("player_id", "player_name", "first_name", "last_name")
+
+
+@dataclass
+class Player:
+    """One player's registration as found: where, and the rows that came from there."""
+
+    player_id: str
+    player_name: str
+    file: str
+    sheet: str
+    place: str  # the sheet or row, for messages
+    origin: int  # which registration the entries belong to
+    rows: int  # source rows used
+    forms: bool = False  # one submission of a forms export
+    line: int | None = None  # its row
+    stamp: dt.datetime | None = None
+    event: str = ""
+    date: str = ""
+
+@dataclass
+class Found:
+    """What the files held so far: entry rows, players, problems, and the row counts."""
+
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    players: list[Player] = field(default_factory=list)
+    frames: list[pl.DataFrame] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    rows_read: int = 0
+    rows_reported: int = 0
+    origins: int = 0
+    notes: list[Problem] = field(default_factory=list)
+
+    def problem(self, sheet: Sheet, row: int, col: int | None, message: str,
+                deck_id: str | None = None, section: str | None = None) -> None:
+        """A problem at a cell; with ``deck_id`` the row could hold a card of that player's
+        list, so it is also a decision for the head judge."""
+        at = where(sheet, row, col) if col is not None else (sheet.name or None)
+        self.problems.append(Problem(sheet.file, row, at, message, deck_id=deck_id,
+                                     section=section))
+
+    def origin(self) -> int:
+        self.origins += 1
+        return self.origins
+
+def where(sheet: Sheet, row: int, col: int) -> str:
+    """``Sheet!B12`` in a workbook, ``B12`` in a CSV."""
+    return f"{sheet.name}!{cell_name(row, col)}" if sheet.name else cell_name(row, col)
+
+def place(sheet: Sheet) -> str:
+    return f"{sheet.file}!{sheet.name}" if sheet.name else sheet.file
+
+def full_name(first: str, last: str, full: str) -> str:
+    return full or " ".join(p for p in (first, last) if p)
+
+def quantity_and_name(qty_text: str, name_text: str) -> tuple[int | None, str, str | None]:
+    """A block row's quantity and card name, or what is wrong with it (a quantity that is
+    not a number; a quantity without a name). "3 Raigeki" typed in the quantity cell is read
+    as both."""
+    qty = quantity_of(qty_text)
+    if qty is None and not name_text:
+        qty, name_text = entry_line(qty_text) if qty_text else (None, "")
+        if name_text == qty_text:
+            qty = None
+    if qty is None or qty < 1:
+        return None, name_text, f"quantity {qty_text!r} is not a number 1-99"
+    if not name_text:
+        return qty, name_text, f"quantity {qty} without a card name"
+    return qty, name_text, None
+
+def entry_row(section: str, slot: str | None, qty: int, name: str, file: str, line: int | None,
+         cell: str) -> dict[str, Any]:
+    """An entry row (a name of digits is a passcode too)."""
+    return {"section": section, **typed_card(name), "qty": qty, "file": file, "line": line,
+            "cell": cell, "slot": slot}

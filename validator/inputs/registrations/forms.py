@@ -1,0 +1,87 @@
+"""The forms export: one row per submission with Main/Extra/Side columns holding multi-line
+text lists, or a column of ydke:// links."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+import polars as pl
+
+from validator.errors import InputError, Problem
+from validator.files.tabular import Sheet
+from validator.inputs.decks.textlist import text_list_rows
+from validator.inputs.decks.ydk import is_ydke, parse_ydke
+from validator.inputs.ids import player_id_of
+from validator.inputs.registrations._found import (
+    PLAYER_COLUMNS,
+    Found,
+    Player,
+    full_name,
+    place,
+    where,
+)
+
+__all__ = ["read_forms"]
+
+STAMP_FORMATS = ("%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%S", "%Y/%m/%d %H:%M:%S",
+                  "%m/%d/%Y %H:%M:%S", "%d/%m/%Y %H:%M:%S", "%Y-%m-%d %H:%M",
+                  "%m/%d/%Y %H:%M", "%Y-%m-%d", "%m/%d/%Y")
+
+def stamp(text: str) -> dt.datetime | None:
+    text = re.sub(r"\s+(GMT|UTC)[+\-0-9:]*$", "", text.strip())
+    for fmt in STAMP_FORMATS:
+        try:
+            return dt.datetime.strptime(text, fmt)
+        except ValueError:
+            continue
+    return None
+
+def read_forms(sheet: Sheet, header_row: int, cols: dict[str, int], out: Found) -> None:
+    def cell(row: list[str], key: str) -> str:
+        i = cols.get(key)
+        return row[i].strip() if i is not None and i < len(row) else ""
+
+    for r, row in enumerate(sheet.rows[header_row + 1:], start=header_row + 2):
+        if not any(c.strip() for c in row):
+            continue
+        out.rows_read += 1
+        name = full_name(cell(row, "first_name"), cell(row, "last_name"), cell(row, "player_name"))
+        typed = cell(row, "player_id") or name
+        if not typed:
+            pid_col = next((cols[c] for c in PLAYER_COLUMNS if c in cols), 0)
+            out.problem(sheet, r, pid_col, "no player on this row")
+            out.rows_reported += 1
+            continue
+        player, message = player_id_of(typed)
+        if message:
+            out.problem(sheet, r, cols.get("player_id"), f"player id {typed!r} {message}")
+        origin = out.origin()
+        failed = False
+        for key, col in cols.items():
+            if not (key.startswith("sec_") or key == "ydke") or col >= len(row) \
+                    or not row[col].strip():
+                continue
+            text = row[col].strip()
+            at = where(sheet, r, col)
+            section = key[4:] if key.startswith("sec_") else None
+            try:
+                if is_ydke(text):
+                    out.frames.append(parse_ydke(text, sheet.file, player, line=r, cell=at)
+                                      .with_columns(pl.lit(origin, pl.Int64).alias("origin")))
+                    continue
+                rows, bad = text_list_rows(text, sheet.file, player)
+                if bad:
+                    raise InputError(bad)
+            except InputError as exc:
+                failed = True
+                out.problems.extend(Problem(sheet.file, r, at, p.message, deck_id=player,
+                                            section=section) for p in exc.problems)
+                continue
+            # the cell's column names the section; its lines are located by the cell
+            out.rows.extend({**entry, "section": section or "main", "line": r, "cell": at,
+                             "origin": origin} for entry in rows)
+        out.rows_reported += failed
+        out.players.append(Player(player, name or player, sheet.file, sheet.name,
+                                   f"{place(sheet)} row {r}", origin, 0 if failed else 1,
+                                   forms=True, line=r, stamp=stamp(cell(row, "timestamp"))))

@@ -1,0 +1,186 @@
+"""Registrations read from files: each sheet given to the reader of its layout, one
+registration kept per player, and every row used or reported (see the package's docstring)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import polars as pl
+
+from validator.errors import InputError, Problem, capped
+from validator.files.safety import MAX_UNPACKED, zip_members
+from validator.files.tabular import Sheet, read_sheets
+from validator.inputs.entries import ENTRY_SCHEMA, entries_frame
+from validator.inputs.ids import normalise_ids
+from validator.inputs.registrations._found import Found, Player
+from validator.inputs.registrations.forms import read_forms
+from validator.inputs.registrations.konami import read_konami
+from validator.inputs.registrations.layout import find_header, playerless
+from validator.inputs.registrations.long import read_long
+from validator.inputs.registrations.pdf import MAX_PDF_BYTES, read_filled_form, read_form
+
+__all__ = ["PLAYER_SCHEMA", "SUFFIXES", "Registrations", "read_registration_files",
+           "read_registrations"]
+
+#: files a registration can come in
+SUFFIXES = (".xlsx", ".csv", ".pdf", ".zip")
+
+PLAYER_SCHEMA: dict[str, pl.DataType] = {
+    "player_id": pl.Utf8(), "player_name": pl.Utf8(), "event": pl.Utf8(), "date": pl.Utf8(),
+    "file": pl.Utf8(), "sheet": pl.Utf8(),
+}
+
+
+@dataclass
+class Registrations:
+    """Registered lists as entries (``deck_id`` = player id), players, and problems."""
+
+    entries: pl.DataFrame
+    players: pl.DataFrame
+    problems: list[Problem] = field(default_factory=list)
+    rows_read: int = 0
+    rows_used: int = 0
+    rows_reported: int = 0
+    notes: list[Problem] = field(default_factory=list)  # worth knowing, nothing lost
+
+def read_sheet(sheet: Sheet, out: Found) -> None:
+    if not any(any(c.strip() for c in row) for row in sheet.rows):
+        return
+    found = find_header(sheet)
+    if found is not None and found[0] != "playerless":
+        layout, header_row, cols = found
+        (read_long if layout == "long" else read_forms)(sheet, header_row, cols, out)
+        return
+    fallback = sheet.name or Path(sheet.file).stem
+    if read_konami(sheet, out, fallback):
+        return
+    if found is not None:
+        playerless(sheet, found[1], out)
+    else:
+        out.problems.append(Problem(sheet.file, None, sheet.name or None,
+                                    "no deck list found: expected a header with player, "
+                                    "quantity and card columns, Main/Extra/Side columns, or "
+                                    "Monster/Spell/Trap/Extra/Side blocks"))
+
+def one_per_player(out: Found) -> set[int]:
+    """The registration kept for each player id, and problems for the others: a later
+    forms submission supersedes an earlier one; elsewhere the first place is read."""
+    kept: dict[str, Player] = {}
+    for player in out.players:
+        earlier = kept.get(player.player_id)
+        if earlier is None:
+            kept[player.player_id] = player
+            continue
+        if player.forms and earlier.forms and (player.file, player.sheet) == (
+                earlier.file, earlier.sheet):
+            newer = player if (player.stamp or dt.datetime.min) >= (
+                earlier.stamp or dt.datetime.min) else earlier
+            older = earlier if newer is player else player
+            kept[player.player_id] = newer
+            when = f" ({newer.stamp:%Y-%m-%d %H:%M})" if newer.stamp else ""
+            out.problems.append(Problem(older.file, older.line, older.sheet or None,
+                                        f"player {player.player_id}: this submission is "
+                                        f"superseded by the later one at {newer.place}{when}; "
+                                        "only the later one is checked"))
+            out.rows_reported += older.rows
+        else:
+            out.problems.append(Problem(player.file, None, player.sheet or None,
+                                        f"player {player.player_id} is registered twice: "
+                                        f"{earlier.place} and {player.place}; only the first "
+                                        "is checked (remove one)"))
+            out.rows_reported += player.rows
+    return {p.origin for p in kept.values()}
+
+def pdf_bytes(path: Path, data: bytes | None) -> bytes:
+    """A PDF's bytes, its size checked before it is read."""
+    if data is not None:
+        return data
+    try:
+        if path.stat().st_size > MAX_PDF_BYTES:
+            raise InputError.at(str(path), f"larger than any deck list form "
+                                           f"({MAX_PDF_BYTES >> 20} MB); skipped")
+        return path.read_bytes()
+    except OSError as exc:
+        raise InputError.at(str(path), f"cannot read: {exc.strerror}") from exc
+
+def read_file(path: Path, data: bytes | None, out: Found) -> None:
+    """One registration file (a zip: each of its registration files)."""
+    suffix = path.suffix.lower()
+    try:
+        if suffix == ".zip":
+            for member, content in registration_members(path, data, out):
+                read_file(member, content, out)
+            return
+        if suffix == ".pdf":
+            read_filled_form(read_form(pdf_bytes(path, data), str(path)), out)
+            return
+        sheets = read_sheets(path, include_hidden=True, data=data)
+    except InputError as exc:
+        out.problems.extend(exc.problems)
+        return
+    for sheet in sheets:
+        if sheet.hidden:
+            out.problems.append(Problem(sheet.file, None, sheet.name,
+                                        "hidden sheet not read; unhide it to include it"))
+            continue
+        read_sheet(sheet, out)
+
+def read_registration_files(paths: list[Path],
+                            contents: list[bytes] | None = None) -> Registrations:
+    """Registrations from files (workbooks, CSV, PDF sheets, zips of them), or from uploaded
+    ``contents`` that ``paths`` only name."""
+    out = Found()
+    for number, path in enumerate(paths):
+        read_file(path, None if contents is None else contents[number], out)
+    kept = one_per_player(out)
+    entries = pl.concat([entries_frame(out.rows).with_columns(
+        pl.Series("origin", [r.get("origin") for r in out.rows], dtype=pl.Int64)),
+        *out.frames], how="diagonal_relaxed")
+    entries = entries.filter(pl.col("origin").is_in(list(kept))).select(list(ENTRY_SCHEMA))
+    entries = entries.cast(ENTRY_SCHEMA)  # type: ignore[arg-type]
+    players = (
+        pl.DataFrame(
+            {"player_id": [p.player_id for p in out.players],
+             "player_name": [p.player_name for p in out.players],
+             "event": [p.event for p in out.players], "date": [p.date for p in out.players],
+             "file": [p.file for p in out.players], "sheet": [p.sheet for p in out.players],
+             "origin": [p.origin for p in out.players]},
+            schema={**PLAYER_SCHEMA, "origin": pl.Int64})
+        # in the order players first appear, whichever registration of theirs is kept
+        .with_columns(pl.col("origin").min().over("player_id").alias("first"))
+        .filter(pl.col("origin").is_in(list(kept))).sort("first").drop("origin", "first"))
+    entries, players, renamed = normalise_ids(entries, players)
+    problems = out.problems + renamed
+    used = sum(p.rows for p in out.players if p.origin in kept)
+    return Registrations(entries, players, capped(problems), out.rows_read, used,
+                         out.rows_reported, out.notes)
+
+def registration_members(path: Path, data: bytes | None, out: Found) -> list[tuple[Path, bytes]]:
+    """The registration files inside a zip (behind the archive guards), in name order; a
+    member that cannot be read is a problem."""
+    if data is None:
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise InputError.at(str(path), f"cannot read: {exc.strerror}") from exc
+    members, problems = zip_members(data, str(path), tuple(s for s in SUFFIXES if s != ".zip"),
+                                    MAX_UNPACKED)
+    out.problems.extend(problems)
+    if not members and not problems:
+        raise InputError.at(str(path), "zip holds no .xlsx, .csv or .pdf registrations")
+    return [(Path(f"{path}!{name}"), content) for name, content in sorted(members)]
+
+def read_registrations(path: Path) -> Registrations:
+    """One workbook, CSV or PDF sheet, or a folder or zip of them (one per player, or any
+    mix)."""
+    if path.is_dir():
+        files = sorted(p for p in path.rglob("*") if p.suffix.lower() in SUFFIXES)
+        if not files:
+            raise InputError.at(str(path), "folder holds no .xlsx, .csv, .pdf or .zip "
+                                           "registrations")
+        return read_registration_files(files)
+    if not path.exists():
+        raise InputError.at(str(path), "no such registrations file")
+    return read_registration_files([path])

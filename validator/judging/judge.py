@@ -1,0 +1,179 @@
+"""A judge's deck check: the deck as found against the player's registered list.
+
+The found deck is given as counts per registered card (and extra cards by name), or as a
+pasted deck (YDK, ydke link or text list). The engine checks it like any deck; the penalty
+follows the regulation, with timing from the stage (in a duel, between duels).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import polars as pl
+
+from validator.cards.banlist import Banlist
+from validator.cards.db import CardDB
+from validator.cards.formats import Format
+from validator.engine.check import CheckResult, check
+from validator.engine.resolve import resolve
+from validator.engine.rules import COMPARING_CODES
+from validator.errors import InputError, Problem
+from validator.inputs.decks.batch import parse_sources
+from validator.inputs.decks.sources import Source
+from validator.inputs.entries import entries_frame
+from validator.judging.penalties import Policy
+from validator.judging.verdicts import verdicts
+from validator.vocab import SECTIONS, Lang, Stage
+
+__all__ = ["JudgeCheck", "ListLine", "SideBySide", "decision", "found_deck", "judge_check",
+           "registered_lines", "side_by_side"]
+
+GROUPS = ("monster", "spell", "trap", "extra", "side")
+
+
+@dataclass(frozen=True)
+class ListLine:
+    """One line of a registered list, laid out for counting."""
+
+    group: str  # monster, spell, trap, extra, side, or "unreadable"
+    section: str
+    key: int | None  # the card; None: the head judge must decide what the line is
+    name: str
+    qty: int | None  # None: the quantity could not be read
+    where: str
+    note: str = ""  # why the line is unreadable
+
+
+def registered_lines(entries: pl.DataFrame, cards: CardDB, fmt: Format,
+                     unreadable: list[Problem] | None = None) -> list[ListLine]:
+    """A player's registered list grouped Monster/Spell/Trap/Extra/Side, by card; entries
+    that name no single card and rows that could not be read come last as "unreadable"
+    lines, never counted as if they were read."""
+    lines: list[ListLine] = []
+    if not entries.is_empty():
+        resolved = resolve(entries, cards, fmt).join(
+            cards.by_card.select("card_id", "name_en", "kind"), on="card_id", how="left")
+        grouped = (
+            resolved.with_columns(
+                pl.when(pl.col("card_id").is_null()).then(pl.col("name")).alias("typed"))
+            .group_by("section", "card_id", "typed", maintain_order=True)
+            .agg(pl.col("qty").sum(), pl.col("name_en").first(), pl.col("kind").first(),
+                 pl.col("cell").first(), pl.col("line").first(),
+                 pl.col("suggestions").first())
+        )
+        for row in grouped.iter_rows(named=True):
+            section = str(row["section"])
+            where = row["cell"] or (f"line {row['line']}" if row["line"] else "")
+            if row["card_id"] is None:
+                hint = " / ".join(row["suggestions"] or [])
+                lines.append(ListLine("unreadable", section, None, str(row["typed"] or "?"),
+                                      row["qty"], where,
+                                      "names no single card" + (f": {hint}?" if hint else "")))
+                continue
+            group = section if section != "main" else str(row["kind"] or "monster")
+            lines.append(ListLine(group if group in GROUPS else "monster", section,
+                                  int(row["card_id"]), str(row["name_en"]), row["qty"], where))
+    for problem in unreadable or []:
+        lines.append(ListLine("unreadable", problem.section or "main", None, "", None,
+                              problem.column or f"line {problem.line}", problem.message))
+    order = {g: i for i, g in enumerate((*GROUPS, "unreadable"))}
+    return sorted(lines, key=lambda line: (order[line.group], line.name))
+
+
+@dataclass(frozen=True)
+class SideBySide:
+    """One line of a registered list beside the deck, for reading both at a glance."""
+
+    group: str
+    name: str
+    listed: int | None
+    deck: int | None  # None: no deck was submitted
+    where: str
+    differs: bool  # the engine found a difference for this card and section
+
+
+def side_by_side(registered: pl.DataFrame, deck: pl.DataFrame | None, violations: pl.DataFrame,
+                 cards: CardDB, fmt: Format, unreadable: list[Problem] | None = None) -> (
+        list[SideBySide]):
+    """A player's list beside the deck they submitted. Which lines differ is what the engine's
+    list comparison (LIST_MISMATCH) found, never decided here a second time."""
+    listed = registered_lines(registered, cards, fmt, unreadable)
+    found: dict[tuple[str, int], int] = {}
+    for line in registered_lines(deck, cards, fmt) if deck is not None else []:
+        if line.key is not None:
+            found[line.section, line.key] = found.get((line.section, line.key), 0) + (
+                line.qty or 0)
+    mismatched = violations.filter(pl.col("code").is_in(list(COMPARING_CODES)))
+    differs = {(str(s), int(c)) for s, c in mismatched.select(
+        pl.col("section").cast(pl.Utf8), pl.coalesce("card_id", "passcode")).drop_nulls()
+        .iter_rows()}
+    rows = [SideBySide(line.group, line.name or line.note, line.qty,
+                       None if deck is None or line.key is None
+                       else found.pop((line.section, line.key), 0),
+                       line.where, (line.section, line.key or 0) in differs)
+            for line in listed]
+    names = dict(cards.by_card.select("card_id", "name_en").iter_rows())
+    rows += [SideBySide(section, str(names.get(key, key)), 0, qty, "", (section, key) in differs)
+             for (section, key), qty in found.items()]
+    return rows
+
+
+def found_deck(player_id: str, counts: dict[tuple[str, int], int],
+               extra: list[tuple[str, str, int]], pasted: str = "") -> pl.DataFrame:
+    """The deck as the judge found it: counted cards by key, added cards by name, or a
+    pasted deck (which, when given, is the whole deck)."""
+    text = pasted.strip()
+    if text:  # read as a submitted deck is: YDK, a ydke link or a text list
+        read = parse_sources([Source("judge", player_id, text.encode())], [])
+        if read.problems:
+            raise InputError(read.problems)
+        return read.entries
+    rows: list[dict[str, object]] = [
+        {"deck_id": player_id, "section": section, "passcode": key, "qty": qty, "file": "judge"}
+        for (section, key), qty in counts.items() if qty > 0 and section in SECTIONS]
+    rows += [{"deck_id": player_id, "section": section, "name": name, "qty": qty,
+              "file": "judge"} for section, name, qty in extra
+             if name.strip() and qty > 0 and section in SECTIONS]
+    return entries_frame(rows)
+
+
+@dataclass
+class JudgeCheck:
+    result: CheckResult
+    status: str  # legal, illegal or needs_decision
+    penalty: str | None  # the penalty the regulation prescribes (None: none prescribed)
+    label: str
+    applies_to: str
+    remedies: list[str]
+    codes: list[str]
+    head_judge: list[str]  # codes whose penalty the regulation leaves to the head judge
+    siding: bool
+
+
+def judge_check(player_id: str, deck: pl.DataFrame, registered: pl.DataFrame, *,
+                cards: CardDB, fmt: Format, banlist: Banlist, policy: Policy, stage: Stage,
+                lang: Lang, duel: int | None = None,
+                unreadable: pl.DataFrame | None = None) -> JudgeCheck:
+    """The found deck against the registered list. From duel 2 of a match on (and not
+    between matches, when the deck is restored), side deck exchanges are allowed."""
+    siding = duel is not None and duel > 1 and stage != "between-matches"
+    result = check(deck, cards=cards, fmt=fmt, banlist=banlist, registered=registered,
+                   deck_ids=[player_id], siding=siding, unreadable=unreadable)
+    table = verdicts(result.violations, policy, stage, lang, compared=True)
+    status = str(result.decks["status"][0])
+    codes = list(dict.fromkeys(result.violations["code"].to_list()))
+    if table.is_empty():
+        return JudgeCheck(result, status, None, "", "", [], codes, [], siding)
+    row = table.row(0, named=True)
+    return JudgeCheck(result, status, row["penalty"], row["label"] or "",
+                      row["applies_to"] or "", list(row["remedies"]), codes,
+                      list(row["head_judge"]), siding)
+
+
+def decision(default: str | None, chosen: str, policy: Policy) -> str:
+    """confirmed, downgraded or upgraded, by the regulation's order of severity; decided
+    when the regulation prescribes no penalty and the head judge chose one."""
+    if default is None:
+        return "decided"
+    a, b = policy.severity(default), policy.severity(chosen)
+    return "confirmed" if a == b else ("upgraded" if b > a else "downgraded")

@@ -1,0 +1,145 @@
+"""From violations to what a judge reads aloud: per deck, the penalty the regulation
+prescribes, when it applies, the clauses it rests on, and one coherent list of remedies.
+
+* Only violations that are facts count: not the head judge's decisions (an unresolved name,
+  an unreadable row), and not the verdicts that wait for one (``held``).
+* The penalty is the most severe one the regulation prescribes for those codes; codes the
+  regulation has no clause for are listed as the head judge's decision (``head_judge``) —
+  never given a penalty the regulation does not prescribe.
+* Remedies: a deck compared with a legal list is fixed to match it, card by card ("Add 1
+  Raigeki to the main deck, as registered"); when the list itself is illegal, the head judge
+  decides how list and deck are made legal; without a list, each violation's remedy.
+"""
+
+from __future__ import annotations
+
+import re
+
+import polars as pl
+
+from validator.engine.rules import CODES, COMPARING_CODES
+from validator.judging.penalties import Policy
+from validator.vocab import Lang, Stage
+
+__all__ = ["VERDICT_SCHEMA", "verdicts"]
+
+VERDICT_SCHEMA: dict[str, pl.DataType] = {
+    "deck": pl.UInt32(),
+    "penalty": pl.Utf8(),
+    "label": pl.Utf8(),
+    "applies_to": pl.Utf8(),
+    "recorded": pl.Boolean(),
+    "basis": pl.List(pl.Utf8()),
+    "remedies": pl.List(pl.Utf8()),
+    "head_judge": pl.List(pl.Utf8()),
+}
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+def _template(text: str, values: dict[str, pl.Expr]) -> pl.Expr:
+    """A remedy text with ``{n}``, ``{card}``, ``{section}`` filled from columns."""
+    names = _PLACEHOLDER.findall(text)
+    return pl.format(_PLACEHOLDER.sub("{}", text.replace("{}", "")),
+                     *[values[n] for n in names])
+
+
+def _card_lines(mismatches: pl.DataFrame, policy: Policy, lang: Lang) -> pl.DataFrame:
+    """Per deck, the card-by-card remedy of a deck that must match its (legal) list."""
+    section = pl.coalesce(pl.col("section").cast(pl.Utf8), pl.lit("deck")).replace_strict(
+        {s: policy.sections[s].get(lang) for s in policy.sections}, return_dtype=pl.Utf8)
+    card = pl.coalesce(pl.col("card"), pl.format("passcode {}", pl.col("passcode")))
+    found = pl.col("count").fill_null(0)
+    listed = pl.col("registered")
+
+    def text(key: str, n: pl.Expr) -> pl.Expr:
+        return _template(policy.remedies[key].get(lang),
+                         {"n": n.cast(pl.Utf8), "card": card, "section": section})
+
+    line = (
+        pl.when(pl.col("card_id").is_null() & pl.col("passcode").is_null()
+                & (pl.col("section") == "side"))
+        .then(text("side_size", listed))
+        .when(listed.is_null() | (found > listed)).then(
+            text("take_out", found - listed.fill_null(0)))
+        .otherwise(text("add_back", listed - found))
+    )
+    return mismatches.select("deck", line.alias("line")).group_by(
+        "deck", maintain_order=True).agg(pl.col("line"))
+
+
+def verdicts(violations: pl.DataFrame, policy: Policy, stage: Stage, lang: Lang, *,
+             compared: bool | pl.Series = False) -> pl.DataFrame:
+    """One row per deck with violations (``VERDICT_SCHEMA``).
+
+    ``violations`` carries ``deck``, ``code``, ``held``, ``decision`` and, for decks that
+    were compared with their registered lists, ``on`` (list or deck). ``compared`` says
+    which decks were: all, none, or the deck numbers given.
+    """
+    if violations.is_empty():
+        return pl.DataFrame(schema=VERDICT_SCHEMA)
+    rows = violations if "on" in violations.columns else violations.with_columns(
+        pl.lit("deck").alias("on"))
+    rows = rows.with_columns(pl.col("on").cast(pl.Utf8))
+    codes = pl.DataFrame({
+        "code": list(policy.codes),
+        "penalty": [c.penalty for c in policy.codes.values()],
+        "severity": [policy.severity(c.penalty) if c.penalty else -1
+                     for c in policy.codes.values()],
+        "remedy": [policy.remedy(code, lang) for code in policy.codes],
+        "basis": [f"{policy.regulation} {c.clause}" if c.clause else None
+                  for c in policy.codes.values()],
+        "order": [CODES.index(code) for code in policy.codes],
+    })
+    facts = (~pl.col("held") & ~pl.col("decision"))
+    joined = rows.join(codes, on="code", how="left").with_columns(facts.alias("fact"))
+    per_deck = (
+        joined.sort("order")
+        .group_by("deck", maintain_order=True)
+        .agg(
+            pl.col("penalty").filter(pl.col("fact") & pl.col("penalty").is_not_null())
+            .sort_by(pl.col("severity").filter(pl.col("fact") & pl.col("penalty")
+                                               .is_not_null()), descending=True).first(),
+            pl.col("basis").filter(pl.col("fact")).drop_nulls().unique(maintain_order=True),
+            pl.col("code").filter(pl.col("fact") & pl.col("penalty").is_null())
+            .unique(maintain_order=True).alias("head_judge"),
+            pl.col("remedy").filter(pl.col("fact")).unique(maintain_order=True)
+            .alias("own_remedies"),
+            pl.col("fact").any().alias("illegal"),
+            (~pl.col("fact")).any().alias("pending"),
+            (pl.col("fact") & (pl.col("on") == "list")).any().alias("list_illegal"),
+        )
+    )
+    lines = _card_lines(joined.filter(pl.col("fact")
+                                      & pl.col("code").is_in(list(COMPARING_CODES))),
+                        policy, lang)
+    decide = policy.remedies["decide"].get(lang)
+    with_list = (pl.col("deck").is_in(compared.implode()) if isinstance(compared, pl.Series)
+                 else pl.lit(compared))
+    own = (
+        pl.when(with_list & pl.col("list_illegal"))
+        .then(pl.concat_list(pl.lit(policy.remedies["list_illegal"].get(lang))))
+        .when(with_list)
+        .then(pl.concat_list(pl.lit(policy.remedies["match_list"].get(lang)),
+                             pl.col("line").fill_null(pl.lit([], pl.List(pl.Utf8)))))
+        .otherwise(pl.col("own_remedies"))
+    )
+    remedies = (
+        pl.when(pl.col("illegal") & pl.col("pending"))
+        .then(pl.concat_list(own, pl.lit([decide], pl.List(pl.Utf8))))
+        .when(pl.col("illegal")).then(own)
+        .otherwise(pl.lit([decide], pl.List(pl.Utf8)))
+    )
+    labels = {p: policy.penalty_name(p, lang) for p in policy.penalties}
+    applies = {p: policy.applies_to(p, stage, lang) for p in policy.penalties}
+    recorded = {p: policy.recorded(p) for p in policy.penalties}
+    return (
+        per_deck.join(lines, on="deck", how="left")
+        .with_columns(
+            remedies.alias("remedies"),
+            pl.col("penalty").replace_strict(labels, default=None).alias("label"),
+            pl.col("penalty").replace_strict(applies, default=None).alias("applies_to"),
+            pl.col("penalty").replace_strict(recorded, default=None, return_dtype=pl.Boolean)
+            .alias("recorded"),
+        )
+        .select([pl.col(c).cast(t) for c, t in VERDICT_SCHEMA.items()])
+    )

@@ -1,1 +1,0 @@
-"""Readers: deck files, ydke links, text lists and registration spreadsheets."""
