@@ -341,7 +341,7 @@ def check_command(decks: tuple[Path, ...], cards_spec: str | None, banlist_spec:
                                 "no deck files found (.ydk, .ydke, .txt, .zip)")
         step("Checking decks", 0, 1)
         checked = check_decks(files, setup, registrations=reg,
-                              decisions=_decisions(decisions), duel=duel)
+                              decisions=_decisions(decisions), duel=duel, stage=stage)
         step("Checking decks", 1, 1)
         if json_target is not None:
             step("Writing the report", 0, 1)

@@ -12,6 +12,8 @@ from validator.cards.load import Setup
 from validator.engine.check import CheckResult, check, combine, unreadable_rows
 from validator.errors import Problem
 from validator.inputs.decks.batch import DeckFiles
+from validator.judging.siding import exchanges_allowed
+from validator.vocab import Stage
 
 if TYPE_CHECKING:  # imported where used: checking deck files alone needs neither
     from validator.inputs.registrations.read import Registrations
@@ -100,10 +102,11 @@ def check_against_lists(submitted: DeckFiles | None, registrations: Registration
 def check_decks(files: DeckFiles, setup: Setup, *,
                 registrations: Registrations | None = None,
                 decisions: list[Decision] | None = None, duel: int | None = None,
-                decisions_label: str = "decisions") -> DeckCheck:
+                stage: Stage = "pre-event", decisions_label: str = "decisions") -> DeckCheck:
     """Check decks (those without a single card too); with registrations, check the lists
     too and compare each deck with its player's list (deck id = player id, else the player's
-    name), from duel 2 on allowing side deck exchanges. A deck of no registered player is
+    name), allowing side deck exchanges when ``duel`` and ``stage`` allow them
+    (:func:`~validator.judging.siding.exchanges_allowed`). A deck of no registered player is
     checked alone."""
     if registrations is None:
         result = check(files.entries, cards=setup.cards, fmt=setup.fmt, banlist=setup.banlist,
@@ -112,7 +115,7 @@ def check_decks(files: DeckFiles, setup: Setup, *,
         return DeckCheck(result, None, [], [], duel)
     met = check_against_lists(files, registrations, setup, decisions=decisions,
                               decisions_label=decisions_label,
-                              siding=duel is not None and duel > 1)
+                              siding=exchanges_allowed(duel, stage))
     assert met.decks is not None  # decks were given
     assert met.files is not None
     result = met.decks

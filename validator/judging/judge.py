@@ -22,6 +22,7 @@ from validator.inputs.decks.batch import parse_sources
 from validator.inputs.decks.sources import Source
 from validator.inputs.entries import entries_frame
 from validator.judging.penalties import Policy
+from validator.judging.siding import exchanges_allowed
 from validator.judging.verdicts import verdicts
 from validator.vocab import SECTIONS, Lang, Stage
 
@@ -154,9 +155,9 @@ def judge_check(player_id: str, deck: pl.DataFrame, registered: pl.DataFrame, *,
                 cards: CardDB, fmt: Format, banlist: Banlist, policy: Policy, stage: Stage,
                 lang: Lang, duel: int | None = None,
                 unreadable: pl.DataFrame | None = None) -> JudgeCheck:
-    """The found deck against the registered list. From duel 2 of a match on (and not
-    between matches, when the deck is restored), side deck exchanges are allowed."""
-    siding = duel is not None and duel > 1 and stage != "between-matches"
+    """The found deck against the registered list, side deck exchanges allowed as
+    :func:`~validator.judging.siding.exchanges_allowed` says."""
+    siding = exchanges_allowed(duel, stage)
     result = check(deck, cards=cards, fmt=fmt, banlist=banlist, registered=registered,
                    deck_ids=[player_id], siding=siding, unreadable=unreadable)
     table = verdicts(result.violations, policy, stage, lang, compared=True)

@@ -21,6 +21,7 @@ import polars as pl
 from validator.engine.check import ENGINE, CheckResult
 from validator.errors import ImplementationError
 from validator.judging.penalties import Policy
+from validator.judging.siding import exchanges_allowed
 from validator.judging.verdicts import verdicts
 from validator.vocab import ON_ENUM, STATUSES, Lang, Stage
 
@@ -326,7 +327,8 @@ def to_json_pieces(result: CheckResult, policy: Policy, stage: Stage, lang: Lang
     return _with_items({
         **_header(result.format.name, result.banlist, result.cards, policy, stage, lang),
         "duel": duel,
-        "comparison": None if not compared else ("siding" if duel and duel > 1 else "sections"),
+        "comparison": None if not compared else (
+            "siding" if exchanges_allowed(duel, stage) else "sections"),
         "decks": _ITEMS,
         "summary": _summary("decks", result.decks, result.counts()),
         "statuses": status_counts(result.decks),

@@ -12,6 +12,7 @@ from rich.console import Console
 
 from validator.engine.check import CheckResult
 from validator.judging.penalties import Policy
+from validator.judging.siding import exchanges_allowed
 from validator.judging.verdicts import verdicts
 from validator.report.json import compared_decks, status_counts, with_lists
 from validator.vocab import Lang, Stage
@@ -78,7 +79,8 @@ def text_lines(result: CheckResult, policy: Policy, stage: Stage, lang: Lang, *,
     )
     counted = status_counts(result.decks)
     comparison = "" if not compared else " — compared with the registered lists" + (
-        f" as in duel {duel} (side deck exchanges allowed)" if duel and duel > 1 else "")
+        f" as in duel {duel} (side deck exchanges allowed)" if exchanges_allowed(duel, stage)
+        else "")
     totals = (f"{result.decks.height} decks: {counted['legal']} legal, "
               f"{counted['illegal']} illegal, "
               f"{counted['needs_decision']} need a head judge's decision")
