@@ -12,6 +12,7 @@ from click.testing import CliRunner
 
 from tests.conftest import shared_path
 from validator.cli import main
+from validator.errors import SHOWN
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -252,3 +253,23 @@ def test_check_of_3000_files_on_a_terminal(tmp_path: Path,
     screen.truncate(0)
     quiet = CliRunner().invoke(main, ["check", str(decks), "--cards", "demo", "--quiet"])
     assert (quiet.exit_code, quiet.output, screen.getvalue()) == (1, "", "")
+
+
+def test_check_and_event_refuse_a_folder_without_deck_files_alike(tmp_path: Path) -> None:
+    (tmp_path / "notes.md").write_text("no decks here\n")
+    workbook = str(ROOT / "sample_decklists" / "regional-tcg.xlsx")
+    runs = [CliRunner().invoke(main, ["check", str(tmp_path), "--cards", "demo"]),
+            CliRunner().invoke(main, ["event", workbook, "--decks", str(tmp_path), "--cards",
+                                      "demo", "--report", str(tmp_path / "r.xlsx")])]
+    for run in runs:
+        assert run.exit_code == 2
+        assert f"{tmp_path}: no deck files found (.ydk, .ydke, .txt, .zip)" in run.stderr
+
+
+def test_problems_past_the_screen_are_counted(tmp_path: Path) -> None:
+    for i in range(SHOWN + 5):  # none is UTF-8: one problem each
+        (tmp_path / f"04000{i:05d}.ydk").write_bytes(b"#main\n\xff\xfe\xfa\n")
+    run = CliRunner().invoke(main, ["check", str(tmp_path), "--cards", "demo", "--quiet"])
+    assert run.exit_code == 2
+    assert run.stderr.count("error:") == SHOWN
+    assert "… and 5 more problems" in run.stderr

@@ -7,10 +7,9 @@ from __future__ import annotations
 
 import functools
 import gc
-import os
 import re
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, cast
@@ -18,7 +17,8 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 import click
 
 from validator.cards import store
-from validator.errors import InputError
+from validator.errors import SHOWN, InputError
+from validator.files.safety import MAX_UPLOAD
 from validator.vocab import LANGS, STAGES
 
 if TYPE_CHECKING:
@@ -74,6 +74,14 @@ def _table(title: str) -> Any:
     return Table(title=title)
 
 
+def _shown(items: Sequence[object], prefix: str, noun: str) -> None:
+    """The first :data:`~validator.errors.SHOWN` items on stderr, then how many more."""
+    for item in items[:SHOWN]:
+        err.print(f"{prefix} {escape(str(item))}", highlight=False)
+    if len(items) > SHOWN:
+        err.print(f"… and {len(items) - SHOWN} more {noun}", highlight=False)
+
+
 def user_errors(func: F) -> F:
     """Turn library input errors into one clear message and exit status 2."""
 
@@ -82,10 +90,7 @@ def user_errors(func: F) -> F:
         try:
             return func(*args, **kwargs)
         except InputError as exc:
-            for problem in exc.problems[:50]:
-                err.print(f"[red]error:[/red] {escape(str(problem))}", highlight=False)
-            if len(exc.problems) > 50:
-                err.print(f"... and {len(exc.problems) - 50} more problems")
+            _shown(exc.problems, "[red]error:[/red]", "problems")
             sys.exit(2)
 
     return wrapper  # type: ignore[return-value]
@@ -180,8 +185,7 @@ def _print_info(folder: Path) -> None:
                   f"{db.name_count():,} card names, "
                   f"{int(db.printings['rush'].sum()):,} Rush printings, "
                   f"{int(db.printings['legend'].sum()):,} Legend printings")
-        for warning in db.warnings[:20]:
-            err.print(f"warning: {escape(str(warning))}", highlight=False)
+        _shown(db.warnings, "warning:", "warnings")
     lists = store.stored_lists(folder)
     if not lists:
         out.print("No Forbidden/Limited list imported; checks of real card data need one "
@@ -227,9 +231,6 @@ def _progress(enabled: bool = True, downloads: bool = False) -> Iterator[Step]:
             bar.update(tasks[stage], completed=done, total=total)
 
         yield step
-
-
-MAX_UPLOAD_MB = 100
 
 
 def _write_json(pieces: Iterable[bytes], target: str) -> None:
@@ -312,7 +313,7 @@ def check_command(decks: tuple[Path, ...], cards_spec: str | None, banlist_spec:
 
     from validator.cards.load import load
     from validator.engine.check import card_attributes
-    from validator.inputs.decks.batch import read_deck_paths
+    from validator.inputs.decks.batch import read_deck_paths, require_decks
     from validator.judging.checking import check_decks
     from validator.report.json import to_json_pieces
 
@@ -336,9 +337,7 @@ def check_command(decks: tuple[Path, ...], cards_spec: str | None, banlist_spec:
             from validator.inputs.registrations.read import read_registrations
 
             reg = read_registrations(registrations)
-        if not files.ids and not files.problems:
-            raise InputError.at(" ".join(map(str, decks)),
-                                "no deck files found (.ydk, .ydke, .txt, .zip)")
+        require_decks(files, " ".join(map(str, decks)))
         step("Checking decks", 0, 1)
         checked = check_decks(files, setup, registrations=reg,
                               decisions=_decisions(decisions), duel=duel, stage=stage)
@@ -350,11 +349,9 @@ def check_command(decks: tuple[Path, ...], cards_spec: str | None, banlist_spec:
                                        duel=duel), json_target)
             step("Writing the report", 1, 1)
     problems = files.problems + checked.problems
-    for problem in problems:
-        err.print(f"[red]error:[/red] {escape(str(problem))}", highlight=False)
+    _shown(problems, "[red]error:[/red]", "problems (see the JSON report)")
     result = checked.result
-    for warning in result.warnings[:20]:
-        err.print(f"warning: {escape(str(warning))}", highlight=False)
+    _shown(result.warnings, "warning:", "warnings (see the JSON report)")
     if json_target != "-" and not quiet:
         from validator.report.text import print_text
 
@@ -492,7 +489,6 @@ def event_command(registrations: Path, decks: Path | None, cards_spec: str | Non
     Example: deckcheck event sample_decklists/regional-tcg.xlsx --decks decks/tcg
     --report out/report.xlsx --json out/report.json
     """
-    import datetime as dt
 
     from validator.cards.load import load
     from validator.event.run import run_event
@@ -512,19 +508,12 @@ def event_command(registrations: Path, decks: Path | None, cards_spec: str | Non
         result = run_event(registrations, setup, decks=decks, decisions=settled)
         step(steps[1], 1, 1)
         step(steps[2], 0, 1)
-        stamp = os.environ.get("SOURCE_DATE_EPOCH")
-        when = dt.datetime.fromtimestamp(int(stamp), dt.UTC) if stamp and stamp.isdigit() \
-            else None
-        write_event_xlsx(result, policy, "pre-event", lang, report, when)
+        write_event_xlsx(result, policy, "pre-event", lang, report)
         if json_target:
             _write_json(event_json_pieces(result, policy, "pre-event", lang), json_target)
         step(steps[2], 1, 1)
     out.file.write("\n".join(event_lines(result)) + "\n")
-    for problem in result.problems[:20]:
-        err.print(f"[yellow]problem:[/yellow] {escape(str(problem))}", highlight=False)
-    if len(result.problems) > 20:
-        err.print(f"… and {len(result.problems) - 20} more problems (see the report)",
-                  highlight=False)
+    _shown(result.problems, "[yellow]problem:[/yellow]", "problems (see the report)")
     out.print(f"Report: {report}" + (f"\nJSON:   {json_target}" if json_target else ""),
               highlight=False)
     sys.exit(0 if bool(result.players["legal"].all()) else 1)
@@ -544,7 +533,7 @@ def event_command(registrations: Path, decks: Path | None, cards_spec: str | Non
                    "judges type on the venue LAN.")
 @click.option("--cards", "cards_spec", default=None, help="Card data (default: the store, "
               "else the demo pool).")
-@click.option("--max-upload", type=click.IntRange(1, 2048), default=MAX_UPLOAD_MB,
+@click.option("--max-upload", type=click.IntRange(1, 2048), default=MAX_UPLOAD >> 20,
               show_default=True, help="Largest upload accepted, in MB (a zip of an event's "
                                       "PDF sheets is about 0.15 MB per player).")
 @data_dir_option

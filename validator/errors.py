@@ -15,9 +15,12 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-__all__ = ["PER_FILE", "PLAYER_ROWS", "ImplementationError", "InputError", "Problem",
+__all__ = ["PER_FILE", "PLAYER_ROWS", "SHOWN", "ImplementationError", "InputError", "Problem",
            "ProblemCollector", "capped"]
 
+#: problems and warnings shown one by one on a screen (the terminal, a web page); the
+#: reports hold them all
+SHOWN = 50
 #: problems reported one by one per file; the rest are counted by kind
 PER_FILE = 100
 #: the code of a problem that counts a file's other problems

@@ -3,6 +3,7 @@ penalty log, and every security item."""
 
 from __future__ import annotations
 
+import datetime as dt
 import io
 import re
 import zipfile
@@ -267,3 +268,13 @@ def test_a_zip_of_filled_pdf_sheets_is_an_event_s_registrations(client: TestClie
     for sheet in sheets:
         assert sheet.stem in players
     assert "Monster Card 10 Count" in client.get("/players/0400381413").text
+
+
+def test_the_web_report_is_dated_by_source_date_epoch_as_the_command_lines_is(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    _upload_sample(client)
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1764547200")  # 2025-12-01 00:00 UTC
+    first = client.get("/report.xlsx").content
+    workbook = load_workbook(io.BytesIO(first))
+    assert workbook.properties.created == dt.datetime(2025, 12, 1)
+    assert client.get("/report.xlsx").content == first  # the same bytes every time

@@ -18,8 +18,17 @@ import zlib
 
 from validator.errors import InputError, Problem
 
-__all__ = ["MAX_COLUMNS", "MAX_MEMBERS", "MAX_RATIO", "MAX_SHEET_CELLS", "MAX_UNPACKED",
-           "check_archive", "check_sheet_extents", "zip_members"]
+__all__ = [
+    "MAX_COLUMNS",
+    "MAX_MEMBERS",
+    "MAX_RATIO",
+    "MAX_SHEET_CELLS",
+    "MAX_UNPACKED",
+    "MAX_UPLOAD",
+    "check_archive",
+    "check_sheet_extents",
+    "zip_members",
+]
 
 try:
     from lzma import LZMAError
@@ -33,6 +42,9 @@ except ImportError:  # a Python built without lzma: zipfile cannot unpack such m
 _UNPACK_ERRORS = (zipfile.BadZipFile, NotImplementedError, RuntimeError, zlib.error, OSError,
                   LZMAError, EOFError)
 
+#: the largest upload the web app accepts unless its operator says otherwise (a zip of a
+#: 7,000-player event's YDK files is about 20 MiB)
+MAX_UPLOAD = 100 << 20
 MAX_UNPACKED = 256 << 20
 MAX_MEMBERS = 50_000
 MAX_RATIO = 200  # unpacked / packed; ordinary XLSX files stay far below

@@ -23,6 +23,7 @@ import polars as pl
 from validator.errors import InputError, Problem, ProblemCollector
 from validator.files.tabular import read_sheets
 from validator.inputs.entries import ENTRY_SCHEMA, conform, typed_card
+from validator.text.lexicon import MAX_QUANTITY, quantity_in_range, whole_number
 from validator.vocab import SECTIONS
 
 __all__ = ["DECISION_COLUMNS", "Applied", "Decision", "apply_decisions", "read_decisions"]
@@ -73,8 +74,8 @@ def read_decisions(path: Path) -> list[Decision]:
                          number)
             continue
         qty = cells.get("qty", "")
-        if qty and not (qty.isdigit() and 0 < int(qty) < 100):
-            problems.add(f"qty {qty!r} is not a number 1-99", number, "qty")
+        if qty and not quantity_in_range(whole_number(qty)):
+            problems.add(f"qty {qty!r} is not a number 1-{MAX_QUANTITY}", number, "qty")
             continue
         section = cells.get("section", "").lower()
         if section and section not in SECTIONS:

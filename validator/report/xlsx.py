@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 import io
+import os
 import re
 import zipfile
 from pathlib import Path
@@ -35,7 +36,7 @@ from validator.vocab import Lang, Stage
 if TYPE_CHECKING:
     from validator.event.run import EventResult
 
-__all__ = ["event_xlsx", "log_xlsx", "write_event_xlsx"]
+__all__ = ["event_xlsx", "generated_now", "log_xlsx", "write_event_xlsx"]
 
 _FIXED_DATE = (1980, 1, 1, 0, 0, 0)
 _WRAP = Alignment(wrap_text=True, vertical="top")
@@ -216,6 +217,15 @@ def _problems(ws: Worksheet, result: EventResult) -> None:
     autosize(ws, {4: 90})
 
 
+def generated_now() -> dt.datetime:
+    """When a report is made: ``$SOURCE_DATE_EPOCH`` when set (reproducible builds' way of
+    fixing the date, so the same inputs give the same bytes), else now, to the second."""
+    stamp = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    if stamp.isascii() and stamp.isdigit():
+        return dt.datetime.fromtimestamp(int(stamp), dt.UTC)
+    return dt.datetime.now(dt.UTC).replace(microsecond=0)
+
+
 def write_event_xlsx(result: EventResult, policy: Policy, stage: Stage, lang: Lang,
                      target: Path,
                      generated_at: dt.datetime | None = None) -> None:
@@ -229,7 +239,7 @@ def write_event_xlsx(result: EventResult, policy: Policy, stage: Stage, lang: La
 def event_xlsx(result: EventResult, policy: Policy, stage: Stage, lang: Lang,
                generated_at: dt.datetime | None = None) -> bytes:
     """The report workbook's bytes."""
-    when = generated_at or dt.datetime.now(dt.UTC).replace(microsecond=0)
+    when = generated_at or generated_now()
     penalties = _verdicts(result, policy, stage, lang)
     workbook = Workbook()
     summary = workbook.active

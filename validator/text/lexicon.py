@@ -19,9 +19,18 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-__all__ = ["Header", "column_of", "columns", "entry_line", "fold", "header_of",
-           "is_total_label", "quantity_of", "section_header", "status_of", "total_of",
-           "words"]
+__all__ = ["MAX_LABEL_LENGTH", "MAX_QUANTITY", "Header", "column_of", "columns", "entry_line",
+           "fold", "header_of", "is_label_length", "is_total_label", "quantity_in_range",
+           "quantity_of", "section_header", "status_of", "total_of", "whole_number", "words"]
+
+#: the longest text read as a section header or a label cell ("Monster Cards", "KONAMI ID"):
+#: a longer text is a card name or a sentence, never a header
+MAX_LABEL_LENGTH = 40
+
+#: the copies one entry of a list or deck may hold, 1 to this: a deck holds at most
+#: 60 + 15 + 15 cards, so a larger number is a typo, reported where it was typed. Every
+#: reader, decision and form uses this one bound.
+MAX_QUANTITY = 99
 
 _BRACKETS = re.compile(r"[\(\[（【][^\)\]）】]*[\)\]）】]")
 
@@ -99,6 +108,11 @@ _HEADER_COUNT = re.compile(r"[\(\[（【]?\s*\d+\s*(枚|장|ใบ|cards?)?\s*[\
                            re.IGNORECASE)
 
 
+def is_label_length(text: str) -> bool:
+    """Whether a cell is short enough to be a header or a label (:data:`MAX_LABEL_LENGTH`)."""
+    return len(unicodedata.normalize("NFKC", text).strip()) <= MAX_LABEL_LENGTH
+
+
 def section_header(key: str) -> Header:
     """The section and slot of a lexicon section key ("monster", "side", ...)."""
     entry = _data()["sections"][key]
@@ -109,7 +123,7 @@ def header_of(text: str) -> Header | None:
     """The section a header line or cell names ("Monster (18)", "【魔法】", "Side Deck:"),
     or None. A header may carry its count."""
     plain = unicodedata.normalize("NFKC", text).strip()
-    if len(plain) > 40:
+    if len(plain) > MAX_LABEL_LENGTH:
         return None
     for candidate in (plain, _HEADER_COUNT.sub("", plain)):
         found = _sections().get(fold(candidate))
@@ -139,6 +153,21 @@ def _patterns() -> dict[str, re.Pattern[str]]:
                             re.IGNORECASE),
         "label": re.compile(rf"^(?:{totals})\s*[:：]?$", re.IGNORECASE),
     }
+
+
+def whole_number(text: str, most: int = MAX_QUANTITY) -> int | None:
+    """``text`` as a whole number from 0 to ``most`` written in ASCII digits, else None
+    ("²" and "٣" are digits to ``str.isdigit`` but no quantity anyone types)."""
+    text = text.strip()
+    if not text or len(text) > len(str(most)) or not text.isascii() or not text.isdigit():
+        return None
+    number = int(text)
+    return number if number <= most else None
+
+
+def quantity_in_range(qty: int | None) -> bool:
+    """Whether a quantity read is one an entry may have (1 to :data:`MAX_QUANTITY`)."""
+    return qty is not None and 1 <= qty <= MAX_QUANTITY
 
 
 def quantity_of(text: str) -> int | None:

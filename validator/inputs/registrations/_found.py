@@ -11,7 +11,7 @@ import polars as pl
 from validator.errors import Problem
 from validator.files.tabular import Sheet, cell_name
 from validator.inputs.entries import typed_card
-from validator.text.lexicon import entry_line, quantity_of
+from validator.text.lexicon import MAX_QUANTITY, entry_line, quantity_in_range, quantity_of
 
 __all__ = ["PLAYER_COLUMNS", "Found", "Player", "entry_row", "full_name", "place",
            "quantity_and_name", "where"]
@@ -80,8 +80,8 @@ def quantity_and_name(qty_text: str, name_text: str) -> tuple[int | None, str, s
         qty, name_text = entry_line(qty_text) if qty_text else (None, "")
         if name_text == qty_text:
             qty = None
-    if qty is None or qty < 1:
-        return None, name_text, f"quantity {qty_text!r} is not a number 1-99"
+    if not quantity_in_range(qty):
+        return None, name_text, f"quantity {qty_text!r} is not a number 1-{MAX_QUANTITY}"
     if not name_text:
         return qty, name_text, f"quantity {qty} without a card name"
     return qty, name_text, None

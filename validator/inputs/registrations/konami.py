@@ -18,7 +18,14 @@ from validator.inputs.registrations._found import (
     quantity_and_name,
     where,
 )
-from validator.text.lexicon import column_of, header_of, is_total_label, quantity_of, total_of
+from validator.text.lexicon import (
+    column_of,
+    header_of,
+    is_label_length,
+    is_total_label,
+    quantity_of,
+    total_of,
+)
 
 __all__ = ["read_konami"]
 
@@ -27,7 +34,7 @@ def label_value(sheet: Sheet, meaning: str) -> str:
     """The value right of a label cell (empty when the next filled cell is another label)."""
     for row in sheet.rows[:12]:
         for i, text in enumerate(row):
-            if text.strip() and len(text) < 40 and column_of(text) == meaning:
+            if text.strip() and is_label_length(text) and column_of(text) == meaning:
                 for value in row[i + 1:]:
                     if value.strip() and column_of(value) is not None:
                         return ""
@@ -39,7 +46,7 @@ def find_blocks(sheet: Sheet) -> list[tuple[int, int, str, str | None, str]]:
     found = []
     for r, row in enumerate(sheet.rows):
         for c, text in enumerate(row):
-            if text and len(text) < 40 and quantity_of(text) is None:
+            if text and is_label_length(text) and quantity_of(text) is None:
                 named = header_of(text)
                 if named is not None:
                     found.append((r, c, named.section, named.slot, text.strip()))

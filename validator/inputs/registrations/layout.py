@@ -18,8 +18,9 @@ def header_map(cells: list[str]) -> dict[str, int]:
             continue
         header = header_of(text)
         column = column_of(text)
+        # a section header is short (header_of reads no longer text as one)
         key = f"sec_{header.section}" if header is not None and column in (None, "section") \
-            and len(text) < 40 else column
+            else column
         if key is not None and key not in found:
             found[key] = i
     return found

@@ -10,7 +10,7 @@ from validator.files.tabular import Sheet, cell_name
 from validator.inputs.entries import ENTRY_SCHEMA
 from validator.inputs.ids import player_id_of
 from validator.inputs.registrations._found import PLAYER_COLUMNS, Found, Player, place
-from validator.text.lexicon import header_of, is_total_label, quantity_of, total_of
+from validator.text.lexicon import MAX_QUANTITY, header_of, is_total_label, quantity_of, total_of
 
 __all__ = ["read_long"]
 
@@ -61,8 +61,8 @@ def read_long(sheet: Sheet, header_row: int, cols: dict[str, int], out: Found) -
         pl.when(pl.col("player") == "").then(pl.lit("player|no player on this row"))
         .when(bad_section).then(pl.format("section|section '{}' is not Main/Monster/Spell/"
                                           "Trap/Extra/Side", column("section")))
-        .when(quantity.is_null() | (quantity < 1)).then(
-            pl.format("qty|quantity '{}' is not a number 1-99", column("qty")))
+        .when(quantity.is_null() | (quantity < 1) | (quantity > MAX_QUANTITY)).then(
+            pl.format(f"qty|quantity '{{}}' is not a number 1-{MAX_QUANTITY}", column("qty")))
         .when((column("card") == "") & (code == "")).then(pl.lit("card|no card name or passcode"))
         .when((code != "") & ~code.str.contains(r"^\d+$")).then(
             pl.format("passcode|passcode '{}' is not a number", code))

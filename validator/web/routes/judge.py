@@ -3,6 +3,7 @@ paste it), get the violations, penalty, remedies and timing, and record it."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 from urllib.parse import quote
 
@@ -18,8 +19,9 @@ from validator.event.run import EventResult
 from validator.judging.judge import JudgeCheck, decision, found_deck, judge_check, registered_lines
 from validator.judging.penalties import Policy, Stage
 from validator.report.penalty_log import repeats
+from validator.text.lexicon import MAX_QUANTITY, whole_number
 from validator.vocab import SECTIONS, STAGES
-from validator.web.pages import form, latest, page, state_of
+from validator.web.pages import form, latest, optional_number, page, state_of
 from validator.web.routes.players import player_row
 
 router = APIRouter()
@@ -31,18 +33,18 @@ MAX_EXTRA_ROWS = 200
 _STAGES: dict[str, Stage] = {stage: stage for stage in STAGES if stage != "pre-event"}
 
 
-def _number(text: str, what: str, most: int = 99) -> int:
+#: the card of a count field: a card id (a passcode, or a negative id for a card without one)
+_CARD_KEY = re.compile(r"-?[0-9]{1,12}")
+
+
+def _number(text: str, what: str, most: int = MAX_QUANTITY) -> int:
     text = text.strip()
     if not text:
         return 0
-    if not text.isdigit() or int(text) > most:
+    number = whole_number(text, most)
+    if number is None:
         raise InputError.at(what, f"expected a number 0-{most}, got {text[:20]!r}")
-    return int(text)
-
-
-def _optional(text: str) -> int | None:
-    text = text.strip()
-    return int(text) if text.isdigit() and len(text) < 5 else None
+    return number
 
 
 def judge_inputs(data: FormData) -> tuple[dict[tuple[str, int], int],
@@ -56,7 +58,7 @@ def judge_inputs(data: FormData) -> tuple[dict[tuple[str, int], int],
         if not key.startswith("n:") or not isinstance(value, str):
             continue
         parts = key.split(":")
-        if len(parts) != 3 or parts[1] not in SECTIONS or not parts[2].lstrip("-").isdigit():
+        if len(parts) != 3 or parts[1] not in SECTIONS or not _CARD_KEY.fullmatch(parts[2]):
             raise InputError.at(key[:40], "not a count field of this form (reload the page)")
         counts[parts[1], int(parts[2])] = _number(value, key[:40])
     for i in range(MAX_EXTRA_ROWS):
@@ -92,7 +94,7 @@ def _check(request: Request, result: EventResult, player_id: str, data: FormData
     unreadable = unreadable_rows([p for p in result.problems if p.deck_id == player_id], True)
     checked = judge_check(player_id, deck, registered, cards=setup.cards, fmt=setup.fmt,
                           banlist=setup.banlist, policy=policy, stage=stage,
-                          lang=settings.lang, duel=_optional(str(data.get("duel", ""))),
+                          lang=settings.lang, duel=optional_number(str(data.get("duel", ""))),
                           unreadable=unreadable)
     return checked, row, policy, stage
 
@@ -164,7 +166,8 @@ async def judge_record(request: Request, player_id: str) -> Response:
     lang = state_of(request).settings().lang
     state_of(request).db.record(
         player_id=player_id, player_name=row["player_name"], judge=judge,
-        round=_optional(str(data.get("round", ""))), duel=_optional(str(data.get("duel", ""))),
+        round=optional_number(str(data.get("round", ""))),
+        duel=optional_number(str(data.get("duel", ""))),
         kind="deck", codes=checked.codes, default_penalty=checked.penalty or "",
         penalty=chosen, decision=made, reason=reason,
         details={"applies_to": policy.applies_to(chosen, stage, lang),

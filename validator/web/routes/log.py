@@ -13,8 +13,7 @@ from validator.judging.infractions import catalogue, infraction
 from validator.judging.judge import decision
 from validator.report.penalty_log import log_csv, repeats
 from validator.report.xlsx import log_xlsx
-from validator.web.pages import form, latest, page, state_of
-from validator.web.routes.judge import _optional
+from validator.web.pages import form, latest, optional_number, page, state_of
 
 router = APIRouter()
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -54,8 +53,8 @@ async def log_record(request: Request) -> Response:
         match = result.players.filter(pl.col("player_id") == player_id)
         name = match["player_name"][0] if match.height else ""
     state.db.record(player_id=player_id, player_name=name, judge=judge,
-                    round=_optional(str(data.get("round", ""))),
-                    duel=_optional(str(data.get("duel", ""))), kind="infraction",
+                    round=optional_number(str(data.get("round", ""))),
+                    duel=optional_number(str(data.get("duel", ""))), kind="infraction",
                     codes=[item.code], default_penalty=item.penalty, penalty=chosen,
                     decision=made, reason=reason,
                     details={"infraction": item.text.get(state.settings().lang, item.text["en"]),

@@ -14,6 +14,7 @@ from validator.errors import InputError
 from validator.event.run import EventResult
 from validator.judging.judge import side_by_side
 from validator.report.json import fuzzy_by_deck, verdicts_by_deck
+from validator.text.lexicon import MAX_QUANTITY, quantity_in_range, whole_number
 from validator.vocab import SECTIONS
 from validator.web.pages import form, latest, page, state_of
 
@@ -84,8 +85,8 @@ async def decide(request: Request, player_id: str) -> Response:
     if not card or not values["decided_by"] or not values["reason"]:
         raise InputError.at("decision", "choose or type the card, and give who decided and why")
     qty = values["qty"]
-    if qty and not (qty.isdigit() and 0 < int(qty) < 100):
-        raise InputError.at("qty", "a quantity is a number 1-99")
+    if qty and not quantity_in_range(whole_number(qty)):
+        raise InputError.at("qty", f"a quantity is a number 1-{MAX_QUANTITY}")
     section = values["section"] if values["section"] in SECTIONS else None
     state.db.add_decision(player_id=player_id, place=values["where"], card=card,
                           qty=int(qty) if qty else None, section=section,
