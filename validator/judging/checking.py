@@ -10,7 +10,7 @@ import polars as pl
 
 from validator.cards.load import Setup
 from validator.engine.check import CheckResult, check, combine, unreadable_rows
-from validator.errors import Problem
+from validator.errors import ImplementationError, Problem
 from validator.inputs.decks.batch import DeckFiles
 from validator.judging.siding import exchanges_allowed
 from validator.vocab import Stage
@@ -116,8 +116,8 @@ def check_decks(files: DeckFiles, setup: Setup, *,
     met = check_against_lists(files, registrations, setup, decisions=decisions,
                               decisions_label=decisions_label,
                               siding=exchanges_allowed(duel, stage))
-    assert met.decks is not None  # decks were given
-    assert met.files is not None
+    if met.decks is None or met.files is None:
+        raise ImplementationError("decks were given but none were compared with their lists")
     result = met.decks
     if met.unmatched:  # checked for legality alone
         alone = check(met.files.entries.filter(pl.col("deck_id").is_in(met.unmatched)),
