@@ -82,8 +82,11 @@ def user_errors(func: F) -> F:
         try:
             return func(*args, **kwargs)
         except InputError as exc:
+            from validator.report.text import problem_line
+
             for problem in exc.problems[:50]:
-                err.print(f"[red]error:[/red] {escape(str(problem))}", highlight=False)
+                err.print(f"[red]error:[/red] {escape(problem_line(problem))}",
+                          highlight=False)
             if len(exc.problems) > 50:
                 err.print(f"... and {len(exc.problems) - 50} more problems")
             sys.exit(2)
@@ -132,7 +135,7 @@ def data_import(sources: tuple[Path, ...], data_dir: Path | None) -> None:
     """
     for source in sources:
         if not source.exists():
-            raise InputError.at(str(source), "no such file or folder")
+            raise InputError.at(str(source), "no such file or folder", code="FILE_MISSING")
     store.import_into_store(list(sources), data_dir)
     _print_info(store.data_dir(data_dir))
 
@@ -338,7 +341,8 @@ def check_command(decks: tuple[Path, ...], cards_spec: str | None, banlist_spec:
             reg = read_registrations(registrations)
         if not files.ids and not files.problems:
             raise InputError.at(" ".join(map(str, decks)),
-                                "no deck files found (.ydk, .ydke, .txt, .zip)")
+                                "no deck files found (.ydk, .ydke, .txt, .zip)",
+                                code="NO_DECK_FILES")
         step("Checking decks", 0, 1)
         checked = check_decks(files, setup, registrations=reg,
                               decisions=_decisions(decisions), duel=duel)
@@ -350,8 +354,10 @@ def check_command(decks: tuple[Path, ...], cards_spec: str | None, banlist_spec:
                                        duel=duel), json_target)
             step("Writing the report", 1, 1)
     problems = files.problems + checked.problems
-    for problem in problems:
-        err.print(f"[red]error:[/red] {escape(str(problem))}", highlight=False)
+    from validator.report.text import problem_lines
+
+    for line in problem_lines(problems):
+        err.print(f"[red]error:[/red] {escape(line)}", highlight=False)
     result = checked.result
     for warning in result.warnings[:20]:
         err.print(f"warning: {escape(str(warning))}", highlight=False)
@@ -409,7 +415,7 @@ def template_command(target: Path | None, players: int, as_pdf: bool) -> None:
         return
     target = target or Path("decklist.xlsx")
     if players < 1 or players > 1000:
-        raise InputError.at("--players", "expected 1 to 1000 sheets")
+        raise InputError.at("--players", "expected 1 to 1000 sheets", code="BAD_OPTION")
     write_konami_workbook(target, [KonamiSheet(sheet_name=f"Player {i + 1}")
                                    for i in range(players)])
     out.print(f"Wrote {target}")
@@ -444,12 +450,13 @@ def pdf_command(deck: Path, player_id: str, player_name: str, event: str, date: 
     from validator.sheets.pdf import sheet_from_deck, write_form
 
     if date and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", date):
-        raise InputError.at("--date", f"expected YYYY-MM-DD, got {date!r}")
+        raise InputError.at("--date", f"expected YYYY-MM-DD, got {date!r}", code="BAD_OPTION")
     files = read_deck_paths([deck])
     if files.problems:
         raise InputError(files.problems)
     if len(files.ids) != 1:
-        raise InputError.at(str(deck), f"expected one deck, found {len(files.ids)}")
+        raise InputError.at(str(deck), f"expected one deck, found {len(files.ids)}",
+                            code="BAD_OPTION")
     cards, fmt = load_pool(format_spec, cards_spec, data_dir)
     sheet, notes = sheet_from_deck(files.entries, cards, fmt, player_id=player_id,
                                    player_name=player_name, event=event, date=date)
@@ -497,7 +504,7 @@ def event_command(registrations: Path, decks: Path | None, cards_spec: str | Non
     from validator.cards.load import load
     from validator.event.run import run_event
     from validator.report.json import event_json_pieces
-    from validator.report.text import event_lines
+    from validator.report.text import event_lines, problem_lines
     from validator.report.xlsx import write_event_xlsx
 
     steps = ("Loading card data and list", "Reading and checking lists and decks",
@@ -520,8 +527,8 @@ def event_command(registrations: Path, decks: Path | None, cards_spec: str | Non
             _write_json(event_json_pieces(result, policy, "pre-event", lang), json_target)
         step(steps[2], 1, 1)
     out.file.write("\n".join(event_lines(result)) + "\n")
-    for problem in result.problems[:20]:
-        err.print(f"[yellow]problem:[/yellow] {escape(str(problem))}", highlight=False)
+    for line in problem_lines(result.problems)[:20]:
+        err.print(f"[yellow]problem:[/yellow] {escape(line)}", highlight=False)
     if len(result.problems) > 20:
         err.print(f"… and {len(result.problems) - 20} more problems (see the report)",
                   highlight=False)
@@ -565,13 +572,14 @@ def serve_command(db_path: Path, host: str, port: int, password: str | None,
 
     if host not in LOOPBACK and not password:
         raise InputError.at("--host", f"serving on {host} reaches beyond this machine: give "
-                                      "--password (or $DECKCHECK_PASSWORD) too")
+                                      "--password (or $DECKCHECK_PASSWORD) too", code="BAD_OPTION")
     try:
         sock = socket.create_server((host, port), family=socket.AF_INET6 if ":" in host
                                     else socket.AF_INET)
     except OSError as exc:
         raise InputError.at(f"{host}:{port}", f"cannot listen there ({exc.strerror}): is "
-                                              "another server using the port? Try --port") from exc
+                                              "another server using the port? Try --port",
+                            code="BAD_OPTION") from exc
     app = create_app(db_path, password=password, cards_spec=cards_spec, data_dir=data_dir,
                      max_upload=max_upload << 20, hosts=allowed_hosts(host, allow_hosts),
                      checks="process")

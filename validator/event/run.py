@@ -80,7 +80,8 @@ def run_event(registrations: Path, setup: Setup, *, decks: Path | None = None,
     if decks is not None:
         submitted = read_deck_paths([decks])
         if not submitted.ids and not submitted.problems:
-            raise InputError.at(str(decks), "no deck files found (.ydk, .ydke, .txt, .zip)")
+            raise InputError.at(str(decks), "no deck files found (.ydk, .ydke, .txt, .zip)",
+                                code="NO_DECK_FILES")
     return check_event(read_registrations(registrations), submitted, setup,
                        decks_label=str(decks), decisions=decisions or [])
 
@@ -100,7 +101,7 @@ def check_event(reg: Registrations, submitted: DeckFiles | None, setup: Setup, *
         present = set(met.files.ids)
         without = [p for p in reg.players["player_id"].to_list() if p not in present]
         problems.extend(Problem(decks_label, None, None, f"player {player} has a registered "
-                                "list but no submitted deck") for player in without)
+                                "list but no submitted deck", code="NO_DECK") for player in without)
         entries = met.files.entries
     index = reg.players.select("player_id", "player_name").with_row_index("deck")
     frames = [list_check.violations.with_columns(pl.lit("list").alias("on"))]

@@ -19,6 +19,7 @@ from fastapi.staticfiles import StaticFiles
 from validator.cards import store
 from validator.errors import InputError
 from validator.event.store import EventDB
+from validator.report.text import problem_line
 from validator.web.pages import HERE, Forbidden, page
 from validator.web.routes import ROUTERS
 from validator.web.security import LOOPBACK, BodyLimit, HostGuard, Sessions, Throttle, same_origin
@@ -97,7 +98,7 @@ def create_app(db_path: Path, *, password: str | None = None, cards_spec: str | 
     @app.exception_handler(InputError)
     async def bad_input(request: Request, exc: InputError) -> HTMLResponse:
         return page(request, "message.html", http_status=400, title="Cannot use this input",
-                    problems=[str(p) for p in exc.problems[:100]],
+                    problems=[problem_line(p) for p in exc.problems[:100]],
                     more=max(len(exc.problems) - 100, 0))
 
     wrapped = HostGuard(BodyLimit(app, max_upload), hosts)
