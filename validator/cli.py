@@ -74,12 +74,12 @@ def _table(title: str) -> Any:
     return Table(title=title)
 
 
-def _shown(items: Sequence[object], prefix: str, noun: str) -> None:
-    """The first :data:`~validator.errors.SHOWN` items on stderr, then how many more."""
-    for item in items[:SHOWN]:
-        err.print(f"{prefix} {escape(str(item))}", highlight=False)
-    if len(items) > SHOWN:
-        err.print(f"… and {len(items) - SHOWN} more {noun}", highlight=False)
+def _shown(lines: Sequence[str], prefix: str, noun: str) -> None:
+    """The first :data:`~validator.errors.SHOWN` lines on stderr, then how many more."""
+    for line in lines[:SHOWN]:
+        err.print(f"{prefix} {escape(line)}", highlight=False)
+    if len(lines) > SHOWN:
+        err.print(f"… and {len(lines) - SHOWN} more {noun}", highlight=False)
 
 
 def user_errors(func: F) -> F:
@@ -90,7 +90,9 @@ def user_errors(func: F) -> F:
         try:
             return func(*args, **kwargs)
         except InputError as exc:
-            _shown(exc.problems, "[red]error:[/red]", "problems")
+            from validator.report.text import problem_line
+
+            _shown([problem_line(p) for p in exc.problems], "[red]error:[/red]", "problems")
             sys.exit(2)
 
     return wrapper  # type: ignore[return-value]
@@ -137,7 +139,7 @@ def data_import(sources: tuple[Path, ...], data_dir: Path | None) -> None:
     """
     for source in sources:
         if not source.exists():
-            raise InputError.at(str(source), "no such file or folder")
+            raise InputError.at(str(source), "no such file or folder", code="FILE_MISSING")
     store.import_into_store(list(sources), data_dir)
     _print_info(store.data_dir(data_dir))
 
@@ -185,7 +187,7 @@ def _print_info(folder: Path) -> None:
                   f"{db.name_count():,} card names, "
                   f"{int(db.printings['rush'].sum()):,} Rush printings, "
                   f"{int(db.printings['legend'].sum()):,} Legend printings")
-        _shown(db.warnings, "warning:", "warnings")
+        _shown([str(w) for w in db.warnings], "warning:", "warnings")
     lists = store.stored_lists(folder)
     if not lists:
         out.print("No Forbidden/Limited list imported; checks of real card data need one "
@@ -349,9 +351,11 @@ def check_command(decks: tuple[Path, ...], cards_spec: str | None, banlist_spec:
                                        duel=duel), json_target)
             step("Writing the report", 1, 1)
     problems = files.problems + checked.problems
-    _shown(problems, "[red]error:[/red]", "problems (see the JSON report)")
+    from validator.report.text import problem_lines
+
+    _shown(problem_lines(problems), "[red]error:[/red]", "problems (see the JSON report)")
     result = checked.result
-    _shown(result.warnings, "warning:", "warnings (see the JSON report)")
+    _shown([str(w) for w in result.warnings], "warning:", "warnings (see the JSON report)")
     if json_target != "-" and not quiet:
         from validator.report.text import print_text
 
@@ -406,7 +410,7 @@ def template_command(target: Path | None, players: int, as_pdf: bool) -> None:
         return
     target = target or Path("decklist.xlsx")
     if players < 1 or players > 1000:
-        raise InputError.at("--players", "expected 1 to 1000 sheets")
+        raise InputError.at("--players", "expected 1 to 1000 sheets", code="BAD_OPTION")
     write_konami_workbook(target, [KonamiSheet(sheet_name=f"Player {i + 1}")
                                    for i in range(players)])
     out.print(f"Wrote {target}")
@@ -441,12 +445,13 @@ def pdf_command(deck: Path, player_id: str, player_name: str, event: str, date: 
     from validator.sheets.pdf import sheet_from_deck, write_form
 
     if date and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", date):
-        raise InputError.at("--date", f"expected YYYY-MM-DD, got {date!r}")
+        raise InputError.at("--date", f"expected YYYY-MM-DD, got {date!r}", code="BAD_OPTION")
     files = read_deck_paths([deck])
     if files.problems:
         raise InputError(files.problems)
     if len(files.ids) != 1:
-        raise InputError.at(str(deck), f"expected one deck, found {len(files.ids)}")
+        raise InputError.at(str(deck), f"expected one deck, found {len(files.ids)}",
+                            code="BAD_OPTION")
     cards, fmt = load_pool(format_spec, cards_spec, data_dir)
     sheet, notes = sheet_from_deck(files.entries, cards, fmt, player_id=player_id,
                                    player_name=player_name, event=event, date=date)
@@ -493,7 +498,7 @@ def event_command(registrations: Path, decks: Path | None, cards_spec: str | Non
     from validator.cards.load import load
     from validator.event.run import run_event
     from validator.report.json import event_json_pieces
-    from validator.report.text import event_lines
+    from validator.report.text import event_lines, problem_lines
     from validator.report.xlsx import write_event_xlsx
 
     steps = ("Loading card data and list", "Reading and checking lists and decks",
@@ -513,7 +518,8 @@ def event_command(registrations: Path, decks: Path | None, cards_spec: str | Non
             _write_json(event_json_pieces(result, policy, "pre-event", lang), json_target)
         step(steps[2], 1, 1)
     out.file.write("\n".join(event_lines(result)) + "\n")
-    _shown(result.problems, "[yellow]problem:[/yellow]", "problems (see the report)")
+    _shown(problem_lines(result.problems), "[yellow]problem:[/yellow]",
+           "problems (see the report)")
     out.print(f"Report: {report}" + (f"\nJSON:   {json_target}" if json_target else ""),
               highlight=False)
     sys.exit(0 if bool(result.players["legal"].all()) else 1)
@@ -554,13 +560,14 @@ def serve_command(db_path: Path, host: str, port: int, password: str | None,
 
     if host not in LOOPBACK and not password:
         raise InputError.at("--host", f"serving on {host} reaches beyond this machine: give "
-                                      "--password (or $DECKCHECK_PASSWORD) too")
+                                      "--password (or $DECKCHECK_PASSWORD) too", code="BAD_OPTION")
     try:
         sock = socket.create_server((host, port), family=socket.AF_INET6 if ":" in host
                                     else socket.AF_INET)
     except OSError as exc:
         raise InputError.at(f"{host}:{port}", f"cannot listen there ({exc.strerror}): is "
-                                              "another server using the port? Try --port") from exc
+                                              "another server using the port? Try --port",
+                            code="BAD_OPTION") from exc
     app = create_app(db_path, password=password, cards_spec=cards_spec, data_dir=data_dir,
                      max_upload=max_upload << 20, hosts=allowed_hosts(host, allow_hosts),
                      checks="process")

@@ -44,5 +44,6 @@ def test_bad_format_file_names_field(tmp_path: Path) -> None:
 
 
 def test_unknown_format() -> None:
-    with pytest.raises(InputError, match="unknown format"):
+    with pytest.raises(InputError) as info:
         load_format("no-such-format")
+    assert info.value.codes == ["UNKNOWN_FORMAT"]

@@ -119,15 +119,18 @@ def test_a_custom_policy_with_a_wrong_field_names_file_field_and_expectation(
     with pytest.raises(InputError) as info:
         load_policy(str(path))
     problem = info.value.problems[0]
-    assert problem.file == str(path)
+    assert (problem.file, problem.code) == (str(path), "BAD_SETTING")
     assert "GAME_LOST" in problem.message
     assert "GAME_LOSS" in problem.message
     path.write_text(CUSTOM + '\n[codes.MAIN_TOO_SMALL]\nremedy = 7\n', encoding="utf-8")
     with pytest.raises(InputError) as info:
         load_policy(str(path))
-    assert {p.column for p in info.value.problems} == {"codes.MAIN_TOO_SMALL.remedy"}
+    assert {(p.column, p.code) for p in info.value.problems} == {
+        ("codes.MAIN_TOO_SMALL.remedy", "BAD_SETTING")}
     assert "7" in info.value.problems[0].message
     path.write_text(CUSTOM + '\n[codes.MAIN_TOO_SMALL]\nremedy = "make_legal"\n',
                     encoding="utf-8")
-    with pytest.raises(InputError, match="codes without a rule: MAIN_TOO_LARGE"):
+    with pytest.raises(InputError) as info:
         load_policy(str(path))
+    assert info.value.codes == ["BAD_SETTING"]
+    assert "MAIN_TOO_LARGE" in info.value.problems[0].message  # the code without a rule

@@ -165,7 +165,7 @@ def finalize(cards: pl.DataFrame, links: pl.DataFrame) -> tuple[pl.DataFrame, li
         problems.append(Problem(str(row["file"]), None, None,
                                 f"passcode {row['source']} is always treated as "
                                 f"{row['target_name']!r}, which the card data does not hold; "
-                                "it counts as its own name"))
+                                "it counts as its own name", code="UNKNOWN_TREATED_AS"))
     named = by_text.filter(pl.col("named").is_not_null()).with_columns(
         pl.col("named").alias("target")).select(list(LINK_SCHEMA))
     edges = pl.concat([links.filter(pl.col("target").is_not_null()), named])

@@ -85,7 +85,8 @@ def banlists_dir() -> Path:
     for candidate in (package / "banlists", package.parent / "banlists"):
         if (candidate / "formats").is_dir():
             return candidate
-    raise InputError.at(str(package.parent / "banlists"), "the shipped formats are missing")
+    raise InputError.at(str(package.parent / "banlists"), "the shipped formats are missing",
+                        code="FILE_MISSING")
 
 
 def format_names() -> list[str]:
@@ -99,16 +100,18 @@ def load_format(spec: str) -> Format:
         path = banlists_dir() / "formats" / f"{spec}.toml"
         if not path.exists():
             raise InputError.at(
-                spec, f"unknown format; expected a TOML file or one of {', '.join(format_names())}"
+                spec, f"unknown format; expected a TOML file or one of {', '.join(format_names())}",
+                code="UNKNOWN_FORMAT"
             )
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise InputError.at(str(path), f"not valid TOML: {exc}") from exc
+        raise InputError.at(str(path), f"not valid TOML: {exc}", code="BAD_TOML") from exc
     try:
         return Format.model_validate(data)
     except ValidationError as exc:
         raise InputError([
-            Problem(str(path), None, ".".join(str(p) for p in err["loc"]) or None, err["msg"])
+            Problem(str(path), None, ".".join(str(p) for p in err["loc"]) or None, err["msg"],
+                    code="BAD_SETTING")
             for err in exc.errors()
         ]) from exc

@@ -42,7 +42,8 @@ def _download(client: httpx.Client, url: str, target: Path, progress: Progress |
     try:
         with client.stream("GET", url) as response:
             if response.status_code != 200:
-                raise InputError.at(url, f"the server answered HTTP {response.status_code}")
+                raise InputError.at(url, f"the server answered HTTP {response.status_code}",
+                                    code="DOWNLOAD_FAILED")
             total = int(response.headers.get("content-length", 0)) or None
             done = 0
             with partial.open("wb") as out:
@@ -55,7 +56,8 @@ def _download(client: httpx.Client, url: str, target: Path, progress: Progress |
         partial.unlink(missing_ok=True)
         host = urlsplit(url).netloc
         raise InputError.at(url, f"cannot download from {host} ({type(exc).__name__}: {exc}); "
-                                 "check the connection, or use --mirror") from exc
+                                 "check the connection, or use --mirror",
+                            code="DOWNLOAD_FAILED") from exc
     partial.replace(target)
 
 
@@ -70,7 +72,8 @@ def update(folder: Path | None = None, mirror: str | None = None, only: list[str
     chosen = [s for s in sources() if only is None or s.name in only]
     if only and len(chosen) != len(set(only)):
         known = ", ".join(s.name for s in sources())
-        raise InputError.at(",".join(only), f"unknown source; expected some of {known}")
+        raise InputError.at(",".join(only), f"unknown source; expected some of {known}",
+                            code="UNKNOWN_SOURCE")
     files: list[Path] = []
     with httpx.Client(follow_redirects=True, timeout=timeout) as client:
         for source in chosen:

@@ -99,7 +99,7 @@ def check_event(reg: Registrations, submitted: DeckFiles | None, setup: Setup, *
         present = set(met.files.ids)
         without = [p for p in reg.players["player_id"].to_list() if p not in present]
         problems.extend(Problem(decks_label, None, None, f"player {player} has a registered "
-                                "list but no submitted deck") for player in without)
+                                "list but no submitted deck", code="NO_DECK") for player in without)
         entries = met.files.entries
     index = reg.players.select("player_id", "player_name").with_row_index("deck")
     frames = [list_check.violations.with_columns(pl.lit("list").alias("on"))]

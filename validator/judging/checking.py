@@ -3,7 +3,7 @@ registered lists when given."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import polars as pl
@@ -46,12 +46,11 @@ def paired(files: DeckFiles, registrations: Registrations) -> tuple[DeckFiles, l
     renamed = {deck: player for deck, player in pairs.items() if deck != player}
     entries = files.entries.with_columns(pl.col("deck_id").replace(renamed)) if renamed \
         else files.entries
-    problems = [Problem(p.file, p.line, p.column, p.message, p.code,
-                        renamed.get(p.deck_id, p.deck_id) if p.deck_id else None, p.section)
+    problems = [replace(p, deck_id=renamed.get(p.deck_id, p.deck_id) if p.deck_id else None)
                 for p in files.problems]
     strays = [Problem(files.labels.get(deck, deck), None, None,
                       f"deck {deck!r} matches no registered player"
-                      + (f"; closest: {' / '.join(close)}" if close else ""))
+                      + (f"; closest: {' / '.join(close)}" if close else ""), code="UNMATCHED_DECK")
               for deck, close in missing.items()]
     ids = [pairs.get(deck, deck) for deck in files.ids]
     labels = {pairs.get(deck, deck): label for deck, label in files.labels.items()}

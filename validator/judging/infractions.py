@@ -35,7 +35,8 @@ def _read(name: str) -> dict[str, Any]:
 def catalogue(regulation: str) -> tuple[Infraction, ...]:
     """Every infraction the regulation lists, in its order."""
     if regulation not in REGULATIONS:
-        raise InputError.at(regulation, f"unknown regulation; expected {', '.join(REGULATIONS)}")
+        raise InputError.at(regulation, f"unknown regulation; expected {', '.join(REGULATIONS)}",
+                            code="UNKNOWN_REGULATION")
     common = _read("common")
     out = []
     for code, entry in _read(regulation)["infractions"].items():
@@ -54,4 +55,5 @@ def infraction(regulation: str, code: str) -> Infraction:
     for item in catalogue(regulation):
         if item.code == code:
             return item
-    raise InputError.at(code, f"not an infraction of the {regulation} regulation")
+    raise InputError.at(code, f"not an infraction of the {regulation} regulation",
+                        code="UNKNOWN_INFRACTION")

@@ -204,7 +204,8 @@ def _validated(data: dict[str, object], label: str) -> Policy:
         raise InputError([
             Problem(label, None, ".".join(str(p) for p in err["loc"]) or None,
                     f"{err['msg']} (got {err['input']!r})" if "input" in err
-                    and not isinstance(err["input"], dict) else str(err["msg"]))
+                    and not isinstance(err["input"], dict) else str(err["msg"]),
+                    code="BAD_SETTING")
             for err in exc.errors()
         ]) from exc
 
@@ -220,11 +221,11 @@ def load_policy(regulation: str) -> Policy:
     path = Path(regulation)
     if path.suffix.lower() != ".toml" or not path.is_file():
         raise InputError.at(regulation, f"unknown regulation; expected {', '.join(REGULATIONS)} "
-                                        "or a policy .toml file")
+                                        "or a policy .toml file", code="UNKNOWN_REGULATION")
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise InputError.at(str(path), f"not valid TOML: {exc}") from exc
+        raise InputError.at(str(path), f"not valid TOML: {exc}", code="BAD_TOML") from exc
     return policy_from_toml(data, str(path))
 
 

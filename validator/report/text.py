@@ -11,6 +11,7 @@ import polars as pl
 from rich.console import Console
 
 from validator.engine.check import CheckResult
+from validator.errors import Problem
 from validator.judging.penalties import Policy
 from validator.judging.siding import exchanges_allowed
 from validator.judging.verdicts import verdicts
@@ -20,7 +21,7 @@ from validator.vocab import Lang, Stage
 if TYPE_CHECKING:
     from validator.event.run import EventResult
 
-__all__ = ["event_lines", "print_text", "text_lines"]
+__all__ = ["event_lines", "print_text", "problem_line", "problem_lines", "text_lines"]
 
 
 #: a listing of more decks than this ends with the counts again
@@ -100,6 +101,16 @@ def print_text(result: CheckResult, policy: Policy, stage: Stage, lang: Lang,
 
 
 _PLAYER_WORD = {"illegal": "ILLEGAL", "needs_decision": "DECIDE"}
+
+
+def problem_line(problem: Problem) -> str:
+    """One problem on one line: where, its code, what is wrong."""
+    return f"{problem.place}: {problem.code} {problem.message}"
+
+
+def problem_lines(problems: list[Problem]) -> list[str]:
+    """The problems, one a line, by (file, line, column, code)."""
+    return [problem_line(p) for p in sorted(problems)]
 
 
 def event_lines(result: EventResult, *, shown: int = 30) -> list[str]:

@@ -209,12 +209,12 @@ def _decisions(ws: Worksheet, result: EventResult) -> None:
 
 
 def _problems(ws: Worksheet, result: EventResult) -> None:
-    write_header(ws, 1, ["File", "Row/line", "Where", "Problem"])
-    for r, p in enumerate(result.problems, start=2):
-        for c, value in enumerate([p.file, p.line, p.column, p.message], start=1):
+    write_header(ws, 1, ["File", "Row/line", "Where", "Code", "Problem"])
+    for r, p in enumerate(sorted(result.problems), start=2):
+        for c, value in enumerate([p.file, p.line, p.column, p.code, p.message], start=1):
             put(ws, r, c, value)
     ws.freeze_panes = "A2"
-    autosize(ws, {4: 90})
+    autosize(ws, {5: 90})
 
 
 def generated_now() -> dt.datetime:

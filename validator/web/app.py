@@ -20,6 +20,7 @@ from validator.cards import store
 from validator.errors import SHOWN, InputError
 from validator.event.store import EventDB
 from validator.files.safety import MAX_UPLOAD
+from validator.report.text import problem_line
 from validator.web.pages import HERE, Forbidden, page
 from validator.web.routes import ROUTERS
 from validator.web.security import LOOPBACK, BodyLimit, HostGuard, Sessions, Throttle, same_origin
@@ -97,7 +98,7 @@ def create_app(db_path: Path, *, password: str | None = None, cards_spec: str | 
     @app.exception_handler(InputError)
     async def bad_input(request: Request, exc: InputError) -> HTMLResponse:
         return page(request, "message.html", http_status=400, title="Cannot use this input",
-                    problems=[str(p) for p in exc.problems[:SHOWN]],
+                    problems=[problem_line(p) for p in exc.problems[:SHOWN]],
                     more=max(len(exc.problems) - SHOWN, 0))
 
     wrapped = HostGuard(BodyLimit(app, max_upload), hosts)

@@ -79,7 +79,7 @@ async def files(data: FormData, field_name: str, allowed: tuple[str, ...]) -> li
         if Path(name).suffix.lower() not in allowed:
             await data.close()
             raise InputError.at(name, f"not an accepted file type (expected "
-                                      f"{', '.join(allowed)})")
+                                      f"{', '.join(allowed)})", code="WRONG_FILE_TYPE")
         try:
             out.append((name, await item.read()))
         finally:

@@ -94,7 +94,7 @@ def parse_sources(sources: list[Source], problems: list[Problem],
         line = 1 if not source.kind else None
         codes, wrong = ydke_codes(text.splitlines()[0] if text else "")
         if wrong:
-            problems.extend(Problem(source.label, line, None, w) for w in wrong)
+            problems.extend(Problem(source.label, line, None, w, code="BAD_YDKE") for w in wrong)
             continue
         links.append((codes, source.label, source.deck_id, line, None))
         read.append(source.deck_id)
@@ -147,4 +147,4 @@ def require_decks(files: DeckFiles, label: str) -> None:
     could not be read): a folder of other files, an empty zip."""
     if not files.ids and not files.problems:
         kinds = ", ".join((*DECK_SUFFIXES, ".zip"))
-        raise InputError.at(label, f"no deck files found ({kinds})")
+        raise InputError.at(label, f"no deck files found ({kinds})", code="NO_DECK_FILES")

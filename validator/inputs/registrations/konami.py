@@ -61,7 +61,7 @@ def read_konami(sheet: Sheet, out: Found, fallback_id: str) -> bool:
                  label_value(sheet, "player_name"))
     starts = {(r, c) for r, c, *_ in blocks}
     rows: list[dict[str, Any]] = []
-    row_problems: list[tuple[int, int, str, str]] = []
+    row_problems: list[tuple[int, int, tuple[str, str], str]] = []
     totals: list[tuple[int, int, str]] = []
     read = 0
     for r0, c, section, slot, title in blocks:
@@ -97,19 +97,20 @@ def read_konami(sheet: Sheet, out: Found, fallback_id: str) -> bool:
                              where(sheet, r + 1, c + 1)))
     if not typed_id and not name and not rows and not row_problems:
         out.problems.append(Problem(sheet.file, None, sheet.name or None,
-                                    "a blank deck list (no player, no cards): skipped"))
+                                    "a blank deck list (no player, no cards): skipped",
+                                    code="BLANK_LIST"))
         return True
     player_id, message = player_id_of(typed_id or fallback_id)
     if message:
         out.problems.append(Problem(sheet.file, None, sheet.name or None,
-                                    f"player id {typed_id!r} {message}"))
+                                    f"player id {typed_id!r} {message}", code="PLAYER_ID"))
     origin = out.origin()
     out.rows_read += read
     out.rows_reported += len(row_problems)
-    for line, col, text, section in row_problems:
-        out.problem(sheet, line, col, text, deck_id=player_id, section=section)
+    for line, col, (code, text), section in row_problems:
+        out.problem(sheet, line, col, text, code=code, deck_id=player_id, section=section)
     for line, col, text in totals:
-        out.problem(sheet, line, col, text)
+        out.problem(sheet, line, col, text, code="TOTAL_MISMATCH")
     out.rows.extend({**row, "deck_id": player_id, "origin": origin} for row in rows)
     out.players.append(Player(player_id, name or player_id, sheet.file, sheet.name,
                                place(sheet), origin, len(rows),

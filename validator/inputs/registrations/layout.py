@@ -51,7 +51,7 @@ def playerless(sheet: Sheet, header_row: int, out: Found) -> None:
     out.problems.append(Problem(
         sheet.file, header_row + 1, sheet.name or None,
         f"no player column in the header (found {seen}): expected one of {expected} or a "
-        "player name column; the sheet was not read"))
+        "player name column; the sheet was not read", code="NO_PLAYER_COLUMN"))
     rows = sum(1 for row in sheet.rows[header_row + 1:] if any(c.strip() for c in row))
     out.rows_read += rows
     out.rows_reported += rows

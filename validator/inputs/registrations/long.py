@@ -14,6 +14,10 @@ from validator.text.lexicon import MAX_QUANTITY, header_of, is_total_label, quan
 
 __all__ = ["read_long"]
 
+#: the problem code of each column a row's problem is found in
+_CODE_OF = {"player": "NO_PLAYER", "section": "BAD_SECTION", "qty": "BAD_QUANTITY",
+            "card": "NO_CARD", "passcode": "BAD_PASSCODE"}
+
 
 def read_long(sheet: Sheet, header_row: int, cols: dict[str, int], out: Found) -> None:
     """The long layout, checked column-wise with polars (no Python work per row but for
@@ -78,14 +82,14 @@ def read_long(sheet: Sheet, header_row: int, cols: dict[str, int], out: Found) -
     for raw, (_, message) in ids.items():
         if message:
             out.problems.append(Problem(sheet.file, None, sheet.name or None,
-                                        f"player id {raw!r} {message}"))
+                                        f"player id {raw!r} {message}", code="PLAYER_ID"))
     for line, message, player_of, section_of_row in frame.filter(
             pl.col("problem").is_not_null()).select("line", "problem", "player",
                                                      "named").iter_rows():
         key, text_ = message.split("|", 1)
         column_index = cols.get(key, cols.get("player_name", cols.get("player_id")))
-        out.problem(sheet, line, column_index, text_, deck_id=player_of or None,
-                    section=section_of_row)
+        out.problem(sheet, line, column_index, text_, code=_CODE_OF[key],
+                    deck_id=player_of or None, section=section_of_row)
         out.rows_reported += 1
     good = frame.filter(pl.col("problem").is_null())
     by_code = code != ""
@@ -116,4 +120,4 @@ def read_long(sheet: Sheet, header_row: int, cols: dict[str, int], out: Found) -
     if "player_id" in cols and not any(c in cols for c in PLAYER_COLUMNS[1:]):
         out.notes.append(Problem(sheet.file, header_row + 1, sheet.name or None,
                                  "player ids but no player name column: players are shown by "
-                                 "their id"))
+                                 "their id", code="NO_PLAYER_NAMES"))

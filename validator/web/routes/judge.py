@@ -43,7 +43,8 @@ def _number(text: str, what: str, most: int = MAX_QUANTITY) -> int:
         return 0
     number = whole_number(text, most)
     if number is None:
-        raise InputError.at(what, f"expected a number 0-{most}, got {text[:20]!r}")
+        raise InputError.at(what, f"expected a number 0-{most}, got {text[:20]!r}",
+                            code="BAD_OPTION")
     return number
 
 
@@ -59,14 +60,16 @@ def judge_inputs(data: FormData) -> tuple[dict[tuple[str, int], int],
             continue
         parts = key.split(":")
         if len(parts) != 3 or parts[1] not in SECTIONS or not _CARD_KEY.fullmatch(parts[2]):
-            raise InputError.at(key[:40], "not a count field of this form (reload the page)")
+            raise InputError.at(key[:40], "not a count field of this form (reload the page)",
+                                code="BAD_OPTION")
         counts[parts[1], int(parts[2])] = _number(value, key[:40])
     for i in range(MAX_EXTRA_ROWS):
         name = str(data.get(f"add_name_{i}", "")).strip()
         if name:
             section = str(data.get(f"add_section_{i}", "main"))
             if section not in SECTIONS:
-                raise InputError.at(f"add_section_{i}", "expected main, extra or side")
+                raise InputError.at(f"add_section_{i}", "expected main, extra or side",
+                                    code="BAD_SECTION")
             extra.append((section, name, _number(str(data.get(f"add_qty_{i}", "1")),
                                                  f"add_qty_{i}") or 1))
     return counts, extra, str(data.get("deck_text", ""))
@@ -78,7 +81,7 @@ async def _run(request: Request, player_id: str, data: FormData) -> tuple[JudgeC
     finished one)."""
     result = (await latest(request)).result
     if result is None:
-        raise InputError.at("judge", "upload registrations first")
+        raise InputError.at("judge", "upload registrations first", code="NOT_READY")
     return await run_in_threadpool(_check, request, result, player_id, data)
 
 
@@ -117,7 +120,7 @@ async def judge_player(request: Request, player_id: str) -> Response:
     state = state_of(request)
     result = (await latest(request)).result
     if result is None:
-        raise InputError.at("judge", "upload registrations first")
+        raise InputError.at("judge", "upload registrations first", code="NOT_READY")
     row = player_row(result, player_id)
     setup = state.setup()
     lines = registered_lines(result.entries.filter(pl.col("deck_id") == player_id),
@@ -150,19 +153,20 @@ async def judge_record(request: Request, player_id: str) -> Response:
     data = await form(request)
     checked, row, policy, stage = await _run(request, player_id, data)
     if checked.status == "legal":
-        raise InputError.at("judge", "the deck matches the list: nothing to record")
+        raise InputError.at("judge", "the deck matches the list: nothing to record",
+                            code="BAD_OPTION")
     judge = str(data.get("judge", "")).strip()
     if not judge:
-        raise InputError.at("judge", "enter the judge's name")
+        raise InputError.at("judge", "enter the judge's name", code="BAD_OPTION")
     chosen = str(data.get("penalty") or checked.penalty or "")
     if chosen not in policy.penalties:
         raise InputError.at("penalty", "choose a penalty of the event's regulation (the "
-                                       "regulation prescribes none here)")
+                                       "regulation prescribes none here)", code="BAD_OPTION")
     made = decision(checked.penalty, chosen, policy)
     reason = str(data.get("reason", "")).strip()
     if made != "confirmed" and not reason:
         raise InputError.at("reason", "a downgrade, an upgrade or a penalty the regulation "
-                                      "does not prescribe needs a reason")
+                                      "does not prescribe needs a reason", code="BAD_OPTION")
     lang = state_of(request).settings().lang
     state_of(request).db.record(
         player_id=player_id, player_name=row["player_name"], judge=judge,

@@ -38,15 +38,15 @@ async def log_record(request: Request) -> Response:
     player_id = str(data.get("player_id", "")).strip()
     judge = str(data.get("judge", "")).strip()
     if not player_id or not judge:
-        raise InputError.at("log", "enter the player id and the judge's name")
+        raise InputError.at("log", "enter the player id and the judge's name", code="BAD_OPTION")
     policy = state.policy()
     chosen = str(data.get("penalty") or item.penalty)
     if chosen not in policy.penalties:
-        raise InputError.at("penalty", "not a penalty of the event's regulation")
+        raise InputError.at("penalty", "not a penalty of the event's regulation", code="BAD_OPTION")
     made = decision(item.penalty, chosen, policy)
     reason = str(data.get("reason", "")).strip()
     if made != "confirmed" and not reason:
-        raise InputError.at("reason", "a downgrade or upgrade needs a reason")
+        raise InputError.at("reason", "a downgrade or upgrade needs a reason", code="BAD_OPTION")
     result = (await latest(request)).result
     name = ""
     if result is not None:

@@ -24,7 +24,7 @@ router = APIRouter()
 def player_row(result: EventResult, player_id: str) -> dict[str, Any]:
     found = result.players.filter(pl.col("player_id") == player_id)
     if found.is_empty():
-        raise InputError.at(player_id, "no such player")
+        raise InputError.at(player_id, "no such player", code="UNKNOWN_PLAYER")
     row: dict[str, Any] = found.with_columns(pl.col("status").cast(pl.Utf8)).row(0, named=True)
     return row
 
@@ -83,10 +83,12 @@ async def decide(request: Request, player_id: str) -> Response:
               ("where", "card", "typed_card", "qty", "section", "decided_by", "reason")}
     card = values["typed_card"] or values["card"]
     if not card or not values["decided_by"] or not values["reason"]:
-        raise InputError.at("decision", "choose or type the card, and give who decided and why")
+        raise InputError.at("decision", "choose or type the card, and give who decided and why",
+                            code="BAD_DECISION")
     qty = values["qty"]
     if qty and not quantity_in_range(whole_number(qty)):
-        raise InputError.at("qty", f"a quantity is a number 1-{MAX_QUANTITY}")
+        raise InputError.at("qty", f"a quantity is a number 1-{MAX_QUANTITY}",
+                            code="BAD_QUANTITY")
     section = values["section"] if values["section"] in SECTIONS else None
     state.db.add_decision(player_id=player_id, place=values["where"], card=card,
                           qty=int(qty) if qty else None, section=section,
