@@ -134,3 +134,24 @@ class ProblemCollector:
         if self.problems:
             extra = [_summary(self.file, self.more, self.limit)] if self.more else []
             raise InputError(self.problems + extra)
+
+
+# Pydantic's errors become problems here and nowhere else: every loader of a data file (a
+# format, a policy, the lexicon, ...) reports a file of the wrong shape the same way.
+from pydantic import ValidationError  # noqa: E402 -- only this helper needs it
+
+__all__ += ["from_validation"]
+
+
+def from_validation(file: str, exc: ValidationError) -> InputError:
+    """One problem per field pydantic refused: the file, the field's path (``column``, e.g.
+    ``sections.main.words.0``) and what was expected, with the value found when it is short."""
+    problems = []
+    for error in exc.errors():
+        message = str(error["msg"]).removeprefix("Value error, ")
+        found = error.get("input")
+        if isinstance(found, str | int | float | bool) and len(repr(found)) <= 80:
+            message += f" (got {found!r})"
+        path = ".".join(str(part) for part in error["loc"])
+        problems.append(Problem(file, None, path or None, message))
+    return InputError(problems)

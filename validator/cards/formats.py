@@ -8,13 +8,13 @@ pool, Legend rule, forbidden card types, points cap and default list.
 from __future__ import annotations
 
 import re
-import tomllib
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
-from validator.errors import InputError, Problem
+from validator.errors import InputError
+from validator.text.datafile import read_model
 
 __all__ = ["Format", "banlists_dir", "format_names", "load_format"]
 
@@ -33,7 +33,7 @@ class Format(BaseModel):
     name: str
     title: str
     main_min: int = Field(40, ge=0)
-    main_max: int = Field(60, ge=0)
+    main_max: int = Field(60, ge=0, validate_default=True)
     extra_max: int = Field(15, ge=0)
     side_max: int = Field(15, ge=0)
     copy_limit: int = Field(3, ge=1)
@@ -62,16 +62,23 @@ class Format(BaseModel):
     default_list_name: str | None = None
     points_list: str | None = None
 
-    @model_validator(mode="after")
-    def _sizes(self) -> Format:
-        if self.main_min > self.main_max:
-            raise ValueError("main_min is larger than main_max")
-        if self.list_pattern is not None:
+    @field_validator("main_max")
+    @classmethod
+    def _sizes(cls, main_max: int, info: ValidationInfo) -> int:
+        main_min = info.data.get("main_min")
+        if isinstance(main_min, int) and main_min > main_max:
+            raise ValueError(f"main_max is smaller than main_min ({main_min})")
+        return main_max
+
+    @field_validator("list_pattern")
+    @classmethod
+    def _pattern(cls, pattern: str | None) -> str | None:
+        if pattern is not None:
             try:
-                re.compile(self.list_pattern)
+                re.compile(pattern)
             except re.error as exc:
-                raise ValueError(f"list_pattern is not a regular expression ({exc})") from exc
-        return self
+                raise ValueError(f"not a regular expression ({exc})") from exc
+        return pattern
 
     def owns_list(self, list_name: str) -> bool:
         """Whether a list of this name is this format's own list."""
@@ -101,14 +108,4 @@ def load_format(spec: str) -> Format:
             raise InputError.at(
                 spec, f"unknown format; expected a TOML file or one of {', '.join(format_names())}"
             )
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise InputError.at(str(path), f"not valid TOML: {exc}") from exc
-    try:
-        return Format.model_validate(data)
-    except ValidationError as exc:
-        raise InputError([
-            Problem(str(path), None, ".".join(str(p) for p in err["loc"]) or None, err["msg"])
-            for err in exc.errors()
-        ]) from exc
+    return read_model(Format, path)
