@@ -12,12 +12,21 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import shared_path
+from validator.errors import InputError
 from validator.files.tabular import Sheet
 from validator.inputs.decks.textlist import parse_text_list
 from validator.inputs.registrations._found import Found
 from validator.inputs.registrations.konami import read_konami
 from validator.inputs.registrations.read import read_registration_files
-from validator.text.lexicon import column_of, entry_line, header_of, is_total_label, total_of
+from validator.text.datafile import data_file
+from validator.text.lexicon import (
+    column_of,
+    entry_line,
+    header_of,
+    is_total_label,
+    load_lexicon,
+    total_of,
+)
 
 
 def _real_names() -> list[str]:
@@ -104,3 +113,42 @@ def test_a_total_is_only_a_whole_total(text: str, total: int | None) -> None:
 def test_entry_lines_keep_names_that_end_in_numbers() -> None:
     assert entry_line("Harpie Lady 1") == (1, "Harpie Lady 1")
     assert entry_line("2 Harpie Lady 1") == (2, "Harpie Lady 1")
+
+
+def test_the_shipped_lexicon_loads() -> None:
+    lexicon = load_lexicon()
+    assert lexicon.sections.monster.slot == "monster"
+    assert lexicon.sections.side.section == "side"
+    assert "qty" in lexicon.columns.qty
+
+
+def _broken(tmp_path: Path, *edits: tuple[str, str]) -> Path:
+    text = data_file("lexicon.toml").read_text(encoding="utf-8")
+    for old, new in edits:
+        assert old in text
+        text = text.replace(old, new, 1)
+    path = tmp_path / "lexicon.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_a_malformed_lexicon_is_refused_naming_file_and_fields(tmp_path: Path) -> None:
+    path = _broken(tmp_path,
+                   ('words = ["main", "main deck"', 'words = [7, "main deck"'),
+                   ('section = "side"', 'section = "sideboard"'),
+                   ("[totals]\n", "[totals]\nsurprise = 1\n"),
+                   ("[list_columns]\npasscode", "[list_columns]\npasscodes"))
+    with pytest.raises(InputError) as info:
+        load_lexicon(path)
+    problems = info.value.problems
+    assert {p.file for p in problems} == {str(path)}
+    assert {p.column for p in problems} == {
+        "sections.main.words.0", "sections.side.section", "totals.surprise",
+        "list_columns.passcode", "list_columns.passcodes"}
+
+
+def test_a_lexicon_that_is_not_toml_is_refused_naming_the_file(tmp_path: Path) -> None:
+    path = _broken(tmp_path, ("[columns]", "[columns"))
+    with pytest.raises(InputError) as info:
+        load_lexicon(path)
+    assert [p.file for p in info.value.problems] == [str(path)]
