@@ -2,23 +2,28 @@
 
 The shipped formats live in ``banlists/formats/*.toml``; a user's own format is any TOML file
 of the same shape, given to ``--format``. A format names its section sizes, copy limit, card
-pool, Legend rule, forbidden card types, points cap and default list.
+pool, Legend rule, forbidden card types, points cap and default list. The card types, regions
+and kinds it names are the card table's own words (:mod:`validator.cards.db`), in any case
+("Link", "link"); any other word is refused, naming the field.
 """
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
+from validator.cards.db import KINDS, REGIONS, SUBTYPES, Kind, Region, Subtype
 from validator.errors import InputError
 from validator.text.datafile import read_model
 
 __all__ = ["Format", "banlists_dir", "format_names", "load_format"]
 
-Kind = Literal["monster", "spell", "trap", "token", "skill"]
+
+#: the fields that name the card table's words, and those words
+_WORDS: dict[str, tuple[str, ...]] = {
+    "card_pool": REGIONS, "forbidden_types": SUBTYPES, "allowed_kinds": KINDS}
 
 
 def _main_kinds() -> list[Kind]:
@@ -37,7 +42,7 @@ class Format(BaseModel):
     extra_max: int = Field(15, ge=0)
     side_max: int = Field(15, ge=0)
     copy_limit: int = Field(3, ge=1)
-    card_pool: list[str] = Field(
+    card_pool: list[Region] = Field(
         default_factory=list,
         description="regions a card must be released in (any one); empty: any region",
     )
@@ -45,7 +50,8 @@ class Format(BaseModel):
     legend_limit: int | None = Field(
         None, description="Rush: Legend cards allowed per card type in main+extra"
     )
-    forbidden_types: list[str] = Field(default_factory=list)
+    forbidden_types: list[Subtype] = Field(
+        default_factory=list, description="monster types the format bans (link, pendulum, ...)")
     allowed_kinds: list[Kind] = Field(default_factory=_main_kinds)
     skill_max: int | None = None
     points_cap: float | None = None
@@ -61,6 +67,16 @@ class Format(BaseModel):
                           "released in the format's card pool")
     default_list_name: str | None = None
     points_list: str | None = None
+
+    @field_validator(*_WORDS, mode="before")
+    @classmethod
+    def _any_case(cls, words: object, info: ValidationInfo) -> object:
+        """The card table's words are lower case; a format may write them in any case (a
+        word that is none of them is left as written, for the message)."""
+        if not isinstance(words, list):
+            return words
+        known = _WORDS[str(info.field_name)]
+        return [w.lower() if isinstance(w, str) and w.lower() in known else w for w in words]
 
     @field_validator("main_max")
     @classmethod
