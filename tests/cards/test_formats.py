@@ -84,6 +84,7 @@ def test_card_pool_and_kinds_in_any_case(tmp_path: Path) -> None:
     ('forbidden_types = "link"\n', {"forbidden_types"}),
     ('card_pool = ["tgc"]\n', {"card_pool.0"}),
     ('allowed_kinds = ["monster", "ritual"]\n', {"allowed_kinds.1"}),
+    ('points_list = "lists/demo-genesys.lflist.conf"\n', {"points_list"}),
     ("main_min = 61\n", {"main_max"}),
     ("list_pattern = '(TCG'\n", {"list_pattern"}),
 ])

@@ -5,6 +5,9 @@ of the same shape, given to ``--format``. A format names its section sizes, copy
 pool, Legend rule, forbidden card types, points cap and default list. The card types, regions
 and kinds it names are the card table's own words (:mod:`validator.cards.db`), in any case
 ("Link", "link"); any other word is refused, naming the field.
+
+A Genesys format's points are those of its list (a ``$genesys`` lflist, or YGOJSON's
+``genesys`` legality), else the card data's: the list checked against is the points list.
 """
 
 from __future__ import annotations
@@ -66,7 +69,6 @@ class Format(BaseModel):
                           "data store is the default, and every card it names counts as "
                           "released in the format's card pool")
     default_list_name: str | None = None
-    points_list: str | None = None
 
     @field_validator(*_WORDS, mode="before")
     @classmethod
