@@ -13,9 +13,13 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pydantic import ValidationError
 
 __all__ = ["MORE", "PER_FILE", "PLAYER_ROWS", "PROBLEM_CODES", "SHOWN", "ImplementationError",
-           "InputError", "Problem", "ProblemCollector", "capped"]
+           "InputError", "Problem", "ProblemCollector", "capped", "from_validation"]
 
 #: problems and warnings shown one by one on a screen (the terminal, a web page); the
 #: reports hold them all
@@ -108,7 +112,8 @@ PROBLEM_CODES: dict[str, str] = {
     # formats, policies and decisions
     "UNKNOWN_FORMAT": "a format that is neither shipped nor a TOML file",
     "BAD_TOML": "a file that is not valid TOML",
-    "BAD_SETTING": "a value of a format or policy file that its schema does not take",
+    "BAD_SETTING": "a value of a data file (a format, a policy, the lexicon, ...) that its schema "
+                   "does not take",
     "UNKNOWN_REGULATION": "a regulation that is neither shipped nor a policy TOML file",
     "UNKNOWN_INFRACTION": "an infraction code the regulation does not list",
     "BAD_DECISION": "a head judge's decision that lacks what it needs (who decided and why, "
@@ -264,3 +269,17 @@ class ProblemCollector:
         if self.problems:
             extra = [_summary(self.file, self.more)] if self.more else []
             raise InputError(self.problems + extra)
+
+
+def from_validation(file: str, exc: ValidationError) -> InputError:
+    """One problem per field pydantic refused: the file, the field's path (``column``, e.g.
+    ``sections.main.words.0``) and what was expected, with the value found when it is short."""
+    problems = []
+    for error in exc.errors():
+        message = str(error["msg"]).removeprefix("Value error, ")
+        found = error.get("input")
+        if isinstance(found, str | int | float | bool) and len(repr(found)) <= 80:
+            message += f" (got {found!r})"
+        path = ".".join(str(part) for part in error["loc"])
+        problems.append(Problem(file, None, path or None, message, code="BAD_SETTING"))
+    return InputError(problems)

@@ -19,12 +19,14 @@ from validator.inputs.registrations._found import Found
 from validator.inputs.registrations.konami import read_konami
 from validator.inputs.registrations.read import read_registration_files
 from validator.judging.decisions import read_decisions
+from validator.text.datafile import data_file
 from validator.text.lexicon import (
     MAX_QUANTITY,
     column_of,
     entry_line,
     header_of,
     is_total_label,
+    load_lexicon,
     quantity_in_range,
     total_of,
     whole_number,
@@ -158,3 +160,40 @@ def test_every_reader_and_decision_uses_the_one_quantity_bound(qty: str, refused
                                                                tmp_path: Path) -> None:
     assert _reported_quantities(qty, tmp_path) == dict.fromkeys(
         ("long", "konami", "text", "decision"), refused)
+def test_the_shipped_lexicon_loads() -> None:
+    lexicon = load_lexicon()
+    assert lexicon.sections.monster.slot == "monster"
+    assert lexicon.sections.side.section == "side"
+    assert "qty" in lexicon.columns.qty
+
+
+def _broken(tmp_path: Path, *edits: tuple[str, str]) -> Path:
+    text = data_file("lexicon.toml").read_text(encoding="utf-8")
+    for old, new in edits:
+        assert old in text
+        text = text.replace(old, new, 1)
+    path = tmp_path / "lexicon.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_a_malformed_lexicon_is_refused_naming_file_and_fields(tmp_path: Path) -> None:
+    path = _broken(tmp_path,
+                   ('words = ["main", "main deck"', 'words = [7, "main deck"'),
+                   ('section = "side"', 'section = "sideboard"'),
+                   ("[totals]\n", "[totals]\nsurprise = 1\n"),
+                   ("[list_columns]\npasscode", "[list_columns]\npasscodes"))
+    with pytest.raises(InputError) as info:
+        load_lexicon(path)
+    problems = info.value.problems
+    assert {p.file for p in problems} == {str(path)}
+    assert {p.column for p in problems} == {
+        "sections.main.words.0", "sections.side.section", "totals.surprise",
+        "list_columns.passcode", "list_columns.passcodes"}
+
+
+def test_a_lexicon_that_is_not_toml_is_refused_naming_the_file(tmp_path: Path) -> None:
+    path = _broken(tmp_path, ("[columns]", "[columns"))
+    with pytest.raises(InputError) as info:
+        load_lexicon(path)
+    assert [p.file for p in info.value.problems] == [str(path)]

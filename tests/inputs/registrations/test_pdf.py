@@ -23,12 +23,14 @@ from validator.cards.load import load
 from validator.cards.store import demo_cards
 from validator.cli import main
 from validator.engine.resolve import resolve
+from validator.errors import InputError
 from validator.event.run import EventResult, run_event
 from validator.inputs.decks.batch import read_deck_paths
-from validator.inputs.registrations.pdf import MAX_PDF_BYTES, layouts, read_form
+from validator.inputs.registrations.pdf import BLOCK_KEYS, MAX_PDF_BYTES, layouts, read_form
 from validator.inputs.registrations.read import read_registrations
 from validator.sheets.pdf import sheet_from_deck, write_form
 from validator.sheets.workbook import KonamiSheet, write_konami_workbook
+from validator.text.datafile import data_file
 
 ROOT = Path(__file__).resolve().parent.parent.parent.parent
 
@@ -246,3 +248,32 @@ def test_names_beyond_latin_1_are_kept_exactly(value: str) -> None:
     form = read_form(write_form(KonamiSheet("Ana Lee", "1", blocks={"monster": [(1, value)]})),
                      "sheet.pdf")
     assert [(r.count, r.name) for r in form.rows] == [("1", value)]
+
+
+def test_the_shipped_layouts_load_each_with_every_block() -> None:
+    shipped = layouts()
+    assert [lay.name for lay in shipped] == ["KDE_DeckList (2022)", "KDE_DeckList (2012)"]
+    for layout in shipped:
+        assert sorted(b.key for b in layout.block) == sorted(BLOCK_KEYS)
+
+
+@pytest.mark.parametrize(("edit", "fields"), [
+    (('key = "side"', 'key = "sidedeck"'), {"layout.0.block.3.key"}),
+    (('key = "side"', 'key = "monster"'), {"layout.0.block"}),
+    (('count = "Monster Card {n} Count"', 'count = "Monster Card Count"'),
+     {"layout.0.block.0.count"}),
+    (("rows = 18", "rows = 0"), {"layout.0.block.0.rows"}),
+    (('main_total = "Main Deck Total"', 'main_total = 7'), {"layout.0.main_total"}),
+    (('player_id = "CARD GAME ID"\n', ""), {"layout.0.player_id"}),
+    (("[[layout]]\n", "surprise = 1\n\n[[layout]]\n"), {"surprise"}),
+])
+def test_a_malformed_forms_file_is_refused_naming_file_and_field(
+        tmp_path: Path, edit: tuple[str, str], fields: set[str]) -> None:
+    text = data_file("pdf_forms.toml").read_text(encoding="utf-8")
+    assert edit[0] in text
+    path = tmp_path / "pdf_forms.toml"
+    path.write_text(text.replace(*edit, 1), encoding="utf-8")
+    with pytest.raises(InputError) as info:
+        layouts(path)
+    assert {p.file for p in info.value.problems} == {str(path)}
+    assert {p.column for p in info.value.problems} == fields

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import polars as pl
 
-from validator.cards.db import CARD_SCHEMA, LINK_SCHEMA, CardDB, finalize
+from validator.cards.db import CARD_SCHEMA, LINK_SCHEMA, SUBTYPES, CardDB, finalize
 from validator.errors import InputError
 
 __all__ = ["OT_BITS", "TYPE_BITS", "read"]
@@ -48,8 +48,6 @@ OT_BITS: dict[str, int] = {
     "rush": 0x200,
     "legend": 0x400,
 }
-_SUBTYPES = ("normal", "effect", "fusion", "ritual", "tuner", "synchro", "maximum", "xyz",
-             "pendulum", "link")
 _EXTRA = TYPE_BITS["fusion"] | TYPE_BITS["synchro"] | TYPE_BITS["xyz"] | TYPE_BITS["link"]
 
 
@@ -97,7 +95,7 @@ def read(path: Path) -> CardDB:
         .otherwise(pl.lit("monster"))
     )
     subtypes = pl.concat_list(
-        [pl.when(type_bit[s]).then(pl.lit(s)).otherwise(pl.lit(None)) for s in _SUBTYPES]
+        [pl.when(type_bit[s]).then(pl.lit(s)).otherwise(pl.lit(None)) for s in SUBTYPES]
     ).list.drop_nulls()
     pools = pl.concat_list(
         [pl.when(ot_bit[p]).then(pl.lit(p)).otherwise(pl.lit(None))

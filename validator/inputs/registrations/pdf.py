@@ -13,31 +13,35 @@ from __future__ import annotations
 import io
 import logging
 import re
-import tomllib
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
+from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from validator.errors import InputError, Problem
 from validator.inputs.ids import player_id_of
 from validator.inputs.registrations._found import Found, Player, entry_row, quantity_and_name
+from validator.text.datafile import data_file, read_model
 from validator.text.lexicon import section_header
 
-__all__ = ["MAX_PDF_BYTES", "FormRow", "FormSheet", "FormTotal", "Layout", "form_problems",
-           "layouts", "read_filled_form", "read_form"]
+__all__ = ["BLOCK_KEYS", "MAX_PDF_BYTES", "BlockKey", "FormRow", "FormSheet", "FormTotal",
+           "Forms", "Layout", "form_problems", "layouts", "read_filled_form", "read_form"]
 
 
 MAX_PDF_BYTES = 10 << 20
 MAX_FIELDS = 5_000
 
+#: the blocks of the sheet, by the lexicon's section key of the cards they hold
+BlockKey = Literal["monster", "spell", "trap", "side", "extra"]
+BLOCK_KEYS: tuple[BlockKey, ...] = get_args(BlockKey)
+
 
 class Block(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
-    key: str  # monster, spell, trap, side or extra (lexicon section keys)
+    key: BlockKey
     title: str
     count: str = Field(pattern=r"\{n\}")
     name: str = Field(pattern=r"\{n\}")
@@ -68,6 +72,15 @@ class Layout(BaseModel):
     main_total: str
     block: list[Block]
 
+    @field_validator("block")
+    @classmethod
+    def _each_block_once(cls, blocks: list[Block]) -> list[Block]:
+        keys = [b.key for b in blocks]
+        if sorted(keys) != sorted(BLOCK_KEYS):
+            raise ValueError(f"expected each block once ({', '.join(BLOCK_KEYS)}), found "
+                             f"{', '.join(keys) or 'none'}")
+        return blocks
+
     def identifying(self) -> set[str]:
         """Fields that only this sheet has: the player's and the first row of each block."""
         return {self.player_id, self.first_name, self.last_name,
@@ -75,16 +88,23 @@ class Layout(BaseModel):
                 *(b.name.format(n=1) for b in self.block)}
 
 
+class Forms(BaseModel):
+    """``validator/data/pdf_forms.toml``: the field names of each edition of the sheet."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    layout: list[Layout] = Field(min_length=1)
+
+
 @cache
-def layouts() -> tuple[Layout, ...]:
-    data = tomllib.loads(resources.files("validator").joinpath("data/pdf_forms.toml")
-                         .read_text(encoding="utf-8"))
-    return tuple(Layout.model_validate(item) for item in data["layout"])
+def layouts(source: Traversable | None = None) -> tuple[Layout, ...]:
+    """The layouts of the sheet the package knows (or those in ``source``), the one the
+    writer fills first."""
+    return tuple(read_model(Forms, source or data_file("pdf_forms.toml")).layout)
 
 
 @dataclass(frozen=True)
 class FormRow:
-    block: str
+    block: BlockKey
     number: int
     count_field: str
     name_field: str
