@@ -191,7 +191,7 @@ def _exact_counts(frame: pl.DataFrame) -> dict[int, dict[tuple[str, int], int]]:
 def test_fingerprints_flag_exactly_the_decks_equal_to_their_lists(
         deck: list[tuple[int, str, int, int]], changes: list[tuple[int, str, int, int]],
         split: bool, moved: bool, data: st.DataObject) -> None:
-    from validator.engine.check import fingerprints, same_as_listed
+    from validator.engine.fingerprints import fingerprints, same_as_listed
 
     # the list: the deck's rows reordered, copies split into rows of one, a row in another
     # section, plus a few more rows
@@ -265,8 +265,8 @@ def test_each_process_draws_its_own_fingerprint_seeds() -> None:
 
     def seeds() -> str:
         return subprocess.run(
-            [sys.executable, "-c", "from validator.engine import check as engine; "
-                                   "print(engine._FINGERPRINT_SEEDS)"],
+            [sys.executable, "-c", "from validator.engine import fingerprints; "
+                                   "print(fingerprints._SEEDS)"],
             capture_output=True, text=True, check=True).stdout
 
     first, second = seeds(), seeds()
