@@ -15,6 +15,7 @@ from validator.cards.banlist import read_banlist
 from validator.cards.db import CardDB
 from validator.cards.formats import load_format
 from validator.engine.check import check
+from validator.errors import InputError
 from validator.inputs.decks.batch import read_deck_paths
 
 
@@ -272,3 +273,42 @@ def test_each_process_draws_its_own_fingerprint_seeds() -> None:
     first, second = seeds(), seeds()
     assert first.startswith("(")
     assert first != second
+
+
+# -- the entry frames it takes ---------------------------------------------------------------
+
+
+# plain strings: a section Enum and a 32-bit quantity are expected
+@pytest.mark.parametrize("column", ["section", "qty"])
+@pytest.mark.parametrize("which", ["entries", "registered lists"])
+def test_a_column_of_strings_is_an_input_error(demo_db: CardDB, column: str,
+                                               which: str) -> None:
+    from validator.cards.load import load
+    from validator.inputs.entries import ENTRY_SCHEMA
+
+    setup = load("advanced-tcg", demo_db)
+    deck = build(demo_db, "d", legal_filler(demo_db, 40))
+    bad = deck.with_columns(pl.col(column).cast(pl.Utf8))
+    entries, registered = (bad, deck) if which == "entries" else (deck, bad)
+    with pytest.raises(InputError) as raised:
+        check(entries, cards=setup.cards, fmt=setup.fmt, banlist=setup.banlist,
+              registered=registered)
+    problem, = raised.value.problems
+    assert (problem.file, problem.column) == (which, column)
+    assert str(ENTRY_SCHEMA[column]) in problem.message
+
+
+def test_a_missing_column_is_an_input_error(demo_db: CardDB) -> None:
+    from validator.cards.load import load
+
+    setup = load("advanced-tcg", demo_db)
+    deck = build(demo_db, "d", legal_filler(demo_db, 40)).drop("qty")
+    with pytest.raises(InputError) as raised:
+        check(deck, cards=setup.cards, fmt=setup.fmt, banlist=setup.banlist)
+    assert [(p.file, p.column) for p in raised.value.problems] == [("entries", "qty")]
+
+
+def test_only_the_required_columns_are_needed(demo_db: CardDB, run: Run) -> None:
+    deck = build(demo_db, "d", [("Pot of Greed", 1), *legal_filler(demo_db, 39)])
+    bare = deck.select(pl.col("deck_id").cast(pl.Categorical), "section", "passcode", "qty")
+    assert codes(run(bare)) == codes(run(deck)) == ["FORBIDDEN_CARD"]

@@ -118,6 +118,9 @@ def check(
 ) -> CheckResult:
     """Check every deck in ``entries`` (and compare with ``registered`` lists when given).
 
+    ``entries`` and ``registered`` have the columns of ``ENTRY_SCHEMA`` (only ``deck_id``,
+    ``section`` and ``qty`` must be there; deck ids may be categoricals): a column missing
+    or of another type is an ``InputError`` naming it.
     ``deck_ids`` names decks that must get a verdict even with no rows at all (a player
     whose registered sheet is empty is a deck of 0 cards, not a missing one).
     ``list_problems=False`` leaves the registered lists' own problems (unresolved names) to
@@ -131,9 +134,9 @@ def check(
     when the head judge must first settle an entry (an unresolved name, an unreadable row)
     — then the verdicts that count the whole deck or list wait (``held``) —, else ``legal``.
     """
-    entries = entry_rows(entries)
+    entries = entry_rows(entries, "entries")
     if registered is not None:
-        registered = entry_rows(registered)
+        registered = entry_rows(registered, "registered lists")
     if attributes is None:
         attributes = card_attributes(cards, banlist, fmt)
     elif not attributes.is_for(cards, banlist, fmt):

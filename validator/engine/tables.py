@@ -17,12 +17,13 @@ from validator.cards.banlist import Banlist
 from validator.cards.db import CardDB
 from validator.cards.formats import Format
 from validator.engine.resolve import RESOLVED_SCHEMA
-from validator.errors import Problem
-from validator.inputs.entries import conform
+from validator.errors import InputError, Problem
+from validator.inputs.entries import ENTRY_SCHEMA
 from validator.vocab import SECTIONS
 
 __all__ = [
     "ENGINE",
+    "REQUIRED_COLUMNS",
     "UNRESOLVED_KEY",
     "CardTable",
     "by_deck",
@@ -42,6 +43,12 @@ __all__ = [
 #: expressions the rules use, copies string literals for every row (a third of the page
 #: faults of writing a JSON report), and the in-memory one groups pre-sorted keys fastest
 ENGINE: Literal["in-memory"] = "in-memory"
+
+#: entry columns a frame must have; the others are null where a frame lacks them (no names
+#: in a YDK event, no cells outside spreadsheets)
+REQUIRED_COLUMNS = ("deck_id", "section", "qty")
+#: deck ids may also be categoricals (compared by number: much faster on millions of rows)
+_DECK_ID_TYPES = (pl.Utf8, pl.Categorical, pl.Enum)
 
 #: key of a typed name that names no card (one group per deck, for the section sizes)
 UNRESOLVED_KEY = -(2**31)
@@ -118,10 +125,42 @@ def card_attributes(cards: CardDB, banlist: Banlist, fmt: Format) -> CardTable:
     return CardTable(cards, banlist, fmt, frame, tuple(bound.warnings))
 
 
-def entry_rows(frame: pl.DataFrame) -> pl.DataFrame:
-    """An entry frame as the engine takes it: exactly the entry columns in order (a column
-    the frame lacks is null), those entirely null as constants (:func:`lean`)."""
-    return lean(conform(frame))
+def _type_problems(frame: pl.DataFrame, label: str) -> list[Problem]:
+    """A problem for each entry column missing or of another type than the engine takes."""
+    schema = frame.schema
+    problems: list[Problem] = []
+    for column, expected in ENTRY_SCHEMA.items():
+        given = schema.get(column)
+        if given is None:
+            if column in REQUIRED_COLUMNS:
+                problems.append(Problem(label, None, column,
+                                        f"no {column!r} column (expected {expected})"))
+            continue
+        if column == "deck_id":
+            fits = isinstance(given, _DECK_ID_TYPES)
+            wanted = "String or Categorical"
+        else:
+            fits = given == expected or (given == pl.Null and column not in REQUIRED_COLUMNS)
+            wanted = str(expected)
+        if not fits:
+            problems.append(Problem(label, None, column,
+                                    f"column {column!r} is {given}: expected {wanted}"))
+    if "passcode" not in schema and "name" not in schema:
+        problems.append(Problem(label, None, "passcode",
+                                "no 'passcode' nor 'name' column: expected at least one"))
+    return problems
+
+
+def entry_rows(frame: pl.DataFrame, label: str) -> pl.DataFrame:
+    """An entry frame as the engine takes it: its schema checked against ``ENTRY_SCHEMA``
+    (``InputError`` naming each column missing or of another type; no per-row work), then
+    exactly the entry columns in order, those entirely null as constants (:func:`lean`)."""
+    problems = _type_problems(frame, label)
+    if problems:
+        raise InputError(problems)
+    return lean(frame.select(
+        [pl.col(c).cast(t) if frame.schema.get(c) == pl.Null else pl.col(c)
+         if c in frame.columns else pl.lit(None, t).alias(c) for c, t in ENTRY_SCHEMA.items()]))
 
 
 def lean(frame: pl.DataFrame) -> pl.DataFrame:
