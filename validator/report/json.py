@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING, Any
 import orjson
 import polars as pl
 
-from validator.engine.check import ENGINE, CheckResult
+from validator.engine.check import CheckResult
+from validator.engine.tables import ENGINE
 from validator.errors import ImplementationError
 from validator.judging.penalties import Policy
 from validator.judging.siding import exchanges_allowed
