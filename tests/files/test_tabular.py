@@ -56,9 +56,13 @@ def test_a_registration_in_its_languages_encoding_is_read_as_written(encoding: s
     assert decode_text(text.encode(encoding), "f.csv") == text
 
 
-def test_broken_utf16_is_an_input_error() -> None:
+@pytest.mark.parametrize("data", [
+    b"\xef\xbb\xbfPlayer,Card\n1,Caf\xe9\n",  # a UTF-8 BOM, then text that is not UTF-8
+    b"\xff\xfe\x00\xd8",  # UTF-16 with half a surrogate pair
+])
+def test_broken_text_behind_a_bom_is_an_input_error(data: bytes) -> None:
     with pytest.raises(InputError) as raised:
-        decode_text(b"\xff\xfe\x00\xd8", "f.csv")  # half a surrogate pair
+        decode_text(data, "f.csv")
     assert raised.value.file == "f.csv"
 
 

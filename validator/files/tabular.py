@@ -41,7 +41,10 @@ def cell_name(row: int, col: int) -> str:
 def decode_text(data: bytes, file: str) -> str:
     """Decode text bytes, sniffing the encoding; never guesses silently wrong for UTF-8."""
     if data.startswith(b"\xef\xbb\xbf"):
-        return data[3:].decode("utf-8", errors="strict")
+        try:
+            return data[3:].decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise InputError.at(file, f"broken UTF-8 text at byte {exc.start + 3}") from exc
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         try:
             return data.decode("utf-16")

@@ -152,3 +152,10 @@ def test_a_deck_file_with_an_unreadable_line_raises_it(tmp_path: Path) -> None:
     with pytest.raises(InputError) as raised:
         read_deck_file(path)
     assert [(p.file, p.line) for p in raised.value.problems] == [(str(path), 2)]
+
+
+def test_a_text_list_with_a_utf8_bom_and_broken_text_is_a_problem_of_its_file() -> None:
+    read = parse_sources([Source("t.txt", "t", b"\xef\xbb\xbf3 Caf\xe9\n"), SOURCES[0]], [])
+    assert [(p.file, p.line) for p in read.problems] == [("t.txt", None)]
+    assert read.ids == ["a"]
+    assert set(read.entries["file"]) == {"a.ydk"}

@@ -208,3 +208,10 @@ def test_every_registration_fixture_reads_every_row(name: str, players: int,
     assert reg.players.height == players
     assert reg.entries.height == counts[1]
     assert len(reg.problems) == counts[2]  # the one "three" in a quantity cell
+
+
+def test_a_csv_with_a_utf8_bom_and_broken_text_is_a_problem_and_the_others_are_read() -> None:
+    reg = read_registration_files([Path("bad.csv"), Path("good.csv")],
+                                  [b"\xef\xbb\xbfPlayer,Qty,Card\n1,3,Caf\xe9\n", LONG.encode()])
+    assert _where(reg.problems) == [("bad.csv", None, None)]
+    assert reg.entries["file"].to_list() == ["good.csv"]
