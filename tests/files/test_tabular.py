@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from openpyxl import Workbook
 
+from validator.cards.db import CardDB
 from validator.errors import InputError
 from validator.files.safety import MAX_COLUMNS
 from validator.files.tabular import (
@@ -25,6 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 LISTS = {
     "cp932": ("田中 太郎", "灰流うらら"),
     "cp949": ("김민준", "하루 우라라"),
+    "cp874": ("สมชาย ใจดี", "Ash Blossom & Joyous Spring"),
     "shift_jis": ("佐藤 花子", "ブラック・マジシャン"),
 }
 
@@ -54,6 +56,47 @@ def test_a_registration_in_its_languages_encoding_is_read_as_written(encoding: s
     text = "Player ID,Player Name,Section,Qty,Card Name\r\n" + "".join(
         f"{1000 + i},{player},Main,3,{card}\r\n" for i in range(20))
     assert decode_text(text.encode(encoding), "f.csv") == text
+
+
+@pytest.mark.parametrize(("text", "encoding"), [
+    ("1,김민준,Main,3,하루 우라라\n", "cp949"),
+    ("1,สมชาย ใจดี,Main,3,Raigeki\n", "cp874"),
+    ("1,พิมพ์ชนก แก้วมณี\n", "cp874"),
+    ("1,田中 太郎,Main,3,灰流うらら\n", "cp932"),
+])
+def test_one_line_in_a_legacy_code_page_is_read_in_its_language(text: str,
+                                                                encoding: str) -> None:
+    """Thai and Korean bytes decode as Japanese too (half-width katakana and kanji)."""
+    assert decode_text(text.encode(encoding), "f.csv") == text
+
+
+def test_western_accents_are_not_read_as_thai() -> None:
+    text = "Player,Card\n1,José Pérez\n2,Hélène Gauthier\n3,Raigeki\n"
+    decoded = decode_text(text.encode("cp1252"), "f.csv")
+    assert not any("\u0e00" <= c <= "\u0e7f" for c in decoded)
+
+
+@pytest.mark.parametrize(("lang", "encoding"), [("ja", "cp932"), ("ko", "cp949")])
+def test_every_real_card_name_is_read_back_from_its_languages_code_page(
+        real_db: CardDB, lang: str, encoding: str) -> None:
+    """Each real Japanese and Korean name, alone in a file of its language's code page (but
+    for the bytes that are UTF-8 too: UTF-8 is read first)."""
+    names = real_db.printings[f"name_{lang}"].drop_nulls().unique().sort().to_list()
+    written = 0
+    wrong = []
+    for name in names:
+        try:
+            data = f"1,{name}\n".encode(encoding)
+            data.decode("utf-8")
+            continue  # "Sin 튠" in cp949 is "Sin ƪ" in UTF-8
+        except UnicodeEncodeError:
+            continue
+        except UnicodeDecodeError:
+            written += 1
+        if decode_text(data, "f.csv") != f"1,{name}\n":
+            wrong.append(name)
+    assert written > 13_000
+    assert wrong == []
 
 
 @pytest.mark.parametrize("data", [
