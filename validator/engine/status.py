@@ -14,11 +14,10 @@ from validator.engine.tables import gather
 from validator.errors import Problem
 from validator.vocab import SECTIONS, STATUS_ENUM
 
-__all__ = ["STATUS", "UNREADABLE_SCHEMA", "locate", "open_decisions", "statuses",
+__all__ = ["UNREADABLE_SCHEMA", "locate", "open_decisions", "statuses",
            "unreadable_by_deck", "unreadable_rows"]
 
 #: a deck's verdict: it breaks a rule, the head judge must settle an entry first, or legal
-STATUS = STATUS_ENUM
 
 #: the rows of lists that could not be read, for UNREADABLE_ROW: ``on_list`` when the row
 #: belongs to the registered list of a compared deck rather than to the checked entries
@@ -88,9 +87,9 @@ def statuses(found: pl.DataFrame, decks: pl.DataFrame, open_decks: pl.Series,
         held.alias("held"), pl.col("code").is_in(list(DECISION_CODES)).alias("decision"))
     facts = found.filter(~pl.col("held") & ~pl.col("decision"))["deck"].unique().implode()
     pending = found.filter(pl.col("held") | pl.col("decision"))["deck"].unique().implode()
-    status = (pl.when(pl.col("deck").is_in(facts)).then(pl.lit("illegal", STATUS))
-              .when(pl.col("deck").is_in(pending)).then(pl.lit("needs_decision", STATUS))
-              .otherwise(pl.lit("legal", STATUS)))
+    status = (pl.when(pl.col("deck").is_in(facts)).then(pl.lit("illegal", STATUS_ENUM))
+              .when(pl.col("deck").is_in(pending)).then(pl.lit("needs_decision", STATUS_ENUM))
+              .otherwise(pl.lit("legal", STATUS_ENUM)))
     decks = decks.with_columns(status.alias("status")).with_columns(
         (pl.col("status") == "legal").alias("legal"))
     return found, decks

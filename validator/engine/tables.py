@@ -53,7 +53,7 @@ _DECK_ID_TYPES = (pl.Utf8, pl.Categorical, pl.Enum)
 #: key of a typed name that names no card (one group per deck, for the section sizes)
 UNRESOLVED_KEY = -(2**31)
 _KEY_BITS = 2**33  # keys lie in [-2**31, 2**32): passcodes, card ids, the unresolved key
-_STATUS = RESOLVED_SCHEMA["status"]
+_RESOLUTION = RESOLVED_SCHEMA["status"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -259,9 +259,9 @@ def deck_by_card(rows: pl.LazyFrame) -> pl.LazyFrame:
         (pl.col("main") + pl.col("extra") + pl.col("side")).alias("total"),
         pl.min_horizontal("row_main", "row_extra", "row_side").alias("row"),
     ).with_columns(
-        pl.when(pl.col("known")).then(pl.lit("ok", _STATUS))
-        .when(pl.col("key") == UNRESOLVED_KEY).then(pl.lit("unresolved", _STATUS))
-        .otherwise(pl.lit("unknown", _STATUS)).alias("status"),
+        pl.when(pl.col("known")).then(pl.lit("ok", _RESOLUTION))
+        .when(pl.col("key") == UNRESOLVED_KEY).then(pl.lit("unresolved", _RESOLUTION))
+        .otherwise(pl.lit("unknown", _RESOLUTION)).alias("status"),
         pl.when(pl.col("known")).then(pl.col("key")).alias("card_id"),
         pl.when(~pl.col("known") & (pl.col("key") != UNRESOLVED_KEY)).then(pl.col("key"))
         .alias("passcode"),

@@ -20,7 +20,6 @@ import polars as pl
 from validator.cards.formats import Format
 from validator.cards.load import Setup
 from validator.engine.check import CheckResult, code_counts
-from validator.engine.status import STATUS
 from validator.engine.tables import CardTable
 from validator.errors import Problem, capped
 from validator.inputs.decks.batch import DeckFiles, read_deck_paths, require_decks
@@ -29,7 +28,7 @@ from validator.judging.checking import check_against_lists
 from validator.judging.decisions import Decision
 from validator.judging.penalties import Policy
 from validator.judging.verdicts import verdicts
-from validator.vocab import ON_ENUM, Lang, Stage
+from validator.vocab import ON_ENUM, STATUS_ENUM, Lang, Stage
 
 __all__ = ["EventResult", "check_event", "run_event"]
 
@@ -136,14 +135,15 @@ def _players(index: pl.DataFrame, list_check: CheckResult, deck_check: CheckResu
             *[pl.lit(None, pl.Int64).alias(c) for c in ("deck_main", "deck_extra", "deck_side")],
             pl.lit(None, pl.Boolean).alias("deck_legal"),
             pl.lit(None, pl.Utf8).alias("deck_source"),
-            pl.lit(None, STATUS).alias("deck_status"))
+            pl.lit(None, STATUS_ENUM).alias("deck_status"))
     counted = violations.group_by("deck").len("violations")
     statuses = [pl.col("list_status"), pl.col("deck_status")]
     status = (
-        pl.when(pl.any_horizontal(s == "illegal" for s in statuses)).then(pl.lit("illegal", STATUS))
+        pl.when(pl.any_horizontal(s == "illegal" for s in statuses))
+        .then(pl.lit("illegal", STATUS_ENUM))
         .when(pl.any_horizontal(s == "needs_decision" for s in statuses))
-        .then(pl.lit("needs_decision", STATUS))
-        .otherwise(pl.lit("legal", STATUS))
+        .then(pl.lit("needs_decision", STATUS_ENUM))
+        .otherwise(pl.lit("legal", STATUS_ENUM))
     )
     return (
         out.join(counted, on="deck", how="left")
