@@ -314,7 +314,8 @@ def check_command(decks: tuple[Path, ...], cards_spec: str | None, banlist_spec:
     from validator.engine.check import card_attributes
     from validator.inputs.decks.batch import read_deck_paths
     from validator.judging.checking import check_decks
-    from validator.report.json import to_json_pieces
+    from validator.report.json import report_pieces
+    from validator.report.model import judged_check
 
     def prepared() -> tuple[Setup, Policy]:
         setup = load(format_spec, cards_spec, banlist_spec, list_name, data_dir)
@@ -343,11 +344,14 @@ def check_command(decks: tuple[Path, ...], cards_spec: str | None, banlist_spec:
         checked = check_decks(files, setup, registrations=reg,
                               decisions=_decisions(decisions), duel=duel)
         step("Checking decks", 1, 1)
-        if json_target is not None:
+        shown = json_target != "-" and not quiet
+        # judged once for the JSON and the terminal; not at all when only the exit status
+        # is asked for
+        report = judged_check(checked, policy, stage, lang) \
+            if json_target is not None or shown else None
+        if report is not None and json_target is not None:
             step("Writing the report", 0, 1)
-            _write_json(to_json_pieces(checked.result, policy, stage, lang,
-                                       lists=checked.lists, compared=checked.compared,
-                                       duel=duel), json_target)
+            _write_json(report_pieces(report), json_target)
             step("Writing the report", 1, 1)
     problems = files.problems + checked.problems
     for problem in problems:
@@ -355,11 +359,10 @@ def check_command(decks: tuple[Path, ...], cards_spec: str | None, banlist_spec:
     result = checked.result
     for warning in result.warnings[:20]:
         err.print(f"warning: {escape(str(warning))}", highlight=False)
-    if json_target != "-" and not quiet:
+    if report is not None and shown:
         from validator.report.text import print_text
 
-        print_text(result, policy, stage, lang, _made(out), every_deck=every_deck,
-                   lists=checked.lists, compared=checked.compared, duel=duel)
+        print_text(report, _made(out), every_deck=every_deck)
     if problems:
         sys.exit(2)
     sys.exit(0 if bool(result.decks["legal"].all()) else 1)
@@ -496,7 +499,8 @@ def event_command(registrations: Path, decks: Path | None, cards_spec: str | Non
 
     from validator.cards.load import load
     from validator.event.run import run_event
-    from validator.report.json import event_json_pieces
+    from validator.report.json import report_pieces
+    from validator.report.model import judged_event
     from validator.report.text import event_lines
     from validator.report.xlsx import write_event_xlsx
 
@@ -515,19 +519,20 @@ def event_command(registrations: Path, decks: Path | None, cards_spec: str | Non
         stamp = os.environ.get("SOURCE_DATE_EPOCH")
         when = dt.datetime.fromtimestamp(int(stamp), dt.UTC) if stamp and stamp.isdigit() \
             else None
-        write_event_xlsx(result, policy, "pre-event", lang, report, when)
+        judged = judged_event(result, policy, "pre-event", lang)
+        write_event_xlsx(judged, report, when)
         if json_target:
-            _write_json(event_json_pieces(result, policy, "pre-event", lang), json_target)
+            _write_json(report_pieces(judged), json_target)
         step(steps[2], 1, 1)
-    out.file.write("\n".join(event_lines(result)) + "\n")
-    for problem in result.problems[:20]:
+    out.file.write("\n".join(event_lines(judged)) + "\n")
+    for problem in judged.problems[:20]:
         err.print(f"[yellow]problem:[/yellow] {escape(str(problem))}", highlight=False)
-    if len(result.problems) > 20:
-        err.print(f"… and {len(result.problems) - 20} more problems (see the report)",
+    if len(judged.problems) > 20:
+        err.print(f"… and {len(judged.problems) - 20} more problems (see the report)",
                   highlight=False)
     out.print(f"Report: {report}" + (f"\nJSON:   {json_target}" if json_target else ""),
               highlight=False)
-    sys.exit(0 if bool(result.players["legal"].all()) else 1)
+    sys.exit(0 if bool(judged.items["legal"].all()) else 1)
 
 
 @main.command("serve")
