@@ -12,6 +12,7 @@ from click.testing import CliRunner
 
 from tests.conftest import shared_path
 from validator.cli import main
+from validator.errors import SHOWN
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -146,8 +147,8 @@ def test_a_wrong_format_is_told_before_a_missing_deck_folder() -> None:
     comes first, as it did when they were loaded before."""
     result = CliRunner().invoke(main, ["check", "/nonexistent", "--format", "no-such"])
     assert result.exit_code == 2
-    assert "no-such: unknown format" in result.output
-    assert "no such deck file or folder" not in result.output
+    assert "no-such: UNKNOWN_FORMAT" in result.output
+    assert "FILE_MISSING" not in result.output
 
 
 def test_data_import_and_info(tmp_path: Path) -> None:
@@ -203,13 +204,13 @@ def test_real_cards_without_a_real_list_are_refused(tmp_path: Path) -> None:
     deck = str(shared_path("decks", "windbot", "AI_Albaz.ydk"))
     result = runner.invoke(main, ["check", deck, "--format", "rush", *store_dir])
     assert result.exit_code == 2
-    assert "no Rush Duel Forbidden/Limited list in the data store" in result.output
-    assert "deckcheck data import Rush.lflist.conf" in result.output
+    assert f"{tmp_path / 'store'}: NO_LIST" in result.output
+    assert "deckcheck data import Rush.lflist.conf" in result.output  # the list to import
     demo_list = ROOT / "banlists" / "lists" / "demo-rush.lflist.conf"
     explicit = runner.invoke(main, ["check", deck, "--format", "rush", "--banlist",
                                     str(demo_list), *store_dir])
     assert explicit.exit_code == 2
-    assert "demo list" in explicit.output
+    assert f"{demo_list}: DEMO_LIST" in explicit.output
 
 
 def test_template_reads_back_empty(tmp_path: Path) -> None:
@@ -222,8 +223,7 @@ def test_template_reads_back_empty(tmp_path: Path) -> None:
     # a blank template is no player: each sheet is skipped and reported
     assert reg.players.height == 0
     assert reg.entries.is_empty()
-    assert [p.message for p in reg.problems] == ["a blank deck list (no player, no cards): "
-                                                 "skipped"] * 3
+    assert [p.code for p in reg.problems] == ["BLANK_LIST"] * 3
 
 
 def test_template_keeps_the_id_cell_as_text(tmp_path: Path) -> None:
@@ -269,3 +269,24 @@ def test_check_of_3000_files_on_a_terminal(tmp_path: Path,
     screen.truncate(0)
     quiet = CliRunner().invoke(main, ["check", str(decks), "--cards", "demo", "--quiet"])
     assert (quiet.exit_code, quiet.output, screen.getvalue()) == (1, "", "")
+
+
+def test_check_and_event_refuse_a_folder_without_deck_files_alike(tmp_path: Path) -> None:
+    (tmp_path / "notes.md").write_text("no decks here\n")
+    workbook = str(ROOT / "sample_decklists" / "regional-tcg.xlsx")
+    runs = [CliRunner().invoke(main, ["check", str(tmp_path), "--cards", "demo"]),
+            CliRunner().invoke(main, ["event", workbook, "--decks", str(tmp_path), "--cards",
+                                      "demo", "--report", str(tmp_path / "r.xlsx")])]
+    for run in runs:
+        assert run.exit_code == 2
+        assert f"{tmp_path}: NO_DECK_FILES no deck files found (.ydk, .ydke, .txt, .zip)" \
+            in run.stderr
+
+
+def test_problems_past_the_screen_are_counted(tmp_path: Path) -> None:
+    for i in range(SHOWN + 5):  # none is UTF-8: one problem each
+        (tmp_path / f"04000{i:05d}.ydk").write_bytes(b"#main\n\xff\xfe\xfa\n")
+    run = CliRunner().invoke(main, ["check", str(tmp_path), "--cards", "demo", "--quiet"])
+    assert run.exit_code == 2
+    assert run.stderr.count("error:") == SHOWN
+    assert "… and 5 more problems" in run.stderr

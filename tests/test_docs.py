@@ -43,3 +43,14 @@ def test_a_help_change_makes_the_commands_drift(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setattr(check, "help", "Check decks somehow.")
     assert "Check decks somehow." in docs.commands()
     assert docs.render(readme) != readme
+
+
+def test_the_problem_codes_are_the_registry(monkeypatch: pytest.MonkeyPatch) -> None:
+    from validator.errors import PROBLEM_CODES
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for code, meaning in PROBLEM_CODES.items():
+        assert f"| `{code}` | {meaning} |" in readme
+    monkeypatch.setitem(PROBLEM_CODES, "NO_CARD", "a row that names no card at all")
+    assert "| `NO_CARD` | a row that names no card at all |" in docs.problem_codes_table()
+    assert docs.render(readme) != readme

@@ -52,3 +52,11 @@ def test_the_layer_contract_breaks_on_an_import_from_a_later_stage(tmp_path: Pat
 def test_only_a_few_modules_sit_loose_at_the_top() -> None:
     loose = {p.stem for p in (ROOT / "validator").glob("*.py") if p.stem != "__init__"}
     assert loose == LOOSE
+
+
+def test_the_readme_names_every_package_of_the_layout() -> None:
+    readme = (ROOT / "README.md").read_text()
+    layout = readme[readme.index("## How the code is laid out"):]
+    packages = sorted(p.parent.name for p in (ROOT / "validator").glob("*/__init__.py"))
+    assert packages  # the package has subpackages to name
+    assert [p for p in packages if f"`{p}/`" not in layout] == []

@@ -158,8 +158,8 @@ def test_a_decision_that_matches_nothing_is_reported(tmp_path: Path) -> None:
     decisions = read_decisions(_decided(tmp_path, "0400000000,Z99,Raigeki,,Mai,typo\n"))
     registrations, _, fmt_name = EVENTS["regional-tcg"]
     result = run_event(Path(registrations), load(fmt_name, "demo"), decisions=decisions)
-    assert any("no open entry of player 0400000000 at 'Z99'" in p.message
-               for p in result.problems)
+    assert [(p.file, p.line, p.column) for p in result.problems
+            if p.code == "UNMATCHED_DECISION"] == [("decisions", 2, "where")]
 
 
 def test_rush_legend_pairs() -> None:
@@ -175,10 +175,12 @@ def test_unreadable_registration_row_is_in_the_report(tmp_path: Path) -> None:
     target = tmp_path / "report.xlsx"
     write_event_xlsx(_judged(result), target)
     workbook = load_workbook(target)
-    problems = [[c.value for c in row] for row in workbook["Problems"].iter_rows(min_row=2)]
-    unreadable = [p for p in problems if p[3] and "'three'" in str(p[3])]
-    assert unreadable == [["sample_decklists/regional-tcg.xlsx", 17,
-                           f"{player_id(48)}!A17", "quantity 'three' is not a number 1-99"]]
+    problems = [[c.value for c in row] for row in workbook["Problems"].iter_rows()]
+    assert problems[0][:4] == ["File", "Row/line", "Where", "Code"]
+    unreadable = [p[:4] for p in problems if p[3] == "BAD_QUANTITY"]
+    assert unreadable == [["sample_decklists/regional-tcg.xlsx", 17, f"{player_id(48)}!A17",
+                           "BAD_QUANTITY"]]
+    assert [p[3] for p in problems[1:]] == ["NO_DECK", "UNMATCHED_DECK", "BAD_QUANTITY"]
 
 
 def test_xlsx_report_sheets_player_and_remedy(tmp_path: Path) -> None:

@@ -7,10 +7,9 @@ from __future__ import annotations
 
 import functools
 import gc
-import os
 import re
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, cast
@@ -18,7 +17,8 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 import click
 
 from validator.cards import store
-from validator.errors import InputError
+from validator.errors import SHOWN, InputError
+from validator.files.safety import MAX_UPLOAD
 from validator.vocab import LANGS, STAGES
 
 if TYPE_CHECKING:
@@ -74,6 +74,14 @@ def _table(title: str) -> Any:
     return Table(title=title)
 
 
+def _shown(lines: Sequence[str], prefix: str, noun: str) -> None:
+    """The first :data:`~validator.errors.SHOWN` lines on stderr, then how many more."""
+    for line in lines[:SHOWN]:
+        err.print(f"{prefix} {escape(line)}", highlight=False)
+    if len(lines) > SHOWN:
+        err.print(f"… and {len(lines) - SHOWN} more {noun}", highlight=False)
+
+
 def user_errors(func: F) -> F:
     """Turn library input errors into one clear message and exit status 2."""
 
@@ -82,10 +90,9 @@ def user_errors(func: F) -> F:
         try:
             return func(*args, **kwargs)
         except InputError as exc:
-            for problem in exc.problems[:50]:
-                err.print(f"[red]error:[/red] {escape(str(problem))}", highlight=False)
-            if len(exc.problems) > 50:
-                err.print(f"... and {len(exc.problems) - 50} more problems")
+            from validator.report.text import problem_line
+
+            _shown([problem_line(p) for p in exc.problems], "[red]error:[/red]", "problems")
             sys.exit(2)
 
     return wrapper  # type: ignore[return-value]
@@ -158,7 +165,7 @@ def data_import(sources: tuple[Path, ...], data_dir: Path | None) -> None:
     """
     for source in sources:
         if not source.exists():
-            raise InputError.at(str(source), "no such file or folder")
+            raise InputError.at(str(source), "no such file or folder", code="FILE_MISSING")
     store.import_into_store(list(sources), data_dir)
     _print_info(store.data_dir(data_dir))
 
@@ -206,8 +213,7 @@ def _print_info(folder: Path) -> None:
                   f"{db.name_count():,} card names, "
                   f"{int(db.printings['rush'].sum()):,} Rush printings, "
                   f"{int(db.printings['legend'].sum()):,} Legend printings")
-        for warning in db.warnings[:20]:
-            err.print(f"warning: {escape(str(warning))}", highlight=False)
+        _shown([str(w) for w in db.warnings], "warning:", "warnings")
     lists = store.stored_lists(folder)
     if not lists:
         out.print("No Forbidden/Limited list imported; checks of real card data need one "
@@ -253,9 +259,6 @@ def _progress(enabled: bool = True, downloads: bool = False) -> Iterator[Step]:
             bar.update(tasks[stage], completed=done, total=total)
 
         yield step
-
-
-MAX_UPLOAD_MB = 100
 
 
 def _write_json(pieces: Iterable[bytes], target: str) -> None:
@@ -321,7 +324,7 @@ def check_command(decks: tuple[Path, ...], cards_spec: str | None, banlist_spec:
 
     from validator.cards.load import load
     from validator.engine.check import card_attributes
-    from validator.inputs.decks.batch import read_deck_paths
+    from validator.inputs.decks.batch import read_deck_paths, require_decks
     from validator.judging.checking import check_decks
     from validator.report.json import report_pieces
     from validator.report.model import judged_check
@@ -346,12 +349,10 @@ def check_command(decks: tuple[Path, ...], cards_spec: str | None, banlist_spec:
             from validator.inputs.registrations.read import read_registrations
 
             reg = read_registrations(registrations)
-        if not files.ids and not files.problems:
-            raise InputError.at(" ".join(map(str, decks)),
-                                "no deck files found (.ydk, .ydke, .txt, .zip)")
+        require_decks(files, " ".join(map(str, decks)))
         step("Checking decks", 0, 1)
         checked = check_decks(files, setup, registrations=reg,
-                              decisions=_decisions(decisions), duel=duel)
+                              decisions=_decisions(decisions), duel=duel, stage=stage)
         step("Checking decks", 1, 1)
         shown = json_target != "-" and not quiet
         # judged once for the JSON and the terminal; not at all when only the exit status
@@ -363,11 +364,11 @@ def check_command(decks: tuple[Path, ...], cards_spec: str | None, banlist_spec:
             _write_json(report_pieces(report), json_target)
             step("Writing the report", 1, 1)
     problems = files.problems + checked.problems
-    for problem in problems:
-        err.print(f"[red]error:[/red] {escape(str(problem))}", highlight=False)
+    from validator.report.text import problem_lines
+
+    _shown(problem_lines(problems), "[red]error:[/red]", "problems (see the JSON report)")
     result = checked.result
-    for warning in result.warnings[:20]:
-        err.print(f"warning: {escape(str(warning))}", highlight=False)
+    _shown([str(w) for w in result.warnings], "warning:", "warnings (see the JSON report)")
     if report is not None and shown:
         from validator.report.text import print_text
 
@@ -421,7 +422,7 @@ def template_command(target: Path | None, players: int, as_pdf: bool) -> None:
         return
     target = target or Path("decklist.xlsx")
     if players < 1 or players > 1000:
-        raise InputError.at("--players", "expected 1 to 1000 sheets")
+        raise InputError.at("--players", "expected 1 to 1000 sheets", code="BAD_OPTION")
     write_konami_workbook(target, [KonamiSheet(sheet_name=f"Player {i + 1}")
                                    for i in range(players)])
     out.print(f"Wrote {target}")
@@ -453,12 +454,13 @@ def pdf_command(deck: Path, player_id: str, player_name: str, event: str, date: 
     from validator.sheets.pdf import sheet_from_deck, write_form
 
     if date and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", date):
-        raise InputError.at("--date", f"expected YYYY-MM-DD, got {date!r}")
+        raise InputError.at("--date", f"expected YYYY-MM-DD, got {date!r}", code="BAD_OPTION")
     files = read_deck_paths([deck])
     if files.problems:
         raise InputError(files.problems)
     if len(files.ids) != 1:
-        raise InputError.at(str(deck), f"expected one deck, found {len(files.ids)}")
+        raise InputError.at(str(deck), f"expected one deck, found {len(files.ids)}",
+                            code="BAD_OPTION")
     cards, fmt = load_pool(format_spec, cards_spec, data_dir)
     sheet, notes = sheet_from_deck(files.entries, cards, fmt, player_id=player_id,
                                    player_name=player_name, event=event, date=date)
@@ -498,13 +500,12 @@ def event_command(registrations: Path, decks: Path | None, cards_spec: str | Non
     Example: deckcheck event sample_decklists/regional-tcg.xlsx --decks decks/tcg
     --report out/report.xlsx --json out/report.json
     """
-    import datetime as dt
 
     from validator.cards.load import load
     from validator.event.run import run_event
     from validator.report.json import report_pieces
     from validator.report.model import judged_event
-    from validator.report.text import event_lines
+    from validator.report.text import event_lines, problem_lines
     from validator.report.xlsx import write_event_xlsx
 
     steps = ("Loading card data and list", "Reading and checking lists and decks",
@@ -519,20 +520,14 @@ def event_command(registrations: Path, decks: Path | None, cards_spec: str | Non
         result = run_event(registrations, setup, decks=decks, decisions=settled)
         step(steps[1], 1, 1)
         step(steps[2], 0, 1)
-        stamp = os.environ.get("SOURCE_DATE_EPOCH")
-        when = dt.datetime.fromtimestamp(int(stamp), dt.UTC) if stamp and stamp.isdigit() \
-            else None
         judged = judged_event(result, policy, "pre-event", lang)
-        write_event_xlsx(judged, report, when)
+        write_event_xlsx(judged, report)
         if json_target:
             _write_json(report_pieces(judged), json_target)
         step(steps[2], 1, 1)
     out.file.write("\n".join(event_lines(judged)) + "\n")
-    for problem in judged.problems[:20]:
-        err.print(f"[yellow]problem:[/yellow] {escape(str(problem))}", highlight=False)
-    if len(judged.problems) > 20:
-        err.print(f"… and {len(judged.problems) - 20} more problems (see the report)",
-                  highlight=False)
+    _shown(problem_lines(judged.problems), "[yellow]problem:[/yellow]",
+           "problems (see the report)")
     out.print(f"Report: {report}" + (f"\nJSON:   {json_target}" if json_target else ""),
               highlight=False)
     sys.exit(0 if bool(judged.items["legal"].all()) else 1)
@@ -551,7 +546,7 @@ def event_command(registrations: Path, decks: Path | None, cards_spec: str | Non
               help="Another host name the server answers to (repeatable), e.g. the name "
                    "judges type on the venue LAN.")
 @cards_option
-@click.option("--max-upload", type=click.IntRange(1, 2048), default=MAX_UPLOAD_MB,
+@click.option("--max-upload", type=click.IntRange(1, 2048), default=MAX_UPLOAD >> 20,
               show_default=True, help="Largest upload accepted, in MB (a zip of an event's "
                                       "PDF sheets is about 0.15 MB per player).")
 @data_dir_option
@@ -572,13 +567,14 @@ def serve_command(db_path: Path, host: str, port: int, password: str | None,
 
     if host not in LOOPBACK and not password:
         raise InputError.at("--host", f"serving on {host} reaches beyond this machine: give "
-                                      "--password (or $DECKCHECK_PASSWORD) too")
+                                      "--password (or $DECKCHECK_PASSWORD) too", code="BAD_OPTION")
     try:
         sock = socket.create_server((host, port), family=socket.AF_INET6 if ":" in host
                                     else socket.AF_INET)
     except OSError as exc:
         raise InputError.at(f"{host}:{port}", f"cannot listen there ({exc.strerror}): is "
-                                              "another server using the port? Try --port") from exc
+                                              "another server using the port? Try --port",
+                            code="BAD_OPTION") from exc
     app = create_app(db_path, password=password, cards_spec=cards_spec, data_dir=data_dir,
                      max_upload=max_upload << 20, hosts=allowed_hosts(host, allow_hosts),
                      checks="process")

@@ -1,7 +1,8 @@
 """The README's generated parts: the violation codes (from the rule docstrings), which
-regulation prescribes what for each code (from the policies), and the command synopses (from
-``--help``). ``python -m validator.docs`` rewrites them in README.md; ``--check`` fails when
-the README has drifted (``make test`` runs it through a test).
+regulation prescribes what for each code (from the policies), the problem codes (from
+``validator.errors.PROBLEM_CODES``) and the command synopses (from ``--help``).
+``python -m validator.docs`` rewrites them in README.md; ``--check`` fails when the README
+has drifted (``make test`` runs it through a test).
 
 A generated part sits between ``<!-- BEGIN name -->`` and ``<!-- END name -->``.
 """
@@ -17,6 +18,7 @@ from pathlib import Path
 import click
 
 from validator.engine.rules import CODES, DECISION_CODES, RULES
+from validator.errors import PROBLEM_CODES
 from validator.judging.penalties import load_policy
 from validator.vocab import REGULATIONS
 
@@ -45,6 +47,12 @@ def code_meaning(code: str) -> str:
 def codes_table() -> str:
     rows = ["| code | what it means |", "|---|---|"]
     rows += [f"| `{code}` | {code_meaning(code)} |" for code in CODES]
+    return "\n".join(rows) + "\n"
+
+
+def problem_codes_table() -> str:
+    rows = ["| code | what it means |", "|---|---|"]
+    rows += [f"| `{code}` | {meaning} |" for code, meaning in PROBLEM_CODES.items()]
     return "\n".join(rows) + "\n"
 
 
@@ -94,7 +102,8 @@ def commands() -> str:
 
 
 PARTS: dict[str, Callable[[], str]] = {
-    "codes": codes_table, "regulations": regulations_table, "commands": commands}
+    "codes": codes_table, "regulations": regulations_table,
+    "problem-codes": problem_codes_table, "commands": commands}
 
 
 def render(readme: str) -> str:

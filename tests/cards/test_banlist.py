@@ -69,8 +69,9 @@ def test_pick_a_list_by_name(tmp_path: Path) -> None:
     conf = tmp_path / "l.conf"
     conf.write_text("!A\n1 1\n!B\n1 2\n")
     assert read_banlist(conf, "B").entries["limit"].to_list() == [2]
-    with pytest.raises(InputError, match="no list named 'C'"):
+    with pytest.raises(InputError) as info:
         read_banlist(conf, "C")
+    assert info.value.codes == ["NO_LIST"]
 
 
 def test_limit_on_alternate_printing_binds_to_the_name(ygojson_db: CardDB) -> None:
@@ -90,7 +91,7 @@ def test_table_list_by_name_in_any_language(tmp_path: Path, demo_db: CardDB) -> 
     bound = banlist.bind(demo_db)
     limits = dict(bound.cards.select("card_id", "limit").iter_rows())
     assert limits == {14558127: 1, 55144522: 0}  # the strictest of two Ash entries wins
-    assert "No Such Card" in str(bound.warnings[0])
+    assert [(w.line, w.code) for w in bound.warnings] == [(5, "UNKNOWN_LIST_ENTRY")]
 
 
 def test_table_list_bad_status(tmp_path: Path) -> None:

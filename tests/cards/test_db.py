@@ -7,6 +7,8 @@ import polars as pl
 from validator.cards.db import (
     CARD_SCHEMA,
     LINK_SCHEMA,
+    REGIONS,
+    SUBTYPES,
     CardDB,
     components,
     finalize,
@@ -90,8 +92,8 @@ def test_name_link_by_english_text_and_never_across_games() -> None:
     assert ids[91932350] == (91932350, 76812113)
     assert ids[160001000] == (160001000, 160001000)  # a Rush card never shares an OCG name
     assert ids[89631139] == (89631139, 89631139)
-    assert len(problems) == 1
-    assert "No Such Card" in problems[0].message
+    assert [p.code for p in problems] == ["UNKNOWN_TREATED_AS"]
+    assert "No Such Card" in problems[0].message  # names the name it is treated as
 
 
 def test_printings_of_one_game_name_and_kind_are_one_card() -> None:
@@ -109,3 +111,14 @@ def test_printings_of_one_game_name_and_kind_are_one_card() -> None:
     assert ids[300000001] == (300000001, 300000001)  # a Skill is not the Trap
     pools = frame.filter(pl.col("card_id") == 160001000)["pools"].to_list()
     assert pools == [["prerelease", "rush"], ["prerelease", "rush"]]
+
+
+def _words(db: CardDB, column: str) -> set[str]:
+    return set(db.printings[column].explode().drop_nulls().unique().to_list())
+
+
+def test_every_monster_type_and_region_of_the_real_data_is_one_a_format_can_name(
+        real_db: CardDB, demo_db: CardDB) -> None:
+    for db in (real_db, demo_db):
+        assert {"link", "pendulum", "xyz"} <= _words(db, "subtypes") <= set(SUBTYPES)
+        assert {"tcg", "ocg", "rush"} <= _words(db, "pools") <= set(REGIONS)

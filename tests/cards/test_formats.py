@@ -2,8 +2,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import polars as pl
 import pytest
 
+from tests.conftest import Run
+from tests.deckbuild import build, legal_filler
+from validator.cards.db import CardDB
 from validator.cards.formats import banlists_dir, format_names, load_format
 from validator.errors import InputError
 
@@ -44,5 +48,58 @@ def test_bad_format_file_names_field(tmp_path: Path) -> None:
 
 
 def test_unknown_format() -> None:
-    with pytest.raises(InputError, match="unknown format"):
+    with pytest.raises(InputError) as info:
         load_format("no-such-format")
+    assert info.value.codes == ["UNKNOWN_FORMAT"]
+
+
+def _format_file(tmp_path: Path, body: str) -> Path:
+    path = tmp_path / "mine.toml"
+    path.write_text('name = "mine"\ntitle = "Mine"\ndefault_list = "lists/demo-tcg.lflist.conf"\n'
+                    + body, encoding="utf-8")
+    return path
+
+
+def test_forbidden_types_in_any_case_ban_those_monsters(run: Run, demo_db: CardDB,
+                                                         tmp_path: Path) -> None:
+    path = _format_file(tmp_path, 'forbidden_types = ["Link", "PENDULUM"]\n')
+    assert load_format(str(path)).forbidden_types == ["link", "pendulum"]
+    deck = build(demo_db, "d", [("Odd-Eyes Pendulum Dragon", 1), *legal_filler(demo_db, 39)],
+                 extra=[("Linkuriboh", 1), ("Stardust Dragon", 1)])
+    result = run(deck, fmt=str(path))
+    found = result.violations.filter(pl.col("code") == "FORBIDDEN_CARD_TYPE")
+    assert sorted(found["card"].to_list()) == ["Linkuriboh", "Odd-Eyes Pendulum Dragon"]
+
+
+def test_card_pool_and_kinds_in_any_case(tmp_path: Path) -> None:
+    path = _format_file(tmp_path, 'card_pool = ["TCG", "Ocg-Kr"]\n'
+                                  'allowed_kinds = ["Monster", "SPELL", "trap"]\n')
+    fmt = load_format(str(path))
+    assert fmt.card_pool == ["tcg", "ocg-kr"]
+    assert fmt.allowed_kinds == ["monster", "spell", "trap"]
+
+
+@pytest.mark.parametrize(("body", "fields"), [
+    ('forbidden_types = ["Linc"]\n', {"forbidden_types.0"}),
+    ('forbidden_types = ["link", 3]\n', {"forbidden_types.1"}),
+    ('forbidden_types = "link"\n', {"forbidden_types"}),
+    ('card_pool = ["tgc"]\n', {"card_pool.0"}),
+    ('allowed_kinds = ["monster", "ritual"]\n', {"allowed_kinds.1"}),
+    ('points_list = "lists/demo-genesys.lflist.conf"\n', {"points_list"}),
+    ("main_min = 61\n", {"main_max"}),
+    ("list_pattern = '(TCG'\n", {"list_pattern"}),
+])
+def test_a_format_naming_what_the_engine_does_not_know_is_refused(
+        tmp_path: Path, body: str, fields: set[str]) -> None:
+    path = _format_file(tmp_path, body)
+    with pytest.raises(InputError) as info:
+        load_format(str(path))
+    assert {p.file for p in info.value.problems} == {str(path)}
+    assert {p.column for p in info.value.problems} == fields
+
+
+def test_a_format_that_is_not_toml_names_the_file(tmp_path: Path) -> None:
+    path = _format_file(tmp_path, "forbidden_types = [\n")
+    with pytest.raises(InputError) as info:
+        load_format(str(path))
+    assert [p.file for p in info.value.problems] == [str(path)]

@@ -23,8 +23,9 @@ def test_import_then_load_round_trips(tmp_path: Path) -> None:
 def test_no_store_means_demo_pool(tmp_path: Path) -> None:
     db = store.load_cards(None, tmp_path)
     assert db.sources[0]["source"] == store.DEMO
-    with pytest.raises(InputError, match="no card store"):
+    with pytest.raises(InputError) as info:
         store.load_cards("store", tmp_path)
+    assert info.value.codes == ["NO_STORE"]
 
 
 def test_named_source_is_cached(tmp_path: Path) -> None:
@@ -37,10 +38,16 @@ def test_named_source_is_cached(tmp_path: Path) -> None:
 
 def test_damaged_store_is_reported(tmp_path: Path) -> None:
     (tmp_path / "cards.parquet").write_bytes(b"not parquet")
-    with pytest.raises(InputError, match="damaged"):
+    with pytest.raises(InputError) as info:  # cards without a manifest: an older store
         store.load_store(tmp_path)
+    assert info.value.codes == ["STORE_VERSION"]
+    (tmp_path / store.MANIFEST).write_text("{not json")
+    with pytest.raises(InputError) as info:
+        store.load_store(tmp_path)
+    assert info.value.codes == ["STORE_DAMAGED"]
 
 
 def test_missing_source() -> None:
-    with pytest.raises(InputError, match="no such card source"):
+    with pytest.raises(InputError) as info:
         store.load_cards("/nonexistent/cards.json")
+    assert info.value.codes == ["FILE_MISSING"]

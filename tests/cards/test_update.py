@@ -16,6 +16,7 @@ from tests.conftest import shared_path
 from validator.cards import store
 from validator.cards.update import sources, update
 from validator.errors import InputError
+from validator.text.datafile import data_file
 
 
 @pytest.fixture
@@ -54,19 +55,22 @@ def test_update_downloads_and_imports(mirror: str, tmp_path: Path) -> None:
 
 def test_missing_file_on_server_is_a_clear_error(mirror: str, tmp_path: Path) -> None:
     (tmp_path / "mirror" / "OCG.lflist.conf").unlink()
-    with pytest.raises(InputError, match="HTTP 404"):
+    with pytest.raises(InputError) as info:
         update(tmp_path / "data", mirror, only=["ocg"])
+    assert info.value.codes == ["DOWNLOAD_FAILED"]
 
 
 def test_offline_is_a_clear_error(tmp_path: Path) -> None:
-    with pytest.raises(InputError, match=r"cannot download from 127\.0\.0\.1:9"):
+    with pytest.raises(InputError) as info:
         update(tmp_path / "data", "http://127.0.0.1:9", only=["tcg"], timeout=2)
+    assert info.value.codes == ["DOWNLOAD_FAILED"]
     assert not list((tmp_path / "data").rglob("*.part"))
 
 
 def test_unknown_source_name(tmp_path: Path) -> None:
-    with pytest.raises(InputError, match="unknown source"):
+    with pytest.raises(InputError) as info:
         update(tmp_path / "data", "http://127.0.0.1:9", only=["nope"])
+    assert info.value.codes == ["UNKNOWN_SOURCE"]
 
 
 def test_downloaded_public_list_becomes_the_default(mirror: str, tmp_path: Path) -> None:
@@ -80,3 +84,29 @@ def test_downloaded_public_list_becomes_the_default(mirror: str, tmp_path: Path)
     assert load_banlist(None, None, fmt, db, folder).name == "2026.05 TCG"
     # the demo pool keeps the demo list: the public list names cards it does not hold
     assert load_banlist(None, None, fmt, demo_cards(), folder).name == "Demo 2026.05 TCG"
+
+
+def test_the_shipped_sources_load() -> None:
+    shipped = sources()
+    assert {"ygojson", "tcg", "genesys"} <= {s.name for s in shipped}
+    assert all(s.url.startswith("https://") for s in shipped)
+
+
+@pytest.mark.parametrize(("edit", "fields"), [
+    (('kind = "cards"', 'kind = "card"'), {"source.0.kind"}),
+    (('file = "ygojson.zip"', 'file = "../ygojson.zip"'), {"source.0.file"}),
+    (('file = "cards-rush.cdb"', 'file = "ygojson.zip"'), {"source.1.file"}),
+    (('name = "rush"', 'name = "ygojson"'), {"source.1.name"}),
+    (('url = "https://github.com', 'url = "ftp://github.com'), {"source.0.url"}),
+    (('name = "tcg"', 'name = "tcg"\nmirror = "x"'), {"source.2.mirror"}),
+])
+def test_a_malformed_sources_file_is_refused_naming_file_and_field(
+        tmp_path: Path, edit: tuple[str, str], fields: set[str]) -> None:
+    text = data_file("sources.toml").read_text(encoding="utf-8")
+    assert edit[0] in text
+    path = tmp_path / "sources.toml"
+    path.write_text(text.replace(*edit, 1), encoding="utf-8")
+    with pytest.raises(InputError) as info:
+        sources(path)
+    assert {p.file for p in info.value.problems} == {str(path)}
+    assert {p.column for p in info.value.problems} == fields

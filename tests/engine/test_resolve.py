@@ -3,6 +3,7 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
+from pathlib import Path
 
 import polars as pl
 import pytest
@@ -10,9 +11,11 @@ import pytest
 from tests.conftest import shared_path
 from validator.cards.db import CardDB
 from validator.cards.formats import load_format
-from validator.engine.resolve import resolve
+from validator.engine.resolve import nicknames, resolve
+from validator.errors import InputError
 from validator.inputs.decks.textlist import parse_text_list
 from validator.inputs.entries import entries_frame
+from validator.text.datafile import data_file
 
 
 def _names(*names: str) -> pl.DataFrame:
@@ -187,3 +190,33 @@ def test_a_number_is_a_passcode_unless_no_card_has_it(real_db: CardDB) -> None:
     out = resolve(deck, real_db, load_format("advanced-tcg")).join(
         real_db.by_card.select("card_id", "name_en"), on="card_id", maintain_order="left")
     assert out["name_en"].to_list() == ["7", "Ash Blossom & Joyous Spring"]
+
+
+def test_every_shipped_nickname_names_a_real_card(real_db: CardDB) -> None:
+    table = nicknames()
+    assert table["imperm"] == "Infinite Impermanence"
+    names = set(real_db.printings["name_en"].drop_nulls().to_list())
+    assert sorted(set(table.values()) - names) == []
+
+
+@pytest.mark.parametrize(("edit", "fields"), [
+    (('"imperm" = "Infinite Impermanence"', '"imperm" = 3'), {"nicknames.imperm"}),
+    (('"imperm" = "Infinite Impermanence"', '"imperm" = "Infinite Impermanence"\n'
+                                            '"IMPERM!" = "Imperial Order"'),
+     {"nicknames.IMPERM!"}),
+    (('"imperm" = "Infinite Impermanence"', '"imperm" = "Infinite Impermanence"\n'
+                                            '"--" = "Imperial Order"\n"void" = " "'),
+     {"nicknames.--", "nicknames.void"}),
+    (("[nicknames]", "[nicknames.staples]"), {"nicknames.staples"}),
+    (("[nicknames]", "[nick_names]"), {"nicknames", "nick_names"}),
+])
+def test_a_malformed_nicknames_file_is_refused_naming_file_and_field(
+        tmp_path: Path, edit: tuple[str, str], fields: set[str]) -> None:
+    text = data_file("nicknames.toml").read_text(encoding="utf-8")
+    assert edit[0] in text
+    path = tmp_path / "nicknames.toml"
+    path.write_text(text.replace(*edit, 1), encoding="utf-8")
+    with pytest.raises(InputError) as info:
+        nicknames(path)
+    assert {p.file for p in info.value.problems} == {str(path)}
+    assert {p.column for p in info.value.problems} == fields

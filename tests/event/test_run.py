@@ -43,10 +43,9 @@ def test_decks_pair_by_id_as_typed_and_by_player_name(tmp_path: Path) -> None:
     assert players == [("0401357911", str(folder / "0401357911.ydk")),
                        ("0400000002", str(folder / "Jordan Lee.YDK")),
                        ("0400000003", None)]
-    stray = [p.message for p in result.problems
-             if "matches no registered player" in p.message]
-    assert len(stray) == 1
-    assert "closest:" in stray[0]
+    stray = [p for p in result.problems if p.code == "UNMATCHED_DECK"]
+    assert [p.file for p in stray] == [str(folder / "Somebody Else.ydk")]
+    assert "closest:" in stray[0].message  # the closest players are suggested
 
 
 def test_an_empty_deck_in_a_folder_is_in_the_report(tmp_path: Path) -> None:
@@ -78,4 +77,4 @@ def test_an_empty_deck_folder_is_one_clear_line(tmp_path: Path) -> None:
                                        str(tmp_path / "decks"), "--cards", "demo", "--report",
                                        str(tmp_path / "r.xlsx")])
     assert result.exit_code == 2
-    assert "no deck files found" in result.output
+    assert "NO_DECK_FILES" in result.output

@@ -54,6 +54,7 @@ def test_replace_uploads(tmp_path: Path) -> None:
 def test_not_a_database(tmp_path: Path) -> None:
     bad = tmp_path / "e.sqlite"
     bad.write_bytes(b"this is not sqlite at all" * 100)
-    with pytest.raises(InputError, match="not a deckcheck event database"):
+    with pytest.raises(InputError) as info:
         EventDB(bad)
+    assert info.value.codes == ["STORE_DAMAGED"]
     assert sqlite3.sqlite_version

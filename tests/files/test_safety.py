@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from validator.files.safety import zip_members
+from validator.files.safety import MAX_UPLOAD, zip_members
 from validator.inputs.decks.batch import read_deck_paths
 from validator.inputs.registrations.read import read_registrations
 
@@ -31,9 +31,7 @@ def test_a_damaged_member_is_reported_and_the_others_are_read() -> None:
                                       ("b.ydk", b"#main\n46986414\n"))
     members, problems = zip_members(data, "decks.zip", (".ydk",), 1 << 20)
     assert [name for name, _ in members] == ["a.ydk"]
-    assert len(problems) == 1
-    assert problems[0].file == "decks.zip!b.ydk"
-    assert "cannot be unpacked" in problems[0].message
+    assert [(p.file, p.code) for p in problems] == [("decks.zip!b.ydk", "ZIP_DAMAGED")]
 
 
 def test_decks_and_registrations_from_damaged_zips(tmp_path: Path) -> None:
@@ -67,5 +65,15 @@ def test_a_member_whose_compressed_data_is_damaged_is_reported(method: int) -> N
         data[at] ^= 0x55
     members, problems = zip_members(bytes(data), "decks.zip", (".ydk",), 1 << 20)
     assert [name for name, _ in members] == ["a.ydk"]
-    assert [p.file for p in problems] == ["decks.zip!b.ydk"]
-    assert "cannot be unpacked" in problems[0].message
+    assert [(p.file, p.code) for p in problems] == [("decks.zip!b.ydk", "ZIP_DAMAGED")]
+
+
+def test_the_upload_limit_is_one_number_for_the_command_line_and_the_app() -> None:
+    import inspect
+
+    from validator.cli import serve_command
+    from validator.web.app import create_app
+
+    [option] = [p for p in serve_command.params if p.name == "max_upload"]
+    assert option.default == MAX_UPLOAD >> 20
+    assert inspect.signature(create_app).parameters["max_upload"].default == MAX_UPLOAD

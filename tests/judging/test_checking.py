@@ -86,7 +86,7 @@ def test_the_lists_are_checked_too_and_a_deck_of_no_player_alone(
     compared = dict(checked.result.decks.select("deck_id", "compared").rows())
     assert compared[NO_LIST] is False
     assert compared[LEGAL] is True
-    assert [(p.file, p.code) for p in checked.problems] == [(f"{NO_LIST}.ydk", "BAD_INPUT")]
+    assert [(p.file, p.code) for p in checked.problems] == [(f"{NO_LIST}.ydk", "UNMATCHED_DECK")]
 
 
 def test_a_decision_settles_the_list_before_the_decks_meet_it(

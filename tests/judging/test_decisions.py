@@ -20,7 +20,7 @@ def test_a_decided_card_is_read_as_a_typed_entry(card: str, passcode: int | None
     entries = entries_frame([{"deck_id": "P1", "section": "main", "name": "Riagekki",
                               "qty": 3, "file": "l.csv", "line": 2, "cell": "C2"}])
     unreadable = Problem("l.csv", 3, "C3", "quantity 'three' is not a number 1-99",
-                         deck_id="P1", section="main")
+                         code="BAD_QUANTITY", deck_id="P1", section="main")
     applied = apply_decisions(entries, [unreadable], [
         Decision("P1", "C2", card, "Head judge", "typo"),
         Decision("P1", "C3", card, "Head judge", "written 'three'", 3)])

@@ -1,10 +1,13 @@
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from validator.errors import InputError
 from validator.judging.infractions import catalogue, infraction
 from validator.judging.penalties import penalty_types
+from validator.text.datafile import data_file
 from validator.vocab import LANGS, REGULATIONS
 
 
@@ -35,3 +38,49 @@ def test_default_penalties_follow_the_regulations(regulation: str, code: str,
 def test_infraction_missing_from_a_regulation() -> None:
     with pytest.raises(InputError):
         infraction("ja", "ASSAULT")
+
+
+def _catalogue_copy(tmp_path: Path, file: str, *edits: tuple[str, str]) -> Path:
+    """The shipped catalogue copied to ``tmp_path``, with ``file`` edited."""
+    shipped = data_file("infractions")
+    for name in ("common", *REGULATIONS):
+        text = (shipped / f"{name}.toml").read_text(encoding="utf-8")
+        if f"{name}.toml" == file:
+            for old, new in edits:
+                assert old in text
+                text = text.replace(old, new, 1)
+        (tmp_path / f"{name}.toml").write_text(text, encoding="utf-8")
+    return tmp_path / file
+
+
+def test_an_unedited_copy_of_the_catalogue_loads(tmp_path: Path) -> None:
+    _catalogue_copy(tmp_path, "th.toml")
+    assert catalogue("th", tmp_path) == catalogue("th")
+
+
+@pytest.mark.parametrize(("file", "edits", "fields"), [
+    ("ja.toml", [('LATE = { section = "5", penalty = "WARNING" }',
+                  'LATE = { section = "55", penalty = "WARNIN", notes = "x" }')],
+     {"infractions.LATE.section", "infractions.LATE.penalty", "infractions.LATE.notes"}),
+    ("ja.toml", [('LATE = { section = "5"', 'LATE_99 = { section = "5"')],
+     {"infractions.LATE_99"}),
+    ("ja.toml", [('regulation = "ja"', 'regulation = "jp"')], {"regulation"}),
+    ("common.toml", [('ko = "룰에 관한 위반"\n', "")], {"sections.4"}),
+    ("common.toml", [('[infractions.DRAW_EXTRA]\nen = "Unintentionally',
+                      '[infractions.DRAW_EXTRA]\nen = 3\nfr = "Unintentionally')],
+     {"infractions.DRAW_EXTRA.en", "infractions.DRAW_EXTRA.fr.[key]"}),
+])
+def test_a_malformed_catalogue_is_refused_naming_file_and_field(
+        tmp_path: Path, file: str, edits: list[tuple[str, str]], fields: set[str]) -> None:
+    path = _catalogue_copy(tmp_path, file, *edits)
+    with pytest.raises(InputError) as info:
+        catalogue("ja", tmp_path)
+    assert {p.file for p in info.value.problems} == {str(path)}
+    assert {p.column for p in info.value.problems} == fields
+
+
+def test_a_catalogue_under_another_regulations_name_is_refused(tmp_path: Path) -> None:
+    path = _catalogue_copy(tmp_path, "ja.toml", ('regulation = "ja"', 'regulation = "ko"'))
+    with pytest.raises(InputError) as info:
+        catalogue("ja", tmp_path)
+    assert [(p.file, p.column) for p in info.value.problems] == [(str(path), "regulation")]

@@ -12,8 +12,9 @@ from click.testing import CliRunner
 
 from tests.conftest import shared_path
 from validator.cli import main
+from validator.engine.rules import CODES
 from validator.errors import InputError
-from validator.judging.penalties import default_regulation, load_policy
+from validator.judging.penalties import default_regulation, load_policy, penalty_types
 from validator.vocab import REGULATIONS
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -119,15 +120,50 @@ def test_a_custom_policy_with_a_wrong_field_names_file_field_and_expectation(
     with pytest.raises(InputError) as info:
         load_policy(str(path))
     problem = info.value.problems[0]
-    assert problem.file == str(path)
+    assert (problem.file, problem.code) == (str(path), "BAD_SETTING")
     assert "GAME_LOST" in problem.message
     assert "GAME_LOSS" in problem.message
     path.write_text(CUSTOM + '\n[codes.MAIN_TOO_SMALL]\nremedy = 7\n', encoding="utf-8")
     with pytest.raises(InputError) as info:
         load_policy(str(path))
-    assert {p.column for p in info.value.problems} == {"codes.MAIN_TOO_SMALL.remedy"}
+    assert {(p.column, p.code) for p in info.value.problems} == {
+        ("codes.MAIN_TOO_SMALL.remedy", "BAD_SETTING")}
     assert "7" in info.value.problems[0].message
     path.write_text(CUSTOM + '\n[codes.MAIN_TOO_SMALL]\nremedy = "make_legal"\n',
                     encoding="utf-8")
-    with pytest.raises(InputError, match="codes without a rule: MAIN_TOO_LARGE"):
+    with pytest.raises(InputError) as info:
         load_policy(str(path))
+    assert info.value.codes == ["BAD_SETTING"]
+    assert "MAIN_TOO_LARGE" in info.value.problems[0].message  # the code without a rule
+
+
+@pytest.mark.parametrize("regulation", REGULATIONS)
+def test_every_shipped_policy_loads_complete(regulation: str) -> None:
+    policy = load_policy(regulation)
+    assert policy.regulation == regulation
+    assert set(policy.codes) == set(CODES)
+    assert policy.by_severity() == list(penalty_types())
+
+
+def test_a_custom_policy_naming_what_it_lacks_is_refused_at_each_field(
+        tmp_path: Path) -> None:
+    path = _custom(tmp_path, '\n[codes.MAIN_TOO_SMALL]\npenalty = "GAME_LOSS"\nremedy = '
+                             '"add_back_later"\nclause = { section = "4", heading = "Decks" }\n'
+                             '\n[codes.NO_SUCH_CODE]\nremedy = "make_legal"\n'
+                             '\n[types.WARNING]\nin-duel = "whenever"\n'
+                             '\n[types.PENALTY_GAME]\nin-duel = "this_duel"\n')
+    with pytest.raises(InputError) as info:
+        load_policy(str(path))
+    assert {p.file for p in info.value.problems} == {str(path)}
+    assert {p.column for p in info.value.problems} == {
+        "codes.MAIN_TOO_SMALL.remedy", "codes.NO_SUCH_CODE", "types.WARNING.in-duel",
+        "types.PENALTY_GAME"}
+
+
+def test_a_custom_policy_with_a_field_of_the_wrong_type_names_it(tmp_path: Path) -> None:
+    path = _custom(tmp_path, '\n[codes.MAIN_TOO_SMALL]\nremedy = "add_to_minimum"\n'
+                             '\n[remedies.start_again]\nen = 5\n')
+    with pytest.raises(InputError) as info:
+        load_policy(str(path))
+    assert [(p.file, p.column) for p in info.value.problems] == [
+        (str(path), "remedies.start_again.en")]

@@ -174,7 +174,8 @@ def test_the_event_report_writes_players_problems_and_decisions(
     assert [p["player_id"] for p in data["players"]] == report.items["player_id"].to_list()
     assert data["unmatched_decks"] == [NO_LIST]
     assert data["problems"] == [{"file": p.file, "line": p.line, "where": p.column,
-                                 "message": p.message} for p in report.problems]
+                                 "code": p.code, "message": p.message}
+                                for p in sorted(report.problems)]
     assert data["summary"]["problems"] == len(report.problems)
     players = {p["player_id"]: p for p in data["players"]}
     assert players[FORBIDDEN]["remedies"] == report.verdicts.filter(

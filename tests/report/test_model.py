@@ -103,7 +103,7 @@ def test_fuzzy_readings_and_problems(judged: Report) -> None:
     [reading] = judged.fuzzy[FUZZY]
     assert (reading["typed"], reading["card"], reading["section"]) == (
         "Infinite Impermenance", "Infinite Impermanence", "main")
-    assert [(p.file, p.code) for p in judged.problems] == [(f"{NO_LIST}.ydk", "BAD_INPUT")]
+    assert [(p.file, p.code) for p in judged.problems] == [(f"{NO_LIST}.ydk", "UNMATCHED_DECK")]
     assert judged.counts == {"MAIN_TOO_SMALL": 1, "FORBIDDEN_CARD": 1, "LIST_MISMATCH": 10}
 
 

@@ -81,7 +81,8 @@ def test_violations_unresolved_names_and_problems(judged_players: Report) -> Non
     assert unresolved[:4] == [UNSETTLED, "Eve Kim", "Ash Blosom", 1]
     assert "Ash Blossom & Joyous Spring" in str(unresolved[6])
     problems = _rows(book, "Problems")[1:]
-    assert [p[0] for p in problems] == [p.file for p in judged_players.problems]
+    assert [(p[0], p[3]) for p in problems] == [(p.file, p.code)
+                                                for p in sorted(judged_players.problems)]
 
 
 def test_a_penalty_slip_per_illegal_player(judged_players: Report) -> None:

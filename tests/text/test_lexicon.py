@@ -12,12 +12,25 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import shared_path
+from validator.errors import InputError
 from validator.files.tabular import Sheet
-from validator.inputs.decks.textlist import parse_text_list
+from validator.inputs.decks.textlist import parse_text_list, read_text_list
 from validator.inputs.registrations._found import Found
 from validator.inputs.registrations.konami import read_konami
 from validator.inputs.registrations.read import read_registration_files
-from validator.text.lexicon import column_of, entry_line, header_of, is_total_label, total_of
+from validator.judging.decisions import read_decisions
+from validator.text.datafile import data_file
+from validator.text.lexicon import (
+    MAX_QUANTITY,
+    column_of,
+    entry_line,
+    header_of,
+    is_total_label,
+    load_lexicon,
+    quantity_in_range,
+    total_of,
+    whole_number,
+)
 
 
 def _real_names() -> list[str]:
@@ -104,3 +117,83 @@ def test_a_total_is_only_a_whole_total(text: str, total: int | None) -> None:
 def test_entry_lines_keep_names_that_end_in_numbers() -> None:
     assert entry_line("Harpie Lady 1") == (1, "Harpie Lady 1")
     assert entry_line("2 Harpie Lady 1") == (2, "Harpie Lady 1")
+
+
+@pytest.mark.parametrize(("text", "most", "number"), [
+    ("0", 99, 0), ("7", 99, 7), (" 99 ", 99, 99), ("100", 99, None), ("150", 99, None),
+    ("²", 99, None), ("٣", 99, None), ("３", 99, None), ("-1", 99, None), ("", 99, None),
+    ("9" * 5000, 9999, None), ("9999", 9999, 9999), ("three", 99, None)])
+def test_a_whole_number_is_ascii_digits_within_its_bound(text: str, most: int,
+                                                         number: int | None) -> None:
+    assert whole_number(text, most) == number
+
+
+@pytest.mark.parametrize(("qty", "ok"), [(None, False), (0, False), (1, True),
+                                         (MAX_QUANTITY, True), (MAX_QUANTITY + 1, False)])
+def test_the_quantity_bound(qty: int | None, ok: bool) -> None:
+    assert quantity_in_range(qty) is ok
+
+
+def _reported_quantities(qty: str, tmp_path: Path) -> dict[str, bool]:
+    """Whether each way a quantity is typed refuses ``qty``."""
+    csv = f"player_id,player_name,section,qty,card\n0400000001,Ana,main,{qty},Raigeki\n"
+    long = read_registration_files([Path("long.csv")], [csv.encode()])
+    konami = Found()
+    read_konami(Sheet("sheet.xlsx", "P1", [["Monster Cards", ""], [qty, "Raigeki"]]), konami,
+                "P1")
+    _, text_problems = read_text_list(f"{qty} Raigeki\n", "deck.txt", "0400000001")
+    decisions = tmp_path / "decisions.csv"
+    decisions.write_text("player_id,where,card,qty,decided_by,reason\n"
+                         f"0400000001,A2,Raigeki,{qty},HJ,typo\n")
+    try:
+        read_decisions(decisions)
+        decision_refused = False
+    except InputError:
+        decision_refused = True
+    return {"long": bool(long.problems), "konami": bool(konami.problems),
+            "text": bool(text_problems), "decision": decision_refused}
+
+
+@pytest.mark.parametrize(("qty", "refused"), [("3", False), (str(MAX_QUANTITY), False),
+                                              (str(MAX_QUANTITY + 1), True), ("150", True)])
+def test_every_reader_and_decision_uses_the_one_quantity_bound(qty: str, refused: bool,
+                                                               tmp_path: Path) -> None:
+    assert _reported_quantities(qty, tmp_path) == dict.fromkeys(
+        ("long", "konami", "text", "decision"), refused)
+def test_the_shipped_lexicon_loads() -> None:
+    lexicon = load_lexicon()
+    assert lexicon.sections.monster.slot == "monster"
+    assert lexicon.sections.side.section == "side"
+    assert "qty" in lexicon.columns.qty
+
+
+def _broken(tmp_path: Path, *edits: tuple[str, str]) -> Path:
+    text = data_file("lexicon.toml").read_text(encoding="utf-8")
+    for old, new in edits:
+        assert old in text
+        text = text.replace(old, new, 1)
+    path = tmp_path / "lexicon.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_a_malformed_lexicon_is_refused_naming_file_and_fields(tmp_path: Path) -> None:
+    path = _broken(tmp_path,
+                   ('words = ["main", "main deck"', 'words = [7, "main deck"'),
+                   ('section = "side"', 'section = "sideboard"'),
+                   ("[totals]\n", "[totals]\nsurprise = 1\n"),
+                   ("[list_columns]\npasscode", "[list_columns]\npasscodes"))
+    with pytest.raises(InputError) as info:
+        load_lexicon(path)
+    problems = info.value.problems
+    assert {p.file for p in problems} == {str(path)}
+    assert {p.column for p in problems} == {
+        "sections.main.words.0", "sections.side.section", "totals.surprise",
+        "list_columns.passcode", "list_columns.passcodes"}
+
+
+def test_a_lexicon_that_is_not_toml_is_refused_naming_the_file(tmp_path: Path) -> None:
+    path = _broken(tmp_path, ("[columns]", "[columns"))
+    with pytest.raises(InputError) as info:
+        load_lexicon(path)
+    assert [p.file for p in info.value.problems] == [str(path)]

@@ -3,6 +3,7 @@ penalty log, and every security item."""
 
 from __future__ import annotations
 
+import datetime as dt
 import io
 import re
 import zipfile
@@ -132,7 +133,7 @@ def test_downgrade_needs_a_reason(client: TestClient) -> None:
     form = {"csrf": token, "judge": "J", "deck_text": "#main\n14558127\n"}
     refused = client.post(f"/judge/{LEGAL_PLAYER}/record", data={**form, "penalty": "WARNING"})
     assert refused.status_code == 400
-    assert "needs a reason" in refused.text
+    assert "reason: BAD_OPTION" in refused.text
 
 
 def test_infraction_log_export_and_print(client: TestClient) -> None:
@@ -191,14 +192,15 @@ def test_zip_bomb_and_wrong_types_are_refused(client: TestClient) -> None:
     bomb = client.post("/upload/decks", data={"csrf": token},
                        files=[("files", ("decks.zip", buffer.getvalue()))])
     assert bomb.status_code == 400
-    assert "zip bomb" in bomb.text
+    assert "decks.zip: ZIP_UNSAFE" in bomb.text
     exe = client.post("/upload/decks", data={"csrf": token},
                       files=[("files", ("tool.exe", b"MZ"))])
     assert exe.status_code == 400
-    assert "not an accepted file type" in exe.text
+    assert "tool.exe: WRONG_FILE_TYPE" in exe.text
     fake = client.post("/upload/registrations", data={"csrf": token},
                        files=[("files", ("lists.xlsx", b"not a zip"))])
     assert fake.status_code == 400
+    assert "lists.xlsx: WRONG_FILE_TYPE" in fake.text
 
 
 def test_path_in_upload_name_never_reaches_the_file_system(client: TestClient,
@@ -267,3 +269,13 @@ def test_a_zip_of_filled_pdf_sheets_is_an_event_s_registrations(client: TestClie
     for sheet in sheets:
         assert sheet.stem in players
     assert "Monster Card 10 Count" in client.get("/players/0400381413").text
+
+
+def test_the_web_report_is_dated_by_source_date_epoch_as_the_command_lines_is(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    _upload_sample(client)
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1764547200")  # 2025-12-01 00:00 UTC
+    first = client.get("/report.xlsx").content
+    workbook = load_workbook(io.BytesIO(first))
+    assert workbook.properties.created == dt.datetime(2025, 12, 1)
+    assert client.get("/report.xlsx").content == first  # the same bytes every time

@@ -109,7 +109,8 @@ class Banlist:
             "line"
         ).sort("line").iter_rows(named=True):
             warnings.append(Problem(self.source, row["line"], None,
-                                    f"{row['name']!r} names more than one card; ignored"))
+                                    f"{row['name']!r} names more than one card; ignored",
+                                    code="AMBIGUOUS_NAME"))
         by_name = by_name.join(ambiguous.filter(pl.col("n") == 1), on="line", how="semi")
         bound = pl.concat([by_code, by_name.drop("key")], how="diagonal")
         stale = stale_hint(cards, self)
@@ -118,7 +119,8 @@ class Banlist:
             what = f"passcode {row['passcode']}" if row["passcode"] is not None else repr(
                 row["name"])
             warnings.append(Problem(self.source, row["line"], None,
-                                    f"{what} is not in the card data; entry kept unused{stale}"))
+                                    f"{what} is not in the card data; entry kept unused{stale}",
+                                    code="UNKNOWN_LIST_ENTRY"))
         names = cards.by_card.select("card_id", "name_id")
         bound = bound.drop_nulls("card_id").join(names, on="card_id", how="left")
         limits = bound.group_by("name_id").agg(pl.col("limit").min())
@@ -164,22 +166,23 @@ def parse_lflist(text: str, source: str) -> list[Banlist]:
         if line.startswith("$"):
             word = line[1:].strip().lower()
             if not lists:
-                problems.add(f"{line.strip()!r} before any '!name' list line", number)
+                problems.add(f"{line.strip()!r} before any '!name' list line", number,
+                             code="BAD_LFLIST_LINE")
             elif word in ("whitelist", "genesys"):
                 name, white, genesys, rows = lists[-1]
                 lists[-1] = (name, white or word == "whitelist", genesys or word == "genesys",
                              rows)
             else:
                 problems.add(f"unknown directive {line.strip()!r} "
-                             "(expected $whitelist or $genesys)", number)
+                             "(expected $whitelist or $genesys)", number, code="BAD_LFLIST_LINE")
             continue
         match = _ENTRY.match(line.strip())
         if not match:
             problems.add(f"expected 'PASSCODE COUNT --comment', got {line.strip()[:60]!r}",
-                         number)
+                         number, code="BAD_LFLIST_LINE")
             continue
         if not lists:
-            problems.add("an entry before any '!name' list line", number)
+            problems.add("an entry before any '!name' list line", number, code="BAD_LFLIST_LINE")
             continue
         passcode, count = int(match.group(1)), float(match.group(2))
         _, _, genesys, rows = lists[-1]
@@ -187,11 +190,12 @@ def parse_lflist(text: str, source: str) -> list[Banlist]:
         if genesys:
             rows.append((passcode, comment, None, count, number))
         elif not count.is_integer():
-            problems.add(f"count {match.group(2)} is not a whole number", number)
+            problems.add(f"count {match.group(2)} is not a whole number", number,
+                         code="BAD_LFLIST_LINE")
         else:
             rows.append((passcode, comment, max(int(count), 0), None, number))
     if not lists and not problems.problems:
-        problems.add("no '!name' list line: not an lflist.conf")
+        problems.add("no '!name' list line: not an lflist.conf", code="BAD_LFLIST_LINE")
     problems.raise_if_any()
     return [Banlist(name, source, _entries(rows), white, genesys)
             for name, white, genesys, rows in lists]
@@ -204,7 +208,7 @@ def read_table_list(path: Path) -> Banlist:
 
     sheets = [s for s in read_sheets(path) if s.rows]
     if not sheets:
-        problems.add("the file is empty", 1)
+        problems.add("the file is empty", 1, code="EMPTY_FILE")
         problems.raise_if_any()
     sheet = sheets[0]
     index: dict[str, int] = {}
@@ -213,9 +217,10 @@ def read_table_list(path: Path) -> Banlist:
         if column is not None and column not in index:
             index[column] = i
     if "passcode" not in index and "name" not in index:
-        problems.add("header needs a passcode or a name column", 1)
+        problems.add("header needs a passcode or a name column", 1, code="MISSING_COLUMN")
     if "status" not in index and "points" not in index:
-        problems.add("header needs a status (Forbidden/Limited/...) or points column", 1)
+        problems.add("header needs a status (Forbidden/Limited/...) or points column", 1,
+                     code="MISSING_COLUMN")
     problems.raise_if_any()
     rows: list[tuple[int | None, str | None, int | None, float | None, int]] = []
 
@@ -229,10 +234,11 @@ def read_table_list(path: Path) -> Banlist:
         code, name = cell(row, "passcode"), cell(row, "name")
         status, points_text = cell(row, "status"), cell(row, "points")
         if code and not code.isdigit():
-            problems.add(f"passcode {code!r} is not a number", number, "passcode")
+            problems.add(f"passcode {code!r} is not a number", number, "passcode",
+                         code="BAD_PASSCODE")
             continue
         if not code and not name:
-            problems.add("neither a passcode nor a card name", number)
+            problems.add("neither a passcode nor a card name", number, code="NO_CARD")
             continue
         limit: int | None = None
         if status:
@@ -243,14 +249,15 @@ def read_table_list(path: Path) -> Banlist:
             else:
                 problems.add(f"status {status!r} is not Forbidden/Limited/Semi-Limited/"
                              "Unlimited (or 禁止/制限/準制限/無制限, 금지/제한/준제한/무제한)",
-                             number, "status")
+                             number, "status", code="BAD_VALUE")
                 continue
         points: float | None = None
         if points_text:
             try:
                 points = float(points_text)
             except ValueError:
-                problems.add(f"points {points_text!r} is not a number", number, "points")
+                problems.add(f"points {points_text!r} is not a number", number, "points",
+                             code="BAD_VALUE")
                 continue
         rows.append((int(code) if code else None, name or None, limit, points, number))
     problems.raise_if_any()
@@ -262,7 +269,7 @@ def from_ygojson(cards: CardDB, region: str) -> Banlist:
     legal = cards.legality.filter(pl.col("region") == region)
     if legal.is_empty():
         raise InputError.at(f"ygojson:{region}",
-                            "the card data holds no legality for this region")
+                            "the card data holds no legality for this region", code="NO_LIST")
     genesys = region == "genesys"
     entries = (
         legal.with_columns(
@@ -285,7 +292,7 @@ def read_list_file(path: Path) -> list[Banlist]:
     """Every list of a file: each ``!name`` list of an lflist.conf, or the one list of a
     CSV/XLSX (named after the file)."""
     if not path.exists():
-        raise InputError.at(str(path), "no such list file")
+        raise InputError.at(str(path), "no such list file", code="FILE_MISSING")
     if path.suffix.lower() in (".csv", ".xlsx", ".tsv"):
         return [read_table_list(path)]
     from validator.files.tabular import decode_text
@@ -302,7 +309,8 @@ def read_banlist(path: Path, list_name: str | None = None) -> Banlist:
         if candidate.name == list_name:
             return candidate
     names = ", ".join(repr(b.name) for b in lists)
-    raise InputError.at(str(path), f"no list named {list_name!r} (the file has {names})")
+    raise InputError.at(str(path), f"no list named {list_name!r} (the file has {names})",
+                        code="NO_LIST")
 
 
 def looks_like_table_list(path: Path) -> bool:

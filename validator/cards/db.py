@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Literal, get_args
 
 import polars as pl
 
@@ -32,7 +33,12 @@ __all__ = [
     "LEGALITY_SCHEMA",
     "LINK_SCHEMA",
     "NAME_LANGS",
+    "REGIONS",
+    "SUBTYPES",
     "CardDB",
+    "Kind",
+    "Region",
+    "Subtype",
     "components",
     "empty_cards",
     "empty_links",
@@ -42,7 +48,19 @@ __all__ = [
 ]
 
 
-KINDS: tuple[str, ...] = ("monster", "spell", "trap", "token", "skill")
+#: the card's kind (``kind``)
+Kind = Literal["monster", "spell", "trap", "token", "skill"]
+KINDS: tuple[Kind, ...] = get_args(Kind)
+#: the monster types a card's ``subtypes`` holds (EDOPro's type bits, YGOJSON's monster types
+#: and classifications): what a format may forbid
+Subtype = Literal["normal", "effect", "fusion", "ritual", "tuner", "synchro", "maximum", "xyz",
+                  "pendulum", "link"]
+SUBTYPES: tuple[Subtype, ...] = get_args(Subtype)
+#: the release regions a card's ``pools`` holds (EDOPro's ``ot`` bits, YGOJSON's legality
+#: regions): what a format's card pool names
+Region = Literal["tcg", "ocg", "ocg-kr", "ocg-sc", "genesys", "speed", "rush", "prerelease",
+                 "masterduel", "duellinks"]
+REGIONS: tuple[Region, ...] = get_args(Region)
 
 CARD_SCHEMA: dict[str, pl.DataType] = {
     "passcode": pl.Int64(),
@@ -165,7 +183,7 @@ def finalize(cards: pl.DataFrame, links: pl.DataFrame) -> tuple[pl.DataFrame, li
         problems.append(Problem(str(row["file"]), None, None,
                                 f"passcode {row['source']} is always treated as "
                                 f"{row['target_name']!r}, which the card data does not hold; "
-                                "it counts as its own name"))
+                                "it counts as its own name", code="UNKNOWN_TREATED_AS"))
     named = by_text.filter(pl.col("named").is_not_null()).with_columns(
         pl.col("named").alias("target")).select(list(LINK_SCHEMA))
     edges = pl.concat([links.filter(pl.col("target").is_not_null()), named])

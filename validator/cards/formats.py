@@ -2,23 +2,31 @@
 
 The shipped formats live in ``banlists/formats/*.toml``; a user's own format is any TOML file
 of the same shape, given to ``--format``. A format names its section sizes, copy limit, card
-pool, Legend rule, forbidden card types, points cap and default list.
+pool, Legend rule, forbidden card types, points cap and default list. The card types, regions
+and kinds it names are the card table's own words (:mod:`validator.cards.db`), in any case
+("Link", "link"); any other word is refused, naming the field.
+
+A Genesys format's points are those of its list (a ``$genesys`` lflist, or YGOJSON's
+``genesys`` legality), else the card data's: the list checked against is the points list.
 """
 
 from __future__ import annotations
 
 import re
-import tomllib
 from pathlib import Path
-from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
-from validator.errors import InputError, Problem
+from validator.cards.db import KINDS, REGIONS, SUBTYPES, Kind, Region, Subtype
+from validator.errors import InputError
+from validator.text.datafile import read_model
 
 __all__ = ["Format", "banlists_dir", "format_names", "load_format"]
 
-Kind = Literal["monster", "spell", "trap", "token", "skill"]
+
+#: the fields that name the card table's words, and those words
+_WORDS: dict[str, tuple[str, ...]] = {
+    "card_pool": REGIONS, "forbidden_types": SUBTYPES, "allowed_kinds": KINDS}
 
 
 def _main_kinds() -> list[Kind]:
@@ -33,11 +41,11 @@ class Format(BaseModel):
     name: str
     title: str
     main_min: int = Field(40, ge=0)
-    main_max: int = Field(60, ge=0)
+    main_max: int = Field(60, ge=0, validate_default=True)
     extra_max: int = Field(15, ge=0)
     side_max: int = Field(15, ge=0)
     copy_limit: int = Field(3, ge=1)
-    card_pool: list[str] = Field(
+    card_pool: list[Region] = Field(
         default_factory=list,
         description="regions a card must be released in (any one); empty: any region",
     )
@@ -45,7 +53,8 @@ class Format(BaseModel):
     legend_limit: int | None = Field(
         None, description="Rush: Legend cards allowed per card type in main+extra"
     )
-    forbidden_types: list[str] = Field(default_factory=list)
+    forbidden_types: list[Subtype] = Field(
+        default_factory=list, description="monster types the format bans (link, pendulum, ...)")
     allowed_kinds: list[Kind] = Field(default_factory=_main_kinds)
     skill_max: int | None = None
     points_cap: float | None = None
@@ -60,18 +69,34 @@ class Format(BaseModel):
                           "data store is the default, and every card it names counts as "
                           "released in the format's card pool")
     default_list_name: str | None = None
-    points_list: str | None = None
 
-    @model_validator(mode="after")
-    def _sizes(self) -> Format:
-        if self.main_min > self.main_max:
-            raise ValueError("main_min is larger than main_max")
-        if self.list_pattern is not None:
+    @field_validator(*_WORDS, mode="before")
+    @classmethod
+    def _any_case(cls, words: object, info: ValidationInfo) -> object:
+        """The card table's words are lower case; a format may write them in any case (a
+        word that is none of them is left as written, for the message)."""
+        if not isinstance(words, list):
+            return words
+        known = _WORDS[str(info.field_name)]
+        return [w.lower() if isinstance(w, str) and w.lower() in known else w for w in words]
+
+    @field_validator("main_max")
+    @classmethod
+    def _sizes(cls, main_max: int, info: ValidationInfo) -> int:
+        main_min = info.data.get("main_min")
+        if isinstance(main_min, int) and main_min > main_max:
+            raise ValueError(f"main_max is smaller than main_min ({main_min})")
+        return main_max
+
+    @field_validator("list_pattern")
+    @classmethod
+    def _pattern(cls, pattern: str | None) -> str | None:
+        if pattern is not None:
             try:
-                re.compile(self.list_pattern)
+                re.compile(pattern)
             except re.error as exc:
-                raise ValueError(f"list_pattern is not a regular expression ({exc})") from exc
-        return self
+                raise ValueError(f"not a regular expression ({exc})") from exc
+        return pattern
 
     def owns_list(self, list_name: str) -> bool:
         """Whether a list of this name is this format's own list."""
@@ -85,7 +110,8 @@ def banlists_dir() -> Path:
     for candidate in (package / "banlists", package.parent / "banlists"):
         if (candidate / "formats").is_dir():
             return candidate
-    raise InputError.at(str(package.parent / "banlists"), "the shipped formats are missing")
+    raise InputError.at(str(package.parent / "banlists"), "the shipped formats are missing",
+                        code="FILE_MISSING")
 
 
 def format_names() -> list[str]:
@@ -99,16 +125,7 @@ def load_format(spec: str) -> Format:
         path = banlists_dir() / "formats" / f"{spec}.toml"
         if not path.exists():
             raise InputError.at(
-                spec, f"unknown format; expected a TOML file or one of {', '.join(format_names())}"
+                spec, f"unknown format; expected a TOML file or one of {', '.join(format_names())}",
+                code="UNKNOWN_FORMAT"
             )
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise InputError.at(str(path), f"not valid TOML: {exc}") from exc
-    try:
-        return Format.model_validate(data)
-    except ValidationError as exc:
-        raise InputError([
-            Problem(str(path), None, ".".join(str(p) for p in err["loc"]) or None, err["msg"])
-            for err in exc.errors()
-        ]) from exc
+    return read_model(Format, path)

@@ -50,7 +50,7 @@ def load_banlist(spec: str | None, list_name: str | None, fmt: Format, cards: Ca
                 str(data_dir(folder)),
                 f"no {fmt.title} Forbidden/Limited list in the data store: run `deckcheck "
                 f"data import {fmt.public_list or 'LIST.lflist.conf'}` (or `deckcheck data "
-                "update`), or give --banlist FILE")
+                "update`), or give --banlist FILE", code="NO_LIST")
         return candidates[0].load()
     if spec.startswith("ygojson:"):
         return from_ygojson(cards, spec.split(":", 1)[1])
@@ -63,7 +63,7 @@ def load_banlist(spec: str | None, list_name: str | None, fmt: Format, cards: Ca
     if not demo and _is_demo_list(path):
         raise InputError.at(spec, "a demo list holds only the demo cards' entries and cannot "
                                   "check real card data: give the public list instead "
-                                  "(`deckcheck data import LIST.lflist.conf`)")
+                                  "(`deckcheck data import LIST.lflist.conf`)", code="DEMO_LIST")
     return banlist
 
 

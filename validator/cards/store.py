@@ -128,13 +128,14 @@ def _load_db(folder: Path) -> CardDB | None:
         sources = json.loads((folder / "sources.json").read_text())
     except (OSError, pl.exceptions.PolarsError, json.JSONDecodeError) as exc:
         raise InputError.at(
-            str(folder), f"the card store is damaged ({exc}); run 'deckcheck data import' again"
+            str(folder), f"the card store is damaged ({exc}); run 'deckcheck data import' again",
+            code="STORE_DAMAGED"
         ) from exc
     if (dict(cards.schema) != CARD_SCHEMA or dict(legality.schema) != LEGALITY_SCHEMA
             or dict(links.schema) != LINK_SCHEMA):
         raise InputError.at(
             str(folder), "the card store was written by another version of deckcheck; "
-                         "run 'deckcheck data import' again")
+                         "run 'deckcheck data import' again", code="STORE_VERSION")
     return CardDB(cards, legality, sources, links=links)
 
 
@@ -157,16 +158,19 @@ def _manifest(root: Path) -> dict[str, Any]:
     if not path.exists():
         if (root / "cards.parquet").exists():
             raise InputError.at(str(root), "the card store was written by another version of "
-                                           "deckcheck; run 'deckcheck data import' again")
+                                           "deckcheck; run 'deckcheck data import' again",
+                                code="STORE_VERSION")
         return {"version": VERSION, "cards": [], "lists": []}
     try:
         manifest: dict[str, Any] = json.loads(path.read_text())
     except (OSError, json.JSONDecodeError) as exc:
         raise InputError.at(str(path), f"the data store is damaged ({exc}); run "
-                                       "'deckcheck data import' again") from exc
+                                       "'deckcheck data import' again",
+                            code="STORE_DAMAGED") from exc
     if manifest.get("version") != VERSION:
         raise InputError.at(str(root), "the card store was written by another version of "
-                                       "deckcheck; run 'deckcheck data import' again")
+                                       "deckcheck; run 'deckcheck data import' again",
+                            code="STORE_VERSION")
     return manifest
 
 
@@ -250,7 +254,7 @@ def remove_from_store(name: str, folder: Path | None = None) -> None:
     lists = [e for e in manifest["lists"] if e["name"] != name]
     if len(cards) == len(manifest["cards"]) and len(lists) == len(manifest["lists"]):
         known = ", ".join(e["name"] for e in manifest["cards"] + manifest["lists"]) or "none"
-        raise InputError.at(name, f"not in the store (it holds: {known})")
+        raise InputError.at(name, f"not in the store (it holds: {known})", code="NOT_IN_STORE")
     for entry in manifest["lists"]:
         if entry["name"] == name:
             (root / entry["file"]).unlink(missing_ok=True)
@@ -312,13 +316,15 @@ def load_cards(spec: str | None, folder: Path | None = None) -> CardDB:
         if stored is not None:
             return stored
         if spec == "store":
-            raise InputError.at(str(root), "no card store here; run 'deckcheck data import'")
+            raise InputError.at(str(root), "no card store here; run 'deckcheck data import'",
+                                code="NO_STORE")
         return demo_cards()
     if spec == DEMO:
         return demo_cards()
     path = Path(spec)
     if not path.exists():
-        raise InputError.at(spec, "no such card source (a file, folder, 'demo' or 'store')")
+        raise InputError.at(spec, "no such card source (a file, folder, 'demo' or 'store')",
+                            code="FILE_MISSING")
     stat = path.stat()
     key = hashlib.sha1(f"{path.resolve()}|{stat.st_size}|{stat.st_mtime_ns}".encode()).hexdigest()
     cache = root / "cache" / key[:16]

@@ -25,16 +25,17 @@ suggestions — never silently another card. Work is done once per distinct name
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
+from importlib.resources.abc import Traversable
 
 import polars as pl
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from validator.cards.db import NAME_LANGS, CardDB
 from validator.cards.formats import Format
 from validator.inputs.entries import ENTRY_SCHEMA
+from validator.text.datafile import Refusal, data_file, read_model, refused
 from validator.text.normalize import name_key, name_key_expr
 
 __all__ = ["ACCEPT_MARGIN", "ACCEPT_SCORE", "RESOLVED_SCHEMA", "Admits", "resolve"]
@@ -146,12 +147,38 @@ def _names(typed: pl.DataFrame, cards: CardDB, admits: Admits) -> pl.DataFrame:
     return out.join(fuzzy, on="key", how="left").select(list(_NAME_SCHEMA))
 
 
+class Nicknames(BaseModel):
+    """``validator/data/nicknames.toml``: what players write → the English card name."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    nicknames: dict[str, str] = Field(min_length=1)
+
+    @field_validator("nicknames")
+    @classmethod
+    def _distinct_keys(cls, table: dict[str, str]) -> dict[str, str]:
+        wrong: list[Refusal] = []
+        seen: dict[str, str] = {}
+        for nickname, card in table.items():
+            key = name_key(nickname)
+            if not key:
+                wrong.append(((nickname,), "a nickname of nothing but spaces or punctuation",
+                              nickname))
+            elif key in seen and seen[key] != nickname:
+                wrong.append(((nickname,), f"reads as the nickname {seen[key]!r}", nickname))
+            if not card.strip():
+                wrong.append(((nickname,), "no card name", card))
+            seen.setdefault(key, nickname)
+        if wrong:
+            raise refused("Nicknames", wrong)
+        return table
+
+
 @cache
-def nicknames() -> dict[str, str]:
-    """What players write for some staples (name key → English card name), for suggestions."""
-    resource = resources.files("validator") / "data" / "nicknames.toml"
-    table = tomllib.loads(resource.read_text(encoding="utf-8"))["nicknames"]
-    return {name_key(k): str(v) for k, v in table.items()}
+def nicknames(source: Traversable | None = None) -> dict[str, str]:
+    """What players write for some staples (name key → English card name), for suggestions
+    (the package's own table, or the one in ``source``)."""
+    table = read_model(Nicknames, source or data_file("nicknames.toml")).nicknames
+    return {name_key(k): v for k, v in table.items()}
 
 
 def _fuzzy(missing: list[str], names: pl.DataFrame, table: pl.DataFrame) -> pl.DataFrame:

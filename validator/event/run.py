@@ -20,8 +20,8 @@ import polars as pl
 from validator.cards.formats import Format
 from validator.cards.load import Setup
 from validator.engine.check import STATUS, CheckResult, code_counts
-from validator.errors import InputError, Problem, capped
-from validator.inputs.decks.batch import DeckFiles, read_deck_paths
+from validator.errors import Problem, capped
+from validator.inputs.decks.batch import DeckFiles, read_deck_paths, require_decks
 from validator.inputs.registrations.read import Registrations, read_registrations
 from validator.judging.checking import check_against_lists
 from validator.judging.decisions import Decision
@@ -73,8 +73,7 @@ def run_event(registrations: Path, setup: Setup, *, decks: Path | None = None,
     submitted = None
     if decks is not None:
         submitted = read_deck_paths([decks])
-        if not submitted.ids and not submitted.problems:
-            raise InputError.at(str(decks), "no deck files found (.ydk, .ydke, .txt, .zip)")
+        require_decks(submitted, str(decks))
     return check_event(read_registrations(registrations), submitted, setup,
                        decks_label=str(decks), decisions=decisions or [])
 
@@ -94,7 +93,7 @@ def check_event(reg: Registrations, submitted: DeckFiles | None, setup: Setup, *
         present = set(met.files.ids)
         without = [p for p in reg.players["player_id"].to_list() if p not in present]
         problems.extend(Problem(decks_label, None, None, f"player {player} has a registered "
-                                "list but no submitted deck") for player in without)
+                                "list but no submitted deck", code="NO_DECK") for player in without)
         entries = met.files.entries
     index = reg.players.select("player_id", "player_name").with_row_index("deck")
     frames = [list_check.violations.with_columns(pl.lit("list").alias("on"))]

@@ -103,7 +103,8 @@ class EventDB:
             self._conn.executescript(SCHEMA)
             self._migrate()
         except sqlite3.DatabaseError as exc:
-            raise InputError.at(str(path), f"not a deckcheck event database ({exc})") from exc
+            raise InputError.at(str(path), f"not a deckcheck event database ({exc})",
+                                code="STORE_DAMAGED") from exc
 
     def _migrate(self) -> None:
         """Columns and values added since a file was created."""

@@ -18,8 +18,17 @@ import zlib
 
 from validator.errors import InputError, Problem
 
-__all__ = ["MAX_COLUMNS", "MAX_MEMBERS", "MAX_RATIO", "MAX_SHEET_CELLS", "MAX_UNPACKED",
-           "check_archive", "check_sheet_extents", "zip_members"]
+__all__ = [
+    "MAX_COLUMNS",
+    "MAX_MEMBERS",
+    "MAX_RATIO",
+    "MAX_SHEET_CELLS",
+    "MAX_UNPACKED",
+    "MAX_UPLOAD",
+    "check_archive",
+    "check_sheet_extents",
+    "zip_members",
+]
 
 try:
     from lzma import LZMAError
@@ -33,6 +42,9 @@ except ImportError:  # a Python built without lzma: zipfile cannot unpack such m
 _UNPACK_ERRORS = (zipfile.BadZipFile, NotImplementedError, RuntimeError, zlib.error, OSError,
                   LZMAError, EOFError)
 
+#: the largest upload the web app accepts unless its operator says otherwise (a zip of a
+#: 7,000-player event's YDK files is about 20 MiB)
+MAX_UPLOAD = 100 << 20
 MAX_UNPACKED = 256 << 20
 MAX_MEMBERS = 50_000
 MAX_RATIO = 200  # unpacked / packed; ordinary XLSX files stay far below
@@ -51,23 +63,25 @@ def check_archive(data: bytes, label: str) -> None:
     """Refuse an archive that would unpack to too much; silently accept what is not a zip."""
     if not data.startswith(b"PK"):
         if data[:8] == b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1":
-            raise InputError.at(label, "an old .xls or an encrypted workbook; save it as .xlsx")
-        raise InputError.at(label, "not an .xlsx workbook (not a zip file)")
+            raise InputError.at(label, "an old .xls or an encrypted workbook; save it as .xlsx",
+                                code="WRONG_FILE_TYPE")
+        raise InputError.at(label, "not an .xlsx workbook (not a zip file)", code="WRONG_FILE_TYPE")
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             members = archive.infolist()
     except zipfile.BadZipFile as exc:
-        raise InputError.at(label, f"a damaged zip/xlsx file ({exc})") from exc
+        raise InputError.at(label, f"a damaged zip/xlsx file ({exc})", code="ZIP_DAMAGED") from exc
     if len(members) > MAX_MEMBERS:
-        raise InputError.at(label, f"more than {MAX_MEMBERS} files inside")
+        raise InputError.at(label, f"more than {MAX_MEMBERS} files inside", code="ZIP_UNSAFE")
     unpacked = sum(m.file_size for m in members)
     packed = sum(m.compress_size for m in members) or 1
     if unpacked > MAX_UNPACKED:
         raise InputError.at(label, f"unpacks to {unpacked >> 20} MiB; at most "
-                                   f"{MAX_UNPACKED >> 20} MiB are read (a zip bomb?)")
+                                   f"{MAX_UNPACKED >> 20} MiB are read (a zip bomb?)",
+                            code="ZIP_UNSAFE")
     if unpacked > (1 << 20) and unpacked / packed > MAX_RATIO:
         raise InputError.at(label, f"compressed {unpacked // packed}:1, far beyond any real "
-                                   "workbook or deck file (a zip bomb?)")
+                                   "workbook or deck file (a zip bomb?)", code="ZIP_UNSAFE")
 
 
 def zip_members(data: bytes, label: str, suffixes: tuple[str, ...],
@@ -86,15 +100,16 @@ def zip_members(data: bytes, label: str, suffixes: tuple[str, ...],
                 where = f"{label}!{member.filename}"
                 if member.file_size > largest:
                     problems.append(Problem(where, None, None, f"larger than any such file "
-                                            f"({largest >> 20} MiB); skipped"))
+                                            f"({largest >> 20} MiB); skipped",
+                                            code="FILE_TOO_LARGE"))
                     continue
                 try:
                     found.append((member.filename, archive.read(member)))
                 except _UNPACK_ERRORS as exc:
                     problems.append(Problem(where, None, None, f"cannot be unpacked ({exc}); "
-                                                               "skipped"))
+                                                               "skipped", code="ZIP_DAMAGED"))
     except zipfile.BadZipFile as exc:
-        raise InputError.at(label, f"not a readable zip file ({exc})") from exc
+        raise InputError.at(label, f"not a readable zip file ({exc})", code="ZIP_DAMAGED") from exc
     return found, problems
 
 
@@ -155,4 +170,4 @@ def check_sheet_extents(data: bytes, label: str) -> None:
                     label, f"sheet {sheet!r} reaches {columns:,} columns and {rows:,} rows: "
                            f"more than a deck list needs (at most {MAX_COLUMNS:,} columns and "
                            f"{MAX_SHEET_CELLS:,} cells). Delete the cells far from the list "
-                           "and save again")
+                           "and save again", code="SHEET_TOO_LARGE")

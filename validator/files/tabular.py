@@ -46,7 +46,8 @@ def decode_text(data: bytes, file: str) -> str:
         try:
             return data.decode("utf-16")
         except UnicodeDecodeError as exc:
-            raise InputError.at(file, f"broken UTF-16 text at byte {exc.start}") from exc
+            raise InputError.at(file, f"broken UTF-16 text at byte {exc.start}",
+                                code="NOT_TEXT") from exc
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
@@ -60,7 +61,7 @@ def decode_text(data: bytes, file: str) -> str:
 
     best = from_bytes(data).best()
     if best is None:
-        raise InputError.at(file, "not readable as text in any known encoding")
+        raise InputError.at(file, "not readable as text in any known encoding", code="NOT_TEXT")
     return str(best)
 
 
@@ -85,17 +86,18 @@ def read_csv_grid(path: Path, data: bytes | None = None) -> Sheet:
             if len(row) > MAX_COLUMNS:
                 raise InputError.at(str(path), f"row {reader.line_num} has {len(row):,} "
                                                f"columns; a deck list has at most "
-                                               f"{MAX_COLUMNS:,}", line=reader.line_num)
+                                               f"{MAX_COLUMNS:,}", line=reader.line_num,
+                                    code="SHEET_TOO_LARGE")
             longest = max((len(cell) for cell in row), default=0)
             if longest > MAX_FIELD:
                 raise InputError.at(str(path), f"a cell of {longest:,} characters; a deck list "
                                                f"cell has at most {MAX_FIELD:,}",
-                                    line=reader.line_num)
+                                    line=reader.line_num, code="SHEET_TOO_LARGE")
             rows.append([cell.strip() for cell in row])
     except csv.Error as exc:
         raise InputError.at(str(path), f"not readable as CSV: {exc} (a deck list cell has at "
                                        f"most {MAX_FIELD:,} characters)",
-                            line=reader.line_num) from exc
+                            line=reader.line_num, code="BAD_CSV") from exc
     return Sheet(str(path), "", rows)
 
 
@@ -117,7 +119,7 @@ def read_sheets(path: Path, *, include_hidden: bool = False,
     if suffix in (".csv", ".tsv", ".txt"):
         return [read_csv_grid(path, data)]
     if suffix not in (".xlsx", ".xlsm", ".xls", ".ods"):
-        raise InputError.at(str(path), "expected a .csv or .xlsx file")
+        raise InputError.at(str(path), "expected a .csv or .xlsx file", code="WRONG_FILE_TYPE")
     from python_calamine import CalamineWorkbook
 
     from validator.files.safety import check_archive, check_sheet_extents
@@ -128,7 +130,8 @@ def read_sheets(path: Path, *, include_hidden: bool = False,
     try:
         workbook = CalamineWorkbook.from_filelike(io.BytesIO(raw))
     except Exception as exc:
-        raise InputError.at(str(path), f"not a readable workbook ({exc})") from exc
+        raise InputError.at(str(path), f"not a readable workbook ({exc})",
+                            code="BAD_WORKBOOK") from exc
     sheets: list[Sheet] = []
     for meta in workbook.sheets_metadata:
         hidden = str(meta.visible).lower().find("visible") < 0 or "hidden" in str(
@@ -139,7 +142,8 @@ def read_sheets(path: Path, *, include_hidden: bool = False,
         try:
             grid = workbook.get_sheet_by_name(meta.name).to_python(skip_empty_area=False)
         except Exception as exc:
-            raise InputError.at(str(path), f"sheet {meta.name!r} unreadable ({exc})") from exc
+            raise InputError.at(str(path), f"sheet {meta.name!r} unreadable ({exc})",
+                                code="BAD_WORKBOOK") from exc
         rows = [[_cell_text(v) for v in row] for row in grid]
         sheets.append(Sheet(str(path), meta.name, rows, hidden))
     return sheets

@@ -3,15 +3,17 @@ registered lists when given."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import polars as pl
 
 from validator.cards.load import Setup
 from validator.engine.check import CheckResult, check, combine, unreadable_rows
-from validator.errors import Problem
+from validator.errors import ImplementationError, Problem
 from validator.inputs.decks.batch import DeckFiles
+from validator.judging.siding import exchanges_allowed
+from validator.vocab import Stage
 
 if TYPE_CHECKING:  # imported where used: checking deck files alone needs neither
     from validator.inputs.registrations.read import Registrations
@@ -44,12 +46,11 @@ def paired(files: DeckFiles, registrations: Registrations) -> tuple[DeckFiles, l
     renamed = {deck: player for deck, player in pairs.items() if deck != player}
     entries = files.entries.with_columns(pl.col("deck_id").replace(renamed)) if renamed \
         else files.entries
-    problems = [Problem(p.file, p.line, p.column, p.message, p.code,
-                        renamed.get(p.deck_id, p.deck_id) if p.deck_id else None, p.section)
+    problems = [replace(p, deck_id=renamed.get(p.deck_id, p.deck_id) if p.deck_id else None)
                 for p in files.problems]
     strays = [Problem(files.labels.get(deck, deck), None, None,
                       f"deck {deck!r} matches no registered player"
-                      + (f"; closest: {' / '.join(close)}" if close else ""))
+                      + (f"; closest: {' / '.join(close)}" if close else ""), code="UNMATCHED_DECK")
               for deck, close in missing.items()]
     ids = [pairs.get(deck, deck) for deck in files.ids]
     labels = {pairs.get(deck, deck): label for deck, label in files.labels.items()}
@@ -100,10 +101,11 @@ def check_against_lists(submitted: DeckFiles | None, registrations: Registration
 def check_decks(files: DeckFiles, setup: Setup, *,
                 registrations: Registrations | None = None,
                 decisions: list[Decision] | None = None, duel: int | None = None,
-                decisions_label: str = "decisions") -> DeckCheck:
+                stage: Stage = "pre-event", decisions_label: str = "decisions") -> DeckCheck:
     """Check decks (those without a single card too); with registrations, check the lists
     too and compare each deck with its player's list (deck id = player id, else the player's
-    name), from duel 2 on allowing side deck exchanges. A deck of no registered player is
+    name), allowing side deck exchanges when ``duel`` and ``stage`` allow them
+    (:func:`~validator.judging.siding.exchanges_allowed`). A deck of no registered player is
     checked alone."""
     if registrations is None:
         result = check(files.entries, cards=setup.cards, fmt=setup.fmt, banlist=setup.banlist,
@@ -112,9 +114,9 @@ def check_decks(files: DeckFiles, setup: Setup, *,
         return DeckCheck(result, None, [], [], duel)
     met = check_against_lists(files, registrations, setup, decisions=decisions,
                               decisions_label=decisions_label,
-                              siding=duel is not None and duel > 1)
-    assert met.decks is not None  # decks were given
-    assert met.files is not None
+                              siding=exchanges_allowed(duel, stage))
+    if met.decks is None or met.files is None:
+        raise ImplementationError("decks were given but none were compared with their lists")
     result = met.decks
     if met.unmatched:  # checked for legality alone
         alone = check(met.files.entries.filter(pl.col("deck_id").is_in(met.unmatched)),

@@ -23,6 +23,7 @@ import polars as pl
 from validator.errors import InputError, Problem, ProblemCollector
 from validator.files.tabular import read_sheets
 from validator.inputs.entries import ENTRY_SCHEMA, conform, typed_card
+from validator.text.lexicon import MAX_QUANTITY, quantity_in_range, whole_number
 from validator.vocab import SECTIONS
 
 __all__ = ["DECISION_COLUMNS", "Applied", "Decision", "apply_decisions", "read_decisions"]
@@ -55,11 +56,12 @@ def read_decisions(path: Path) -> list[Decision]:
     sheets = [s for s in read_sheets(path) if s.rows]
     if not sheets:
         raise InputError.at(str(path), "no rows; expected a header with "
-                                       + ", ".join(DECISION_COLUMNS))
+                                       + ", ".join(DECISION_COLUMNS), code="EMPTY_FILE")
     header = [h.strip().lower().replace(" ", "_") for h in sheets[0].rows[0]]
     for needed in ("player_id", "where", "card", "decided_by", "reason"):
         if needed not in header:
-            problems.add(f"the header lacks a {needed} column (found: {', '.join(header)})", 1)
+            problems.add(f"the header lacks a {needed} column (found: {', '.join(header)})", 1,
+                         code="MISSING_COLUMN")
     problems.raise_if_any()
     out: list[Decision] = []
     for number, row in enumerate(sheets[0].rows[1:], start=2):
@@ -70,15 +72,17 @@ def read_decisions(path: Path) -> list[Decision]:
                    if not cells.get(c)]
         if missing:
             problems.add(f"{', '.join(missing)} empty: a decision says who decided and why",
-                         number)
+                         number, code="BAD_DECISION")
             continue
         qty = cells.get("qty", "")
-        if qty and not (qty.isdigit() and 0 < int(qty) < 100):
-            problems.add(f"qty {qty!r} is not a number 1-99", number, "qty")
+        if qty and not quantity_in_range(whole_number(qty)):
+            problems.add(f"qty {qty!r} is not a number 1-{MAX_QUANTITY}", number, "qty",
+                         code="BAD_QUANTITY")
             continue
         section = cells.get("section", "").lower()
         if section and section not in SECTIONS:
-            problems.add(f"section {section!r} is not main, extra or side", number, "section")
+            problems.add(f"section {section!r} is not main, extra or side", number, "section",
+                         code="BAD_SECTION")
             continue
         out.append(Decision(cells["player_id"], cells["where"], cells["card"],
                             cells["decided_by"], cells["reason"], int(qty) if qty else None,
@@ -128,14 +132,14 @@ def apply_decisions(entries: pl.DataFrame, problems: list[Problem],
         if row_problem is None:
             unmatched.append(Problem(label, number, "where",
                                      f"no open entry of player {decision.player_id} at "
-                                     f"{decision.where!r}"))
+                                     f"{decision.where!r}", code="UNMATCHED_DECISION"))
             continue
         section = decision.section or row_problem.section
         if decision.qty is None or section is None:
             unmatched.append(Problem(label, number, "qty" if decision.qty is None else "section",
                                      f"the row at {decision.where!r} could not be read: the "
                                      "decision must give its qty"
-                                     + ("" if section else " and section")))
+                                     + ("" if section else " and section"), code="BAD_DECISION"))
             continue
         still_open.remove(row_problem)
         added.append({"deck_id": decision.player_id, "section": section,

@@ -23,6 +23,7 @@ from validator.inputs.decks.batch import parse_sources
 from validator.inputs.decks.sources import Source
 from validator.inputs.entries import entries_frame
 from validator.judging.penalties import Policy
+from validator.judging.siding import exchanges_allowed
 from validator.vocab import SECTIONS, Stage
 
 __all__ = ["JudgeCheck", "ListLine", "SideBySide", "decision", "found_deck", "judge_check",
@@ -149,9 +150,9 @@ class JudgeCheck:
 def judge_check(player_id: str, deck: pl.DataFrame, registered: pl.DataFrame, *,
                 cards: CardDB, fmt: Format, banlist: Banlist, stage: Stage,
                 duel: int | None = None, unreadable: pl.DataFrame | None = None) -> JudgeCheck:
-    """The found deck against the registered list. From duel 2 of a match on (and not
-    between matches, when the deck is restored), side deck exchanges are allowed."""
-    siding = duel is not None and duel > 1 and stage != "between-matches"
+    """The found deck against the registered list, side deck exchanges allowed as
+    :func:`~validator.judging.siding.exchanges_allowed` says."""
+    siding = exchanges_allowed(duel, stage)
     result = check(deck, cards=cards, fmt=fmt, banlist=banlist, registered=registered,
                    deck_ids=[player_id], siding=siding, unreadable=unreadable)
     return JudgeCheck(result, duel, siding)

@@ -11,15 +11,14 @@ wording (``common.toml``); a custom policy may give English only.
 
 from __future__ import annotations
 
-import tomllib
 from functools import cache
-from importlib import resources
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from validator.engine.rules import CODES, DECISION_CODES
-from validator.errors import ImplementationError, InputError, Problem
+from validator.errors import InputError, from_validation
+from validator.text.datafile import Refusal, data_file, read_model, read_toml, refused
 from validator.vocab import LANGS, REGULATIONS, STAGES, Lang, Stage
 
 __all__ = [
@@ -114,29 +113,33 @@ class Policy(BaseModel):
 
     @model_validator(mode="after")
     def _complete(self) -> Policy:
+        wrong: list[Refusal] = []
         missing = [c for c in CODES if c not in self.codes]
         if missing:
-            raise ValueError(f"codes without a rule: {', '.join(missing)}")
-        unknown = sorted(set(self.codes) - set(CODES))
-        if unknown:
-            raise ValueError(f"unknown codes: {', '.join(unknown)} (expected {', '.join(CODES)})")
+            wrong.append((("codes",), f"codes without a rule: {', '.join(missing)}",
+                          ", ".join(missing)))
+        for code in sorted(set(self.codes) - set(CODES)):
+            wrong.append((("codes", code), f"unknown code (expected {', '.join(CODES)})", code))
         for code, rule in self.codes.items():
             if rule.penalty is not None and rule.penalty not in self.penalties:
-                raise ValueError(f"codes.{code}.penalty {rule.penalty!r} is not one of "
-                                 f"{', '.join(self.penalties)}")
+                wrong.append((("codes", code, "penalty"), f"{rule.penalty!r} is not one of "
+                              f"{', '.join(self.penalties)}", rule.penalty))
             if rule.penalty is not None and code in DECISION_CODES:
-                raise ValueError(f"codes.{code} is the head judge's decision; it takes no "
-                                 "penalty")
+                wrong.append((("codes", code, "penalty"), f"{code} is the head judge's "
+                              "decision; it takes no penalty", rule.penalty))
             if rule.remedy not in self.remedies:
-                raise ValueError(f"codes.{code}.remedy {rule.remedy!r} is not one of "
-                                 f"{', '.join(self.remedies)}")
+                wrong.append((("codes", code, "remedy"), f"{rule.remedy!r} is not one of "
+                              f"{', '.join(self.remedies)}", rule.remedy))
         for name, timing in self.types.items():
             if name not in self.penalties:
-                raise ValueError(f"types.{name} is not a penalty ({', '.join(self.penalties)})")
+                wrong.append((("types", name), f"not a penalty ({', '.join(self.penalties)})",
+                              name))
             for stage in STAGES:
                 if timing.applies(stage) not in self.applies:
-                    raise ValueError(f"types.{name}.{stage} {timing.applies(stage)!r} is not "
-                                     f"one of {', '.join(self.applies)}")
+                    wrong.append((("types", name, stage), f"{timing.applies(stage)!r} is not "
+                                  f"one of {', '.join(self.applies)}", timing.applies(stage)))
+        if wrong:
+            raise refused("Policy", wrong)
         return self
 
     def remedy(self, code: str, lang: Lang) -> str:
@@ -173,23 +176,33 @@ class Policy(BaseModel):
         return found
 
 
+class Common(BaseModel):
+    """``policies/common.toml``: the texts every regulation shares."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    penalties: dict[str, PenaltyType]
+    applies: dict[str, Texts]
+    remedies: dict[str, Texts]
+    sections: dict[str, Texts]
+    texts: dict[str, Texts]
+
+
+@cache
+def _common() -> Common:
+    return read_model(Common, data_file("policies", "common.toml"))
+
+
 @cache
 def penalty_types() -> tuple[str, ...]:
     """The penalty types of the regulations (section 1 of each), least severe first."""
-    penalties = _shipped("common")["penalties"]
-    assert isinstance(penalties, dict)
-    return tuple(sorted(penalties, key=lambda p: int(penalties[p]["severity"])))
-
-
-def _shipped(name: str) -> dict[str, object]:
-    resource = resources.files("validator") / "data" / "policies" / f"{name}.toml"
-    return tomllib.loads(resource.read_text(encoding="utf-8"))
+    penalties = _common().penalties
+    return tuple(sorted(penalties, key=lambda p: penalties[p].severity))
 
 
 def _merged(own: dict[str, object]) -> dict[str, object]:
     """The common texts with a policy's own tables laid over them (a custom policy may add
     penalties, timings, remedies and texts)."""
-    merged = dict(_shipped("common"))
+    merged: dict[str, object] = _common().model_dump(exclude_unset=True)
     for key, value in own.items():
         base = merged.get(key)
         merged[key] = {**base, **value} if isinstance(base, dict) and isinstance(
@@ -197,40 +210,25 @@ def _merged(own: dict[str, object]) -> dict[str, object]:
     return merged
 
 
-def _validated(data: dict[str, object], label: str) -> Policy:
-    try:
-        return Policy.model_validate(data)
-    except ValidationError as exc:
-        raise InputError([
-            Problem(label, None, ".".join(str(p) for p in err["loc"]) or None,
-                    f"{err['msg']} (got {err['input']!r})" if "input" in err
-                    and not isinstance(err["input"], dict) else str(err["msg"]))
-            for err in exc.errors()
-        ]) from exc
-
-
 @cache
 def load_policy(regulation: str) -> Policy:
     """A shipped regulation (th, ja, ko) or an organizer's own policy TOML file."""
     if regulation in REGULATIONS:
-        try:
-            return Policy.model_validate(_merged(_shipped(regulation)))
-        except ValidationError as exc:
-            raise ImplementationError(f"policy {regulation} is invalid: {exc}") from exc
+        source = data_file("policies", f"{regulation}.toml")
+        return policy_from_toml(read_toml(source), str(source))
     path = Path(regulation)
     if path.suffix.lower() != ".toml" or not path.is_file():
         raise InputError.at(regulation, f"unknown regulation; expected {', '.join(REGULATIONS)} "
-                                        "or a policy .toml file")
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise InputError.at(str(path), f"not valid TOML: {exc}") from exc
-    return policy_from_toml(data, str(path))
+                                        "or a policy .toml file", code="UNKNOWN_REGULATION")
+    return policy_from_toml(read_toml(path), str(path))
 
 
 def policy_from_toml(data: dict[str, object], label: str) -> Policy:
-    """A custom policy from parsed TOML (a file, or an upload in the web app)."""
-    return _validated(_merged(data), label)
+    """A policy from parsed TOML (a shipped one, a file, or an upload in the web app)."""
+    try:
+        return Policy.model_validate(_merged(data))
+    except ValidationError as exc:
+        raise from_validation(label, exc) from exc
 
 
 def default_regulation(rush: bool, lang: Lang) -> str:

@@ -296,8 +296,8 @@ def _event_pieces(report: Report) -> Iterator[bytes]:
     return _with_items({
         **_header(report),
         "players": _ITEMS,
-        "problems": [{"file": p.file, "line": p.line, "where": p.column, "message": p.message}
-                     for p in report.problems],
+        "problems": [{"file": p.file, "line": p.line, "where": p.column, "code": p.code,
+                      "message": p.message} for p in sorted(report.problems)],
         "unmatched_decks": report.unmatched_decks,
         "players_without_deck": report.players_without_deck,
         "decisions": [d.json() for d in report.decisions],

@@ -20,6 +20,7 @@ import polars as pl
 from validator.engine.check import CheckResult
 from validator.judging.checking import DeckCheck
 from validator.judging.penalties import Policy
+from validator.judging.siding import exchanges_allowed
 from validator.judging.verdicts import verdicts
 from validator.vocab import ON_ENUM, STATUSES, Lang, Stage
 
@@ -204,7 +205,7 @@ def judged_check(checked: CheckResult | DeckCheck | JudgeCheck, policy: Policy, 
         result, lists, duel = checked.result, checked.lists, checked.duel
         problems, decisions = checked.problems, checked.decisions
         if checked.compared:
-            comparison = "siding" if duel and duel > 1 else "sections"
+            comparison = "siding" if exchanges_allowed(duel, stage) else "sections"
         compared = compared_decks(result)
     else:  # a judge's check
         result, duel = checked.result, checked.duel

@@ -8,9 +8,10 @@ from __future__ import annotations
 import polars as pl
 from rich.console import Console
 
+from validator.errors import Problem
 from validator.report.model import Report
 
-__all__ = ["event_lines", "print_text", "text_lines"]
+__all__ = ["event_lines", "print_text", "problem_line", "problem_lines", "text_lines"]
 
 
 #: a listing of more decks than this ends with the counts again
@@ -84,6 +85,16 @@ def print_text(report: Report, console: Console, *, every_deck: bool = False) ->
 
 
 _PLAYER_WORD = {"illegal": "ILLEGAL", "needs_decision": "DECIDE"}
+
+
+def problem_line(problem: Problem) -> str:
+    """One problem on one line: where, its code, what is wrong."""
+    return f"{problem.place}: {problem.code} {problem.message}"
+
+
+def problem_lines(problems: list[Problem]) -> list[str]:
+    """The problems, one a line, by (file, line, column, code)."""
+    return [problem_line(p) for p in sorted(problems)]
 
 
 def event_lines(report: Report, *, shown: int = 30) -> list[str]:

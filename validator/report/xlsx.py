@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 import io
+import os
 import re
 import zipfile
 from pathlib import Path
@@ -31,7 +32,7 @@ from validator.report.model import Header, Report, Verdict
 from validator.report.penalty_log import HEADER, rows
 from validator.report.style import FILLS, autosize, put, write_header
 
-__all__ = ["event_xlsx", "log_xlsx", "write_event_xlsx"]
+__all__ = ["event_xlsx", "generated_now", "log_xlsx", "write_event_xlsx"]
 
 _FIXED_DATE = (1980, 1, 1, 0, 0, 0)
 _WRAP = Alignment(wrap_text=True, vertical="top")
@@ -200,12 +201,21 @@ def _decisions(ws: Worksheet, report: Report) -> None:
 
 
 def _problems(ws: Worksheet, report: Report) -> None:
-    write_header(ws, 1, ["File", "Row/line", "Where", "Problem"])
-    for r, p in enumerate(report.problems, start=2):
-        for c, value in enumerate([p.file, p.line, p.column, p.message], start=1):
+    write_header(ws, 1, ["File", "Row/line", "Where", "Code", "Problem"])
+    for r, p in enumerate(sorted(report.problems), start=2):
+        for c, value in enumerate([p.file, p.line, p.column, p.code, p.message], start=1):
             put(ws, r, c, value)
     ws.freeze_panes = "A2"
-    autosize(ws, {4: 90})
+    autosize(ws, {5: 90})
+
+
+def generated_now() -> dt.datetime:
+    """When a report is made: ``$SOURCE_DATE_EPOCH`` when set (reproducible builds' way of
+    fixing the date, so the same inputs give the same bytes), else now, to the second."""
+    stamp = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    if stamp.isascii() and stamp.isdigit():
+        return dt.datetime.fromtimestamp(int(stamp), dt.UTC)
+    return dt.datetime.now(dt.UTC).replace(microsecond=0)
 
 
 def write_event_xlsx(report: Report, target: Path,
@@ -221,7 +231,7 @@ def event_xlsx(report: Report, generated_at: dt.datetime | None = None) -> bytes
     """The event report workbook's bytes (``report``: a judged event)."""
     if report.kind != "event":
         raise ImplementationError("the event workbook is written from a judged event")
-    when = generated_at or dt.datetime.now(dt.UTC).replace(microsecond=0)
+    when = generated_at or generated_now()
     workbook = Workbook()
     summary = workbook.active
     assert summary is not None

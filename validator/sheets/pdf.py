@@ -14,7 +14,7 @@ import polars as pl
 from validator.cards.db import CardDB
 from validator.cards.formats import Format
 from validator.inputs.entries import ENTRY_SCHEMA, conform
-from validator.inputs.registrations.pdf import layouts
+from validator.inputs.registrations.pdf import BlockKey, layouts
 from validator.sheets.workbook import KonamiSheet
 
 __all__ = ["PAGE", "sheet_from_deck", "write_form"]
@@ -92,7 +92,7 @@ def write_form(sheet: KonamiSheet | None = None) -> bytes:
     blocks = {b.key: b for b in layout.block}
     column = (width - 2 * margin - 2 * 8) / 3
 
-    def draw_block(key: str, x: float, top: float, bottom: float) -> None:
+    def draw_block(key: BlockKey, x: float, top: float, bottom: float) -> None:
         block = blocks[key]
         entries = sheet.blocks.get(key, [])
         rows = max(block.rows, len(entries))
@@ -111,14 +111,15 @@ def write_form(sheet: KonamiSheet | None = None) -> bytes:
         field(block.total, sum(counted) if counted else "", x + 40, bottom, 40, 14)
 
     mid = 300.0
-    for i, key in enumerate(("monster", "spell", "trap")):
+    in_main: tuple[BlockKey, ...] = ("monster", "spell", "trap")
+    for i, key in enumerate(in_main):
         draw_block(key, margin + i * (column + 8), top - 34, mid)
-    main = [q for key in ("monster", "spell", "trap") for q, _ in sheet.blocks.get(key, [])
-            if isinstance(q, int)]
+    main = [q for key in in_main for q, _ in sheet.blocks.get(key, []) if isinstance(q, int)]
     label("Main Deck Total", margin + 2 * (column + 8) + 90, mid + 4, 8, bold=True)
     field(layout.main_total, sum(main) if main else "", margin + 2 * (column + 8) + 160, mid,
           40, 14)
-    for i, key in enumerate(("side", "extra")):
+    below: tuple[BlockKey, ...] = ("side", "extra")
+    for i, key in enumerate(below):
         draw_block(key, margin + i * (column + 8), mid - 24, margin)
     page.showPage()
     page.save()

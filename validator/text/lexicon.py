@@ -12,16 +12,36 @@ A total is only a whole cell or line made of a total word and a number ("Total 4
 from __future__ import annotations
 
 import re
-import tomllib
 import unicodedata
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
-from typing import Any
+from importlib.resources.abc import Traversable
+from typing import Literal
 
-__all__ = ["Header", "column_of", "columns", "entry_line", "fold", "header_of",
-           "is_total_label", "quantity_of", "section_header", "status_of", "total_of",
-           "words"]
+from pydantic import BaseModel, ConfigDict, Field
+
+from validator.text.datafile import data_file, read_model
+from validator.vocab import Section, Slot
+
+__all__ = ["MAX_LABEL_LENGTH", "MAX_QUANTITY", "Header", "Lexicon", "SectionKey", "column_of",
+           "columns", "entry_line", "fold", "header_of", "is_label_length", "is_total_label",
+           "load_lexicon", "quantity_in_range", "quantity_of", "section_header", "status_of",
+           "total_of", "whole_number", "words"]
+
+#: the longest text read as a section header or a label cell ("Monster Cards", "KONAMI ID"):
+#: a longer text is a card name or a sentence, never a header
+MAX_LABEL_LENGTH = 40
+
+#: the copies one entry of a list or deck may hold, 1 to this: a deck holds at most
+#: 60 + 15 + 15 cards, so a larger number is a typo, reported where it was typed. Every
+#: reader, decision and form uses this one bound.
+MAX_QUANTITY = 99
+
+#: the groups of words that name columns or statuses (what :func:`words` is asked for)
+Group = Literal["columns", "list_columns", "status"]
+#: the lexicon's section headers (what :func:`section_header` is asked for)
+SectionKey = Literal["main", "monster", "spell", "trap", "skill", "extra", "side"]
+Words = list[str]
 
 _BRACKETS = re.compile(r"[\(\[（【][^\)\]）】]*[\)\]）】]")
 
@@ -33,21 +53,104 @@ def fold(text: str) -> str:
                    if unicodedata.category(c)[0] not in "PSZC")
 
 
-@cache
-def _data() -> dict[str, Any]:
-    resource = resources.files("validator") / "data" / "lexicon.toml"
-    return tomllib.loads(resource.read_text(encoding="utf-8"))
+class _Table(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Columns(_Table):
+    """Header cells of tabular layouts, by what the column holds."""
+
+    player_id: Words
+    player_name: Words
+    first_name: Words
+    last_name: Words
+    section: Words
+    qty: Words
+    card: Words
+    passcode: Words
+    timestamp: Words
+    ydke: Words
+    event: Words
+    date: Words
+
+
+class SectionWords(_Table):
+    """The headers of one part of the deck, and the kind of card that follows them."""
+
+    section: Section
+    slot: Slot | None = None
+    words: Words = Field(min_length=1)
+
+
+class Totals(_Table):
+    words: Words = Field(min_length=1)
+
+
+class Quantity(_Table):
+    counters: Words = Field(min_length=1)
+    words: Words
+
+
+class Statuses(_Table):
+    """Forbidden/Limited status words, by the copies they allow."""
+
+    forbidden: Words
+    limited: Words
+    semi_limited: Words
+    unlimited: Words
+
+
+class ListColumns(_Table):
+    """Columns of CSV/XLSX Forbidden/Limited lists."""
+
+    passcode: Words
+    name: Words
+    status: Words
+    points: Words
+
+
+class Sections(_Table):
+    """Headers that name a part of the deck, by the lexicon's own key."""
+
+    main: SectionWords
+    monster: SectionWords
+    spell: SectionWords
+    trap: SectionWords
+    skill: SectionWords
+    extra: SectionWords
+    side: SectionWords
+
+
+class Lexicon(_Table):
+    """``validator/data/lexicon.toml``: every word the readers recognise."""
+
+    columns: Columns
+    sections: Sections
+    totals: Totals
+    quantity: Quantity
+    status: Statuses
+    list_columns: ListColumns
 
 
 @cache
-def words(group: str) -> dict[str, frozenset[str]]:
+def load_lexicon(source: Traversable | None = None) -> Lexicon:
+    """The lexicon the package ships, or the one in ``source``."""
+    return read_model(Lexicon, source or data_file("lexicon.toml"))
+
+
+def _data() -> Lexicon:
+    return load_lexicon()
+
+
+@cache
+def words(group: Group) -> dict[str, frozenset[str]]:
     """A group's words, folded, by what they mean (``columns``, ``status``, ...)."""
-    return {key: frozenset(fold(w) for w in value)
-            for key, value in _data()[group].items() if isinstance(value, list)}
+    table: BaseModel = getattr(_data(), group)
+    return {key: frozenset(fold(w) for w in value) for key, value in table}
 
 
 @cache
-def _column_index(group: str) -> dict[str, str]:
+def _column_index(group: Group) -> dict[str, str]:
     index: dict[str, str] = {}
     for meaning, folded in words(group).items():
         for word in folded:
@@ -66,7 +169,7 @@ def _header_forms(text: str) -> list[str]:
     return [f for f in dict.fromkeys(forms) if f]
 
 
-def column_of(text: str, group: str = "columns") -> str | None:
+def column_of(text: str, group: Group = "columns") -> str | None:
     """What a header cell names (``player_id``, ``qty``, ...), or None."""
     index = _column_index(group)
     for form in _header_forms(text):
@@ -75,9 +178,10 @@ def column_of(text: str, group: str = "columns") -> str | None:
     return None
 
 
-def columns(group: str = "columns") -> dict[str, list[str]]:
+def columns(group: Group = "columns") -> dict[str, list[str]]:
     """The words of a group as written, for messages ("expected one of ...")."""
-    return {k: list(v) for k, v in _data()[group].items() if isinstance(v, list)}
+    table: BaseModel = getattr(_data(), group)
+    return {key: list(value) for key, value in table}
 
 
 @dataclass(frozen=True)
@@ -89,9 +193,9 @@ class Header:
 @cache
 def _sections() -> dict[str, Header]:
     out: dict[str, Header] = {}
-    for entry in _data()["sections"].values():
-        for word in entry["words"]:
-            out[fold(word)] = Header(entry["section"], entry.get("slot"))
+    for _, entry in _data().sections:
+        for word in entry.words:
+            out[fold(word)] = Header(entry.section, entry.slot)
     return out
 
 
@@ -99,17 +203,22 @@ _HEADER_COUNT = re.compile(r"[\(\[（【]?\s*\d+\s*(枚|장|ใบ|cards?)?\s*[\
                            re.IGNORECASE)
 
 
-def section_header(key: str) -> Header:
+def is_label_length(text: str) -> bool:
+    """Whether a cell is short enough to be a header or a label (:data:`MAX_LABEL_LENGTH`)."""
+    return len(unicodedata.normalize("NFKC", text).strip()) <= MAX_LABEL_LENGTH
+
+
+def section_header(key: SectionKey) -> Header:
     """The section and slot of a lexicon section key ("monster", "side", ...)."""
-    entry = _data()["sections"][key]
-    return Header(entry["section"], entry.get("slot"))
+    entry: SectionWords = getattr(_data().sections, key)
+    return Header(entry.section, entry.slot)
 
 
 def header_of(text: str) -> Header | None:
     """The section a header line or cell names ("Monster (18)", "【魔法】", "Side Deck:"),
     or None. A header may carry its count."""
     plain = unicodedata.normalize("NFKC", text).strip()
-    if len(plain) > 40:
+    if len(plain) > MAX_LABEL_LENGTH:
         return None
     for candidate in (plain, _HEADER_COUNT.sub("", plain)):
         found = _sections().get(fold(candidate))
@@ -124,11 +233,10 @@ def _alternatives(items: list[str]) -> str:
 
 @cache
 def _patterns() -> dict[str, re.Pattern[str]]:
-    quantity = _data()["quantity"]
-    counters = _alternatives(quantity["counters"])
-    units = _alternatives(quantity["counters"] + quantity["words"])
-    totals = "|".join(re.escape(w) for w in sorted(_data()["totals"]["words"], key=len,
-                                                      reverse=True))
+    quantity = _data().quantity
+    counters = _alternatives(quantity.counters)
+    units = _alternatives(quantity.counters + quantity.words)
+    totals = _alternatives(_data().totals.words)
     return {
         "qty": re.compile(rf"^(?:x|×)?\s*(\d{{1,3}})\s*(?:{units})?$", re.IGNORECASE),
         "leading": re.compile(rf"^(\d{{1,3}})\s*(?:\*|{counters})?\s+(.+)$", re.IGNORECASE),
@@ -139,6 +247,21 @@ def _patterns() -> dict[str, re.Pattern[str]]:
                             re.IGNORECASE),
         "label": re.compile(rf"^(?:{totals})\s*[:：]?$", re.IGNORECASE),
     }
+
+
+def whole_number(text: str, most: int = MAX_QUANTITY) -> int | None:
+    """``text`` as a whole number from 0 to ``most`` written in ASCII digits, else None
+    ("²" and "٣" are digits to ``str.isdigit`` but no quantity anyone types)."""
+    text = text.strip()
+    if not text or len(text) > len(str(most)) or not text.isascii() or not text.isdigit():
+        return None
+    number = int(text)
+    return number if number <= most else None
+
+
+def quantity_in_range(qty: int | None) -> bool:
+    """Whether a quantity read is one an entry may have (1 to :data:`MAX_QUANTITY`)."""
+    return qty is not None and 1 <= qty <= MAX_QUANTITY
 
 
 def quantity_of(text: str) -> int | None:

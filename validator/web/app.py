@@ -17,16 +17,17 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from validator.cards import store
-from validator.errors import InputError
+from validator.errors import SHOWN, InputError
 from validator.event.store import EventDB
+from validator.files.safety import MAX_UPLOAD
+from validator.report.text import problem_line
 from validator.web.pages import HERE, Forbidden, page
 from validator.web.routes import ROUTERS
 from validator.web.security import LOOPBACK, BodyLimit, HostGuard, Sessions, Throttle, same_origin
 from validator.web.state import EventState
 
-__all__ = ["MAX_UPLOAD", "create_app"]
+__all__ = ["create_app"]
 
-MAX_UPLOAD = 100 << 20
 SESSION = "dc_session"
 #: paths open without signing in
 OPEN = ("/login", "/static/")
@@ -97,8 +98,8 @@ def create_app(db_path: Path, *, password: str | None = None, cards_spec: str | 
     @app.exception_handler(InputError)
     async def bad_input(request: Request, exc: InputError) -> HTMLResponse:
         return page(request, "message.html", http_status=400, title="Cannot use this input",
-                    problems=[str(p) for p in exc.problems[:100]],
-                    more=max(len(exc.problems) - 100, 0))
+                    problems=[problem_line(p) for p in exc.problems[:SHOWN]],
+                    more=max(len(exc.problems) - SHOWN, 0))
 
     wrapped = HostGuard(BodyLimit(app, max_upload), hosts)
     wrapped.state = app.state  # type: ignore[attr-defined]

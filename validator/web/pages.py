@@ -16,10 +16,12 @@ from starlette.datastructures import FormData, UploadFile
 from validator.engine.rules import CODES
 from validator.errors import InputError
 from validator.report.model import Report
+from validator.text.lexicon import whole_number
 from validator.vocab import LANGS, REGULATIONS
 from validator.web.state import EventState, Snapshot, safe_name
 
-__all__ = ["Forbidden", "files", "form", "judged", "latest", "page", "state_of", "templates"]
+__all__ = ["Forbidden", "files", "form", "judged", "latest", "optional_number", "page",
+           "state_of", "templates"]
 
 HERE = Path(__file__).resolve().parent
 templates = Jinja2Templates(directory=str(HERE / "templates"))
@@ -87,9 +89,15 @@ async def files(data: FormData, field_name: str, allowed: tuple[str, ...]) -> li
         if Path(name).suffix.lower() not in allowed:
             await data.close()
             raise InputError.at(name, f"not an accepted file type (expected "
-                                      f"{', '.join(allowed)})")
+                                      f"{', '.join(allowed)})", code="WRONG_FILE_TYPE")
         try:
             out.append((name, await item.read()))
         finally:
             await item.close()
     return out
+
+
+def optional_number(text: str) -> int | None:
+    """An optional whole-number field of a form (a round, a duel): the number, or None when
+    it is empty or not a number 0-9999."""
+    return whole_number(text, 9999)

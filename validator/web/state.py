@@ -137,7 +137,7 @@ class EventState:
         if custom:
             text, name = key[1], key[2]
             if not isinstance(text, str):
-                raise InputError.at("regulation", "no policy file was uploaded")
+                raise InputError.at("regulation", "no policy file was uploaded", code="NOT_READY")
             loaded = policy_from_toml(tomllib.loads(text), str(name or "policy"))
         else:
             loaded = load_policy(settings.regulation)
@@ -193,7 +193,7 @@ class EventState:
             traceback.print_exc()
             return None, [Problem("event check", None, None,
                                   f"the check failed ({type(exc).__name__}: {exc}); the "
-                                  "uploads are kept")]
+                                  "uploads are kept", code="CHECK_FAILED")]
 
     def _in_process(self) -> tuple[EventResult | None, list[Problem]]:
         if self._pool is None:
@@ -207,7 +207,7 @@ class EventState:
             self._pool = None  # a new process next time
             return None, [Problem("event check", None, None, "the checking process stopped "
                                   "(out of memory?); the uploads are kept; upload again or "
-                                  "restart the server")]
+                                  "restart the server", code="CHECK_FAILED")]
 
     def close(self) -> None:
         """Stop the checking process (the server is shutting down)."""

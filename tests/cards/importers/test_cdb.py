@@ -88,16 +88,18 @@ def test_corrupt_sqlite_names_the_file(tmp_path: Path) -> None:
     with pytest.raises(InputError) as info:
         cdb.read(bad)
     assert info.value.file == str(bad)
-    assert "not a readable EDOPro card database" in str(info.value)
+    assert info.value.codes == ["BAD_CARD_DATA"]
 
 
 def test_empty_and_wrong_schema(tmp_path: Path) -> None:
     empty = tmp_path / "empty.cdb"
     empty.write_bytes(b"")
-    with pytest.raises(InputError, match="empty file"):
+    with pytest.raises(InputError) as info:
         cdb.read(empty)
+    assert info.value.codes == ["EMPTY_FILE"]
     other = tmp_path / "other.cdb"
     with sqlite3.connect(other) as conn:
         conn.execute("CREATE TABLE x(a)")
-    with pytest.raises(InputError, match="datas/texts"):
+    with pytest.raises(InputError) as info:
         cdb.read(other)
+    assert info.value.codes == ["BAD_CARD_DATA"]

@@ -77,18 +77,20 @@ def test_truncated_json_names_file_and_line(tmp_path: Path) -> None:
         ygojson.read(bad)
     assert info.value.file == str(bad)
     assert info.value.line == 3
-    assert "invalid JSON" in str(info.value)
+    assert info.value.codes == ["BAD_CARD_DATA"]
 
 
 def test_not_a_card_is_reported(tmp_path: Path) -> None:
     bad = tmp_path / "cards.json"
     bad.write_text('[{"cardType": "monster", "text": {}}, {"name": "nope"}]')
-    with pytest.raises(InputError, match="card #2 is not a YGOJSON card"):
+    with pytest.raises(InputError) as info:
         ygojson.read(bad)
+    assert info.value.codes == ["BAD_CARD_DATA"]
 
 
 def test_broken_zip_is_reported(tmp_path: Path) -> None:
     bad = tmp_path / "release.zip"
     bad.write_bytes(b"PK\x03\x04 not really")
-    with pytest.raises(InputError, match="not a readable zip"):
+    with pytest.raises(InputError) as info:
         ygojson.read(bad)
+    assert info.value.codes == ["ZIP_DAMAGED"]

@@ -26,8 +26,8 @@ def test_a_larger_file_is_skipped_with_its_name(tmp_path: Path) -> None:
     (tmp_path / "small.ydk").write_bytes(b"#main\n89631139\n")
     read = read_deck_paths([tmp_path])
     assert read.ids == ["small"]
-    assert [(p.file, p.message) for p in read.problems] == [
-        (str(tmp_path / "big.ydk"), "larger than any deck file; skipped")]
+    assert [(p.file, p.code) for p in read.problems] == [
+        (str(tmp_path / "big.ydk"), "FILE_TOO_LARGE")]
 
 
 def test_folders_are_searched_recursively_in_path_order(tmp_path: Path) -> None:
@@ -74,6 +74,6 @@ def test_ydk_files_parsed_while_read_give_what_parsing_them_after_gives(
     after = parse_sources(*path_sources([tmp_path]))
     assert while_read.entries.equals(after.entries)
     assert while_read.ids == after.ids == ["d0", "d1", "d2", "d4", "d5", "d6", "link"]
-    assert [(p.file, p.line, p.message) for p in while_read.problems] == [
-        (p.file, p.line, p.message) for p in after.problems]
-    assert len(while_read.problems) == 2
+    assert while_read.problems == after.problems
+    assert [(p.file, p.line, p.code) for p in while_read.problems] == [
+        (str(tmp_path / "d3.ydk"), None, "NOT_UTF8"), (str(tmp_path / "d5.ydk"), 2, "BAD_PASSCODE")]

@@ -23,12 +23,14 @@ from validator.cards.load import load
 from validator.cards.store import demo_cards
 from validator.cli import main
 from validator.engine.resolve import resolve
+from validator.errors import InputError
 from validator.event.run import EventResult, run_event
 from validator.inputs.decks.batch import read_deck_paths
-from validator.inputs.registrations.pdf import MAX_PDF_BYTES, layouts, read_form
+from validator.inputs.registrations.pdf import BLOCK_KEYS, MAX_PDF_BYTES, layouts, read_form
 from validator.inputs.registrations.read import read_registrations
 from validator.sheets.pdf import sheet_from_deck, write_form
 from validator.sheets.workbook import KonamiSheet, write_konami_workbook
+from validator.text.datafile import data_file
 
 ROOT = Path(__file__).resolve().parent.parent.parent.parent
 
@@ -101,8 +103,8 @@ def test_a_written_total_that_disagrees_is_a_problem_naming_its_field(tmp_path: 
     path = tmp_path / "ana.pdf"
     path.write_bytes(_with_values(write_form(sheet), {"Total Monster Cards": "18"}))
     read = read_registrations(path)
-    assert [(p.column, p.message) for p in read.problems] == [
-        ("Total Monster Cards", "written Monster Cards total 18 but its rows add up to 17")]
+    assert [(p.column, p.code) for p in read.problems] == [
+        ("Total Monster Cards", "TOTAL_MISMATCH")]
     assert read.entries.height == 6  # the rows are still read
 
 
@@ -126,10 +128,11 @@ def test_the_earlier_sheet_is_read_too(tmp_path: Path) -> None:
 
 
 def _problem_of(path: Path) -> str:
+    """The code of the one problem a PDF that holds no list is."""
     read = read_registrations(path)
     assert read.entries.is_empty()
     assert len(read.problems) == 1
-    return read.problems[0].message
+    return read.problems[0].code
 
 
 def test_pdfs_that_are_not_filled_sheets_are_one_clear_problem_each(tmp_path: Path) -> None:
@@ -137,7 +140,7 @@ def test_pdfs_that_are_not_filled_sheets_are_one_clear_problem_each(tmp_path: Pa
     page = Canvas(str(printed))
     page.drawString(72, 720, "Monster Cards  3 Dark Magician")
     page.save()
-    assert _problem_of(printed).startswith("not a fillable deck list: no form fields")
+    assert _problem_of(printed) == "NOT_A_FORM"
 
     locked = tmp_path / "locked.pdf"
     writer = PdfWriter(clone_from=PdfReader(io.BytesIO(write_form(KonamiSheet(
@@ -145,7 +148,7 @@ def test_pdfs_that_are_not_filled_sheets_are_one_clear_problem_each(tmp_path: Pa
     writer.encrypt(user_password="secret", owner_password="owner")
     with locked.open("wb") as stream:
         writer.write(stream)
-    assert "encrypted" in _problem_of(locked)
+    assert _problem_of(locked) == "PDF_ENCRYPTED"
 
     huge = tmp_path / "huge.pdf"
     with huge.open("wb") as stream:
@@ -154,7 +157,7 @@ def test_pdfs_that_are_not_filled_sheets_are_one_clear_problem_each(tmp_path: Pa
     assert huge.stat().st_size > MAX_PDF_BYTES
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     began = time.perf_counter()
-    assert "larger than any deck list form" in _problem_of(huge)
+    assert _problem_of(huge) == "FILE_TOO_LARGE"
     assert time.perf_counter() - began < 5
     assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before < 20 << 10  # KiB
 
@@ -163,10 +166,10 @@ def test_pdfs_that_are_not_filled_sheets_are_one_clear_problem_each(tmp_path: Pa
     page.acroForm.textfield(name="Invoice number", value="12", x=40, y=700)
     page.showPage()
     page.save()
-    assert "not the Konami deck registration sheet" in _problem_of(other)
+    assert _problem_of(other) == "NOT_A_FORM"
     garbage = tmp_path / "garbage.pdf"
     garbage.write_bytes(b"%PDF-1.4\n" + bytes(range(256)) * 40)
-    assert _problem_of(garbage).startswith("not a readable PDF")
+    assert _problem_of(garbage) == "BAD_PDF"
 
 
 def _verdicts(result: EventResult) -> set[tuple[str, str, str, str | None, int | None]]:
@@ -233,11 +236,11 @@ def test_cli_writes_a_filled_sheet_and_a_blank_one(tmp_path: Path) -> None:
     bad = CliRunner().invoke(main, ["pdf", str(deck), "--date", "5/12/2026", "--cards", "demo",
                                     "--out", str(out)])
     assert bad.exit_code == 2
-    assert "expected YYYY-MM-DD" in bad.output
+    assert "--date: BAD_OPTION" in bad.output
     blank = tmp_path / "blank.pdf"
     ran = CliRunner().invoke(main, ["template", "--pdf", str(blank)])
     assert ran.exit_code == 0, ran.output
-    assert "a blank deck list form" in _problem_of(blank)
+    assert _problem_of(blank) == "BLANK_LIST"
 
 
 @pytest.mark.parametrize("value", ["Ｍａｘｘ “Ｃ”", "Enneacraft - Astaγ.PIXIEA", "灰流うらら"])
@@ -245,3 +248,32 @@ def test_names_beyond_latin_1_are_kept_exactly(value: str) -> None:
     form = read_form(write_form(KonamiSheet("Ana Lee", "1", blocks={"monster": [(1, value)]})),
                      "sheet.pdf")
     assert [(r.count, r.name) for r in form.rows] == [("1", value)]
+
+
+def test_the_shipped_layouts_load_each_with_every_block() -> None:
+    shipped = layouts()
+    assert [lay.name for lay in shipped] == ["KDE_DeckList (2022)", "KDE_DeckList (2012)"]
+    for layout in shipped:
+        assert sorted(b.key for b in layout.block) == sorted(BLOCK_KEYS)
+
+
+@pytest.mark.parametrize(("edit", "fields"), [
+    (('key = "side"', 'key = "sidedeck"'), {"layout.0.block.3.key"}),
+    (('key = "side"', 'key = "monster"'), {"layout.0.block"}),
+    (('count = "Monster Card {n} Count"', 'count = "Monster Card Count"'),
+     {"layout.0.block.0.count"}),
+    (("rows = 18", "rows = 0"), {"layout.0.block.0.rows"}),
+    (('main_total = "Main Deck Total"', 'main_total = 7'), {"layout.0.main_total"}),
+    (('player_id = "CARD GAME ID"\n', ""), {"layout.0.player_id"}),
+    (("[[layout]]\n", "surprise = 1\n\n[[layout]]\n"), {"surprise"}),
+])
+def test_a_malformed_forms_file_is_refused_naming_file_and_field(
+        tmp_path: Path, edit: tuple[str, str], fields: set[str]) -> None:
+    text = data_file("pdf_forms.toml").read_text(encoding="utf-8")
+    assert edit[0] in text
+    path = tmp_path / "pdf_forms.toml"
+    path.write_text(text.replace(*edit, 1), encoding="utf-8")
+    with pytest.raises(InputError) as info:
+        layouts(path)
+    assert {p.file for p in info.value.problems} == {str(path)}
+    assert {p.column for p in info.value.problems} == fields

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import polars as pl
 
-from validator.cards.db import CARD_SCHEMA, LINK_SCHEMA, CardDB, finalize
+from validator.cards.db import CARD_SCHEMA, LINK_SCHEMA, SUBTYPES, CardDB, finalize
 from validator.errors import InputError
 
 __all__ = ["OT_BITS", "TYPE_BITS", "read"]
@@ -48,14 +48,13 @@ OT_BITS: dict[str, int] = {
     "rush": 0x200,
     "legend": 0x400,
 }
-_SUBTYPES = ("normal", "effect", "fusion", "ritual", "tuner", "synchro", "maximum", "xyz",
-             "pendulum", "link")
 _EXTRA = TYPE_BITS["fusion"] | TYPE_BITS["synchro"] | TYPE_BITS["xyz"] | TYPE_BITS["link"]
 
 
 def _query(path: Path) -> list[tuple[int, int, int, int, str | None]]:
     if path.stat().st_size == 0:
-        raise InputError.at(str(path), "empty file; expected an EDOPro SQLite card database")
+        raise InputError.at(str(path), "empty file; expected an EDOPro SQLite card database",
+                            code="EMPTY_FILE")
     try:
         with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as conn:
             return list(
@@ -66,14 +65,15 @@ def _query(path: Path) -> list[tuple[int, int, int, int, str | None]]:
             )
     except sqlite3.DatabaseError as exc:
         raise InputError.at(
-            str(path), f"not a readable EDOPro card database (datas/texts tables): {exc}"
+            str(path), f"not a readable EDOPro card database (datas/texts tables): {exc}",
+            code="BAD_CARD_DATA"
         ) from exc
 
 
 def read(path: Path) -> CardDB:
     rows = _query(path)
     if not rows:
-        raise InputError.at(str(path), "the datas table holds no cards")
+        raise InputError.at(str(path), "the datas table holds no cards", code="NO_CARDS")
     raw = pl.DataFrame(
         rows,
         schema={"passcode": pl.Int64, "ot": pl.Int64, "alias": pl.Int64, "type": pl.Int64,
@@ -95,7 +95,7 @@ def read(path: Path) -> CardDB:
         .otherwise(pl.lit("monster"))
     )
     subtypes = pl.concat_list(
-        [pl.when(type_bit[s]).then(pl.lit(s)).otherwise(pl.lit(None)) for s in _SUBTYPES]
+        [pl.when(type_bit[s]).then(pl.lit(s)).otherwise(pl.lit(None)) for s in SUBTYPES]
     ).list.drop_nulls()
     pools = pl.concat_list(
         [pl.when(ot_bit[p]).then(pl.lit(p)).otherwise(pl.lit(None))

@@ -38,10 +38,11 @@ def _load_json(data: bytes, name: str) -> Any:
     try:
         return json.loads(data)
     except UnicodeDecodeError as exc:
-        raise InputError.at(name, f"not UTF-8 text ({exc.reason})") from exc
+        raise InputError.at(name, f"not UTF-8 text ({exc.reason})", code="NOT_UTF8") from exc
     except json.JSONDecodeError as exc:
         raise InputError.at(
-            name, f"invalid JSON at column {exc.colno}: {exc.msg}", line=exc.lineno
+            name, f"invalid JSON at column {exc.colno}: {exc.msg}", line=exc.lineno,
+            code="BAD_CARD_DATA"
         ) from exc
 
 
@@ -49,7 +50,8 @@ def _documents(path: Path) -> Iterator[tuple[str, Any]]:
     if path.is_dir():
         files = sorted(path.rglob("*.json"))
         if not files:
-            raise InputError.at(str(path), "folder holds no YGOJSON .json card files")
+            raise InputError.at(str(path), "folder holds no YGOJSON .json card files",
+                                code="NO_CARDS")
         for file in files:
             yield str(file), _load_json(file.read_bytes(), str(file))
     elif path.suffix.lower() == ".zip":
@@ -61,12 +63,14 @@ def _documents(path: Path) -> Iterator[tuple[str, Any]]:
                     if n.endswith(".json") and ("cards/" in n or n.endswith("cards.json"))
                 )
                 if not members:
-                    raise InputError.at(str(path), "zip holds no YGOJSON cards (cards/*.json)")
+                    raise InputError.at(str(path), "zip holds no YGOJSON cards (cards/*.json)",
+                                        code="NO_CARDS")
                 for member in members:
                     label = f"{path}!{member}"
                     yield label, _load_json(archive.read(member), label)
         except zipfile.BadZipFile as exc:
-            raise InputError.at(str(path), f"not a readable zip file ({exc})") from exc
+            raise InputError.at(str(path), f"not a readable zip file ({exc})",
+                                code="ZIP_DAMAGED") from exc
     else:
         yield str(path), _load_json(path.read_bytes(), str(path))
 
@@ -77,7 +81,8 @@ def _objects(path: Path) -> Iterator[tuple[str, int, dict[str, Any]]]:
         for index, item in enumerate(items):
             if not isinstance(item, dict) or "cardType" not in item or "text" not in item:
                 raise InputError.at(
-                    label, f"card #{index + 1} is not a YGOJSON card (needs cardType and text)"
+                    label, f"card #{index + 1} is not a YGOJSON card (needs cardType and text)",
+                    code="BAD_CARD_DATA"
                 )
             yield label, index, item
 
@@ -86,7 +91,7 @@ def read(path: Path) -> CardDB:
     """Read YGOJSON cards from a file, folder or zip."""
     db = cards_from_objects(_objects(path), source=str(path))
     if db.printings.is_empty():
-        raise InputError.at(str(path), "no cards found")
+        raise InputError.at(str(path), "no cards found", code="NO_CARDS")
     return db
 
 
@@ -109,7 +114,7 @@ def _passwords(card: dict[str, Any], label: str, index: int,
         else:
             warnings.append(Problem(label, None, None,
                                     f"card #{index + 1}: password {raw!r} is not a number; "
-                                    "that printing was skipped"))
+                                    "that printing was skipped", code="BAD_PASSCODE"))
     if not passwords and card.get("cardType") == "skill":
         # Skills have no printed passcode; EDOPro and YGOPRODeck number them (300xxxxxx), and
         # Speed Duel lists name them by that number
@@ -230,7 +235,8 @@ def cards_from_objects(objects: Iterable[tuple[str, int, dict[str, Any]]],
     try:
         frame = pl.DataFrame(cols, schema=CARD_SCHEMA)
     except (pl.exceptions.InvalidOperationError, pl.exceptions.ComputeError) as exc:
-        raise InputError.at(source, f"unexpected card field value ({exc})") from exc
+        raise InputError.at(source, f"unexpected card field value ({exc})",
+                            code="BAD_CARD_DATA") from exc
     link_frame = pl.DataFrame(links, schema=LINK_SCHEMA)
     frame, problems = finalize(frame, link_frame)
     return CardDB(

@@ -24,6 +24,7 @@ from __future__ import annotations
 import polars as pl
 
 from validator.engine.rules._context import Context, no_card_flags, violations
+from validator.errors import ImplementationError
 from validator.vocab import SECTIONS
 
 CODES = ("LIST_MISMATCH",)
@@ -125,7 +126,8 @@ def _siding(ctx: Context, both: pl.LazyFrame, same: pl.Series) -> list[pl.LazyFr
         row=pl.when(pl.col("is_extra")).then(pl.col("row_main"))
         .otherwise(pl.col("row_extra"))))
     # the side deck keeps its registered size
-    assert ctx.registered_cards is not None
+    if ctx.registered_cards is None:
+        raise ImplementationError("list_mismatch ran without the registered lists")
     listed_side = ctx.registered_cards.group_by("deck").agg(
         pl.col("side").sum().alias("registered"))
     side = (

@@ -17,13 +17,19 @@ from pathlib import Path
 import polars as pl
 
 from validator.errors import InputError, Problem, capped
-from validator.inputs.decks.sources import Progress, Source, path_sources, upload_sources
+from validator.inputs.decks.sources import (
+    DECK_SUFFIXES,
+    Progress,
+    Source,
+    path_sources,
+    upload_sources,
+)
 from validator.inputs.decks.textlist import text_list_rows
 from validator.inputs.decks.ydk import YdkeDeck, YdkParts, ydk_table, ydke_codes, ydke_table
 from validator.inputs.entries import conform, entries_frame
 
 __all__ = ["DeckFiles", "parse_sources", "read_deck_file", "read_deck_paths", "read_deck_uploads",
-           "ydk_parts"]
+           "require_decks", "ydk_parts"]
 
 
 @dataclass
@@ -88,7 +94,7 @@ def parse_sources(sources: list[Source], problems: list[Problem],
         line = 1 if not source.kind else None
         codes, wrong = ydke_codes(text.splitlines()[0] if text else "")
         if wrong:
-            problems.extend(Problem(source.label, line, None, w) for w in wrong)
+            problems.extend(Problem(source.label, line, None, w, code="BAD_YDKE") for w in wrong)
             continue
         links.append((codes, source.label, source.deck_id, line, None))
         read.append(source.deck_id)
@@ -134,3 +140,11 @@ def read_deck_file(path: Path, deck_id: str | None = None) -> pl.DataFrame:
     if read.problems:
         raise InputError(read.problems)
     return read.entries
+
+
+def require_decks(files: DeckFiles, label: str) -> None:
+    """Raise when the paths named by ``label`` held no deck file at all (nor a file that
+    could not be read): a folder of other files, an empty zip."""
+    if not files.ids and not files.problems:
+        kinds = ", ".join((*DECK_SUFFIXES, ".zip"))
+        raise InputError.at(label, f"no deck files found ({kinds})", code="NO_DECK_FILES")

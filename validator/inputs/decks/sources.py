@@ -67,16 +67,18 @@ class _Collector:
             line: int | None = None) -> None:
         wrong = deck_id_problem(deck_id)
         if wrong:
-            self.problems.append(Problem(label, line, None, wrong))
+            self.problems.append(Problem(label, line, None, wrong, code="BAD_DECK_ID"))
             return
         if deck_id in self.seen:
             self.problems.append(Problem(
                 label, line, None, f"a second deck for {deck_id!r} (also "
-                                   f"{self.seen[deck_id]}); rename or remove one"))
+                                   f"{self.seen[deck_id]}); rename or remove one",
+                code="DECK_TWICE"))
             return
         if len(data) > MAX_DECK_BYTES:
             self.problems.append(Problem(label, line, None,
-                                         "larger than any deck file (1 MiB); skipped"))
+                                         "larger than any deck file (1 MiB); skipped",
+                                         code="FILE_TOO_LARGE"))
             return
         self.seen[deck_id] = label
         self.sources.append(Source(label, deck_id, data, kind))
@@ -151,12 +153,13 @@ def path_sources(paths: list[Path], progress: Progress | None = None,
     files: list[tuple[str, str, int | None]] = []
     for path in paths:
         if not path.exists():
-            raise InputError.at(str(path), "no such deck file or folder")
+            raise InputError.at(str(path), "no such deck file or folder", code="FILE_MISSING")
         try:
             files += _deck_files(path) if path.is_dir() else [
                 (str(path), path.name, path.stat().st_size)]
         except OSError as exc:
-            raise InputError.at(str(path), f"cannot read: {exc.strerror}") from exc
+            raise InputError.at(str(path), f"cannot read: {exc.strerror}",
+                                code="FILE_UNREADABLE") from exc
     for done, (file, name, size) in enumerate(files):
         if progress is not None and done % 200 == 0:
             progress(done, len(files))
@@ -166,10 +169,12 @@ def path_sources(paths: list[Path], progress: Progress | None = None,
             data = None if size is not None and size > limit else _read_at_most(
                 file, limit, regular=size is None)
         except OSError as exc:
-            found.problems.append(Problem(file, None, None, f"cannot read: {exc.strerror}"))
+            found.problems.append(Problem(file, None, None, f"cannot read: {exc.strerror}",
+                                          code="FILE_UNREADABLE"))
             continue
         if data is None:
-            found.problems.append(Problem(file, None, None, "larger than any deck file; skipped"))
+            found.problems.append(Problem(file, None, None, "larger than any deck file; skipped",
+                                          code="FILE_TOO_LARGE"))
             continue
         if archive:
             found.archive(data, file)
@@ -193,7 +198,8 @@ def upload_sources(files: list[tuple[str, bytes]], pasted: str = "") -> tuple[
             found.add(label, _stem(label), data)
         else:
             found.problems.append(Problem(label, None, None, "not a deck file: expected .ydk, "
-                                                             ".ydke, .txt or .zip"))
+                                                             ".ydke, .txt or .zip",
+                                          code="WRONG_FILE_TYPE"))
     for number, line in enumerate(pasted.splitlines(), start=1):
         text = line.strip()
         if not text:
@@ -201,7 +207,8 @@ def upload_sources(files: list[tuple[str, bytes]], pasted: str = "") -> tuple[
         player, _, link = text.rpartition(" ")
         if not player.strip() or not is_ydke(link):
             found.problems.append(Problem("pasted links", number, None,
-                                          "expected 'PLAYER_ID ydke://...' on each line"))
+                                          "expected 'PLAYER_ID ydke://...' on each line",
+                                          code="BAD_YDKE"))
             continue
         found.add("pasted links", player.strip(), link.encode(), kind="ydke", line=number)
     return found.sources, found.problems

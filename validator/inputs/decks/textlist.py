@@ -18,7 +18,13 @@ import polars as pl
 from validator.errors import InputError, Problem, ProblemCollector, capped
 from validator.files.tabular import decode_text
 from validator.inputs.entries import entries_frame, typed_card
-from validator.text.lexicon import entry_line, header_of, is_total_label, total_of
+from validator.text.lexicon import (
+    entry_line,
+    header_of,
+    is_total_label,
+    quantity_in_range,
+    total_of,
+)
 
 __all__ = ["parse_text_list", "read_text_list", "text_list_rows"]
 
@@ -41,7 +47,7 @@ def text_list_rows(data: bytes | str, file: str, deck_id: str) -> tuple[
     problems = ProblemCollector(file)
     text = decode_text(data, file) if isinstance(data, bytes) else data
     if _CONTROL.search(text):
-        problems.add("contains control characters; expected a text deck list")
+        problems.add("contains control characters; expected a text deck list", code="NOT_TEXT")
         problems.raise_if_any()
     section, slot = "main", None
     rows: list[dict[str, object]] = []
@@ -56,10 +62,12 @@ def text_list_rows(data: bytes | str, file: str, deck_id: str) -> tuple[
             section, slot = header.section, header.slot
             continue
         qty, name = entry_line(line)
-        message = (f"quantity {qty} for {name!r}" if qty < 1 else
-                   "a card name longer than any card's" if len(name) > 150 else None)
-        if message:
-            bad.append(Problem(file, number, None, message, deck_id=deck_id, section=section))
+        wrong = (("BAD_QUANTITY", f"quantity {qty} for {name!r}") if not quantity_in_range(qty)
+                 else ("NAME_TOO_LONG", "a card name longer than any card's") if len(name) > 150
+                 else None)
+        if wrong:
+            bad.append(Problem(file, number, None, wrong[1], code=wrong[0], deck_id=deck_id,
+                               section=section))
             continue
         entry: dict[str, object] = {"deck_id": deck_id, "section": section, "qty": qty,
                                     "file": file, "line": number, "slot": slot, **typed_card(name)}

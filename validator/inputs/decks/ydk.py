@@ -51,7 +51,7 @@ def _texts(labels: list[str], datas: list[bytes | str], problems: list[Problem])
             except UnicodeDecodeError as exc:
                 problems.append(Problem(labels[i], None, None,
                                         f"not UTF-8 text (byte {exc.start}); expected a YDK "
-                                        "deck file"))
+                                        "deck file", code="NOT_UTF8"))
                 continue
             good.append(i)
         keep = pl.Series(good, dtype=pl.UInt32)
@@ -168,7 +168,7 @@ def _ydk_part(labels: list[str], deck_ids: list[str], datas: list[bytes | str]) 
                        f"expected a passcode (digits) or a #main/#extra/!side line, got "
                        f"{text_[:40]!r}")
             problems.append(Problem(labels[src], line, None, message, deck_id=deck_ids[src],
-                                    section=section))
+                                    section=section, code="BAD_PASSCODE"))
         more = bad.group_by("src").len().filter(pl.col("len") > PER_FILE)
         for src, count in more.iter_rows():
             problems.append(Problem(labels[src], None, None,
@@ -265,7 +265,7 @@ def parse_ydke(url: str, file: str, deck_id: str, line: int | None = None,
                cell: str | None = None) -> pl.DataFrame:
     found, wrong = ydke_codes(url)
     if wrong:
-        raise InputError([Problem(file, line, cell, message) for message in wrong])
+        raise InputError([Problem(file, line, cell, message, code="BAD_YDKE") for message in wrong])
     return ydke_frame(found, file, deck_id, line, cell)
 
 

@@ -11,7 +11,7 @@ import polars as pl
 from validator.errors import Problem
 from validator.files.tabular import Sheet, cell_name
 from validator.inputs.entries import typed_card
-from validator.text.lexicon import entry_line, quantity_of
+from validator.text.lexicon import MAX_QUANTITY, entry_line, quantity_in_range, quantity_of
 
 __all__ = ["PLAYER_COLUMNS", "Found", "Player", "entry_row", "full_name", "place",
            "quantity_and_name", "where"]
@@ -49,12 +49,12 @@ class Found:
     origins: int = 0
     notes: list[Problem] = field(default_factory=list)
 
-    def problem(self, sheet: Sheet, row: int, col: int | None, message: str,
+    def problem(self, sheet: Sheet, row: int, col: int | None, message: str, *, code: str,
                 deck_id: str | None = None, section: str | None = None) -> None:
         """A problem at a cell; with ``deck_id`` the row could hold a card of that player's
         list, so it is also a decision for the head judge."""
         at = where(sheet, row, col) if col is not None else (sheet.name or None)
-        self.problems.append(Problem(sheet.file, row, at, message, deck_id=deck_id,
+        self.problems.append(Problem(sheet.file, row, at, message, code=code, deck_id=deck_id,
                                      section=section))
 
     def origin(self) -> int:
@@ -71,19 +71,21 @@ def place(sheet: Sheet) -> str:
 def full_name(first: str, last: str, full: str) -> str:
     return full or " ".join(p for p in (first, last) if p)
 
-def quantity_and_name(qty_text: str, name_text: str) -> tuple[int | None, str, str | None]:
-    """A block row's quantity and card name, or what is wrong with it (a quantity that is
-    not a number; a quantity without a name). "3 Raigeki" typed in the quantity cell is read
-    as both."""
+def quantity_and_name(qty_text: str, name_text: str) -> tuple[
+        int | None, str, tuple[str, str] | None]:
+    """A block row's quantity and card name, or what is wrong with it as a problem's code
+    and message (a quantity that is not a number; a quantity without a name). "3 Raigeki"
+    typed in the quantity cell is read as both."""
     qty = quantity_of(qty_text)
     if qty is None and not name_text:
         qty, name_text = entry_line(qty_text) if qty_text else (None, "")
         if name_text == qty_text:
             qty = None
-    if qty is None or qty < 1:
-        return None, name_text, f"quantity {qty_text!r} is not a number 1-99"
+    if not quantity_in_range(qty):
+        return None, name_text, ("BAD_QUANTITY",
+                                 f"quantity {qty_text!r} is not a number 1-{MAX_QUANTITY}")
     if not name_text:
-        return qty, name_text, f"quantity {qty} without a card name"
+        return qty, name_text, ("NO_CARD", f"quantity {qty} without a card name")
     return qty, name_text, None
 
 def entry_row(section: str, slot: str | None, qty: int, name: str, file: str, line: int | None,

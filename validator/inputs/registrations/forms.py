@@ -50,12 +50,13 @@ def read_forms(sheet: Sheet, header_row: int, cols: dict[str, int], out: Found) 
         typed = cell(row, "player_id") or name
         if not typed:
             pid_col = next((cols[c] for c in PLAYER_COLUMNS if c in cols), 0)
-            out.problem(sheet, r, pid_col, "no player on this row")
+            out.problem(sheet, r, pid_col, "no player on this row", code="NO_PLAYER")
             out.rows_reported += 1
             continue
         player, message = player_id_of(typed)
         if message:
-            out.problem(sheet, r, cols.get("player_id"), f"player id {typed!r} {message}")
+            out.problem(sheet, r, cols.get("player_id"), f"player id {typed!r} {message}",
+                        code="PLAYER_ID")
         origin = out.origin()
         failed = False
         for key, col in cols.items():
@@ -75,8 +76,9 @@ def read_forms(sheet: Sheet, header_row: int, cols: dict[str, int], out: Found) 
                     raise InputError(bad)
             except InputError as exc:
                 failed = True
-                out.problems.extend(Problem(sheet.file, r, at, p.message, deck_id=player,
-                                            section=section) for p in exc.problems)
+                out.problems.extend(Problem(sheet.file, r, at, p.message, code=p.code,
+                                            deck_id=player, section=section)
+                                    for p in exc.problems)
                 continue
             # the cell's column names the section; its lines are located by the cell
             out.rows.extend({**entry, "section": section or "main", "line": r, "cell": at,

@@ -18,7 +18,14 @@ from validator.inputs.registrations._found import (
     quantity_and_name,
     where,
 )
-from validator.text.lexicon import column_of, header_of, is_total_label, quantity_of, total_of
+from validator.text.lexicon import (
+    column_of,
+    header_of,
+    is_label_length,
+    is_total_label,
+    quantity_of,
+    total_of,
+)
 
 __all__ = ["read_konami"]
 
@@ -27,7 +34,7 @@ def label_value(sheet: Sheet, meaning: str) -> str:
     """The value right of a label cell (empty when the next filled cell is another label)."""
     for row in sheet.rows[:12]:
         for i, text in enumerate(row):
-            if text.strip() and len(text) < 40 and column_of(text) == meaning:
+            if text.strip() and is_label_length(text) and column_of(text) == meaning:
                 for value in row[i + 1:]:
                     if value.strip() and column_of(value) is not None:
                         return ""
@@ -39,7 +46,7 @@ def find_blocks(sheet: Sheet) -> list[tuple[int, int, str, str | None, str]]:
     found = []
     for r, row in enumerate(sheet.rows):
         for c, text in enumerate(row):
-            if text and len(text) < 40 and quantity_of(text) is None:
+            if text and is_label_length(text) and quantity_of(text) is None:
                 named = header_of(text)
                 if named is not None:
                     found.append((r, c, named.section, named.slot, text.strip()))
@@ -54,7 +61,7 @@ def read_konami(sheet: Sheet, out: Found, fallback_id: str) -> bool:
                  label_value(sheet, "player_name"))
     starts = {(r, c) for r, c, *_ in blocks}
     rows: list[dict[str, Any]] = []
-    row_problems: list[tuple[int, int, str, str]] = []
+    row_problems: list[tuple[int, int, tuple[str, str], str]] = []
     totals: list[tuple[int, int, str]] = []
     read = 0
     for r0, c, section, slot, title in blocks:
@@ -90,19 +97,20 @@ def read_konami(sheet: Sheet, out: Found, fallback_id: str) -> bool:
                              where(sheet, r + 1, c + 1)))
     if not typed_id and not name and not rows and not row_problems:
         out.problems.append(Problem(sheet.file, None, sheet.name or None,
-                                    "a blank deck list (no player, no cards): skipped"))
+                                    "a blank deck list (no player, no cards): skipped",
+                                    code="BLANK_LIST"))
         return True
     player_id, message = player_id_of(typed_id or fallback_id)
     if message:
         out.problems.append(Problem(sheet.file, None, sheet.name or None,
-                                    f"player id {typed_id!r} {message}"))
+                                    f"player id {typed_id!r} {message}", code="PLAYER_ID"))
     origin = out.origin()
     out.rows_read += read
     out.rows_reported += len(row_problems)
-    for line, col, text, section in row_problems:
-        out.problem(sheet, line, col, text, deck_id=player_id, section=section)
+    for line, col, (code, text), section in row_problems:
+        out.problem(sheet, line, col, text, code=code, deck_id=player_id, section=section)
     for line, col, text in totals:
-        out.problem(sheet, line, col, text)
+        out.problem(sheet, line, col, text, code="TOTAL_MISMATCH")
     out.rows.extend({**row, "deck_id": player_id, "origin": origin} for row in rows)
     out.players.append(Player(player_id, name or player_id, sheet.file, sheet.name,
                                place(sheet), origin, len(rows),

@@ -18,8 +18,9 @@ def header_map(cells: list[str]) -> dict[str, int]:
             continue
         header = header_of(text)
         column = column_of(text)
+        # a section header is short (header_of reads no longer text as one)
         key = f"sec_{header.section}" if header is not None and column in (None, "section") \
-            and len(text) < 40 else column
+            else column
         if key is not None and key not in found:
             found[key] = i
     return found
@@ -50,7 +51,7 @@ def playerless(sheet: Sheet, header_row: int, out: Found) -> None:
     out.problems.append(Problem(
         sheet.file, header_row + 1, sheet.name or None,
         f"no player column in the header (found {seen}): expected one of {expected} or a "
-        "player name column; the sheet was not read"))
+        "player name column; the sheet was not read", code="NO_PLAYER_COLUMN"))
     rows = sum(1 for row in sheet.rows[header_row + 1:] if any(c.strip() for c in row))
     out.rows_read += rows
     out.rows_reported += rows

@@ -10,9 +10,13 @@ from validator.files.tabular import Sheet, cell_name
 from validator.inputs.entries import ENTRY_SCHEMA
 from validator.inputs.ids import player_id_of
 from validator.inputs.registrations._found import PLAYER_COLUMNS, Found, Player, place
-from validator.text.lexicon import header_of, is_total_label, quantity_of, total_of
+from validator.text.lexicon import MAX_QUANTITY, header_of, is_total_label, quantity_of, total_of
 
 __all__ = ["read_long"]
+
+#: the problem code of each column a row's problem is found in
+_CODE_OF = {"player": "NO_PLAYER", "section": "BAD_SECTION", "qty": "BAD_QUANTITY",
+            "card": "NO_CARD", "passcode": "BAD_PASSCODE"}
 
 
 def read_long(sheet: Sheet, header_row: int, cols: dict[str, int], out: Found) -> None:
@@ -61,8 +65,8 @@ def read_long(sheet: Sheet, header_row: int, cols: dict[str, int], out: Found) -
         pl.when(pl.col("player") == "").then(pl.lit("player|no player on this row"))
         .when(bad_section).then(pl.format("section|section '{}' is not Main/Monster/Spell/"
                                           "Trap/Extra/Side", column("section")))
-        .when(quantity.is_null() | (quantity < 1)).then(
-            pl.format("qty|quantity '{}' is not a number 1-99", column("qty")))
+        .when(quantity.is_null() | (quantity < 1) | (quantity > MAX_QUANTITY)).then(
+            pl.format(f"qty|quantity '{{}}' is not a number 1-{MAX_QUANTITY}", column("qty")))
         .when((column("card") == "") & (code == "")).then(pl.lit("card|no card name or passcode"))
         .when((code != "") & ~code.str.contains(r"^\d+$")).then(
             pl.format("passcode|passcode '{}' is not a number", code))
@@ -78,14 +82,14 @@ def read_long(sheet: Sheet, header_row: int, cols: dict[str, int], out: Found) -
     for raw, (_, message) in ids.items():
         if message:
             out.problems.append(Problem(sheet.file, None, sheet.name or None,
-                                        f"player id {raw!r} {message}"))
+                                        f"player id {raw!r} {message}", code="PLAYER_ID"))
     for line, message, player_of, section_of_row in frame.filter(
             pl.col("problem").is_not_null()).select("line", "problem", "player",
                                                      "named").iter_rows():
         key, text_ = message.split("|", 1)
         column_index = cols.get(key, cols.get("player_name", cols.get("player_id")))
-        out.problem(sheet, line, column_index, text_, deck_id=player_of or None,
-                    section=section_of_row)
+        out.problem(sheet, line, column_index, text_, code=_CODE_OF[key],
+                    deck_id=player_of or None, section=section_of_row)
         out.rows_reported += 1
     good = frame.filter(pl.col("problem").is_null())
     by_code = code != ""
@@ -116,4 +120,4 @@ def read_long(sheet: Sheet, header_row: int, cols: dict[str, int], out: Found) -
     if "player_id" in cols and not any(c in cols for c in PLAYER_COLUMNS[1:]):
         out.notes.append(Problem(sheet.file, header_row + 1, sheet.name or None,
                                  "player ids but no player name column: players are shown by "
-                                 "their id"))
+                                 "their id", code="NO_PLAYER_NAMES"))

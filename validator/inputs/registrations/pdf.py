@@ -13,31 +13,35 @@ from __future__ import annotations
 import io
 import logging
 import re
-import tomllib
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
+from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from validator.errors import InputError, Problem
 from validator.inputs.ids import player_id_of
 from validator.inputs.registrations._found import Found, Player, entry_row, quantity_and_name
+from validator.text.datafile import data_file, read_model
 from validator.text.lexicon import section_header
 
-__all__ = ["MAX_PDF_BYTES", "FormRow", "FormSheet", "FormTotal", "Layout", "form_problems",
-           "layouts", "read_filled_form", "read_form"]
+__all__ = ["BLOCK_KEYS", "MAX_PDF_BYTES", "BlockKey", "FormRow", "FormSheet", "FormTotal",
+           "Forms", "Layout", "form_problems", "layouts", "read_filled_form", "read_form"]
 
 
 MAX_PDF_BYTES = 10 << 20
 MAX_FIELDS = 5_000
 
+#: the blocks of the sheet, by the lexicon's section key of the cards they hold
+BlockKey = Literal["monster", "spell", "trap", "side", "extra"]
+BLOCK_KEYS: tuple[BlockKey, ...] = get_args(BlockKey)
+
 
 class Block(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
-    key: str  # monster, spell, trap, side or extra (lexicon section keys)
+    key: BlockKey
     title: str
     count: str = Field(pattern=r"\{n\}")
     name: str = Field(pattern=r"\{n\}")
@@ -68,6 +72,15 @@ class Layout(BaseModel):
     main_total: str
     block: list[Block]
 
+    @field_validator("block")
+    @classmethod
+    def _each_block_once(cls, blocks: list[Block]) -> list[Block]:
+        keys = [b.key for b in blocks]
+        if sorted(keys) != sorted(BLOCK_KEYS):
+            raise ValueError(f"expected each block once ({', '.join(BLOCK_KEYS)}), found "
+                             f"{', '.join(keys) or 'none'}")
+        return blocks
+
     def identifying(self) -> set[str]:
         """Fields that only this sheet has: the player's and the first row of each block."""
         return {self.player_id, self.first_name, self.last_name,
@@ -75,16 +88,23 @@ class Layout(BaseModel):
                 *(b.name.format(n=1) for b in self.block)}
 
 
+class Forms(BaseModel):
+    """``validator/data/pdf_forms.toml``: the field names of each edition of the sheet."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    layout: list[Layout] = Field(min_length=1)
+
+
 @cache
-def layouts() -> tuple[Layout, ...]:
-    data = tomllib.loads(resources.files("validator").joinpath("data/pdf_forms.toml")
-                         .read_text(encoding="utf-8"))
-    return tuple(Layout.model_validate(item) for item in data["layout"])
+def layouts(source: Traversable | None = None) -> tuple[Layout, ...]:
+    """The layouts of the sheet the package knows (or those in ``source``), the one the
+    writer fills first."""
+    return tuple(read_model(Forms, source or data_file("pdf_forms.toml")).layout)
 
 
 @dataclass(frozen=True)
 class FormRow:
-    block: str
+    block: BlockKey
     number: int
     count_field: str
     name_field: str
@@ -120,28 +140,30 @@ def _fields(data: bytes, label: str) -> dict[str, str]:
 
     if len(data) > MAX_PDF_BYTES:
         raise InputError.at(label, f"larger than any deck list form ({MAX_PDF_BYTES >> 20} MB); "
-                                   "skipped")
+                                   "skipped", code="FILE_TOO_LARGE")
     if not data.lstrip()[:5] == b"%PDF-":
-        raise InputError.at(label, "not a PDF file")
+        raise InputError.at(label, "not a PDF file", code="BAD_PDF")
     logging.getLogger("pypdf").setLevel(logging.ERROR)
     try:
         reader = PdfReader(io.BytesIO(data), strict=False)
         if reader.is_encrypted and not reader.decrypt(""):
             raise InputError.at(label, "the PDF is encrypted: save the filled sheet without a "
-                                       "password")
+                                       "password", code="PDF_ENCRYPTED")
         fields = reader.get_fields() or {}
     except FileNotDecryptedError as exc:
         raise InputError.at(label, "the PDF is encrypted: save the filled sheet without a "
-                                   "password") from exc
+                                   "password", code="PDF_ENCRYPTED") from exc
     except (PdfReadError, ValueError, KeyError, TypeError, AttributeError, RecursionError,
             OSError, NotImplementedError) as exc:
-        raise InputError.at(label, f"not a readable PDF ({type(exc).__name__})") from exc
+        raise InputError.at(label, f"not a readable PDF ({type(exc).__name__})",
+                            code="BAD_PDF") from exc
     if not fields:
         raise InputError.at(label, "not a fillable deck list: no form fields (a scanned or "
                                    "printed sheet cannot be read; ask for the filled PDF form "
-                                   "or a deck file)")
+                                   "or a deck file)", code="NOT_A_FORM")
     if len(fields) > MAX_FIELDS:
-        raise InputError.at(label, f"more than {MAX_FIELDS} form fields: not a deck list")
+        raise InputError.at(label, f"more than {MAX_FIELDS} form fields: not a deck list",
+                            code="NOT_A_FORM")
     values: dict[str, str] = {}
     for name, item in fields.items():
         value = item.get("/V")
@@ -156,7 +178,8 @@ def read_form(data: bytes, label: str) -> FormSheet:
     if layout is None:
         shown = ", ".join(sorted(fields)[:6])
         raise InputError.at(label, "a PDF form, but not the Konami deck registration sheet "
-                                   f"(its fields: {shown}{', ...' if len(fields) > 6 else ''})")
+                                   f"(its fields: {shown}{', ...' if len(fields) > 6 else ''})",
+                            code="NOT_A_FORM")
     value = fields.get
     rows = []
     for block in layout.block:
@@ -191,7 +214,7 @@ def form_problems(sheet: FormSheet, added: dict[str, int]) -> list[Problem]:
             message = f"written {total.title} total {written} but its rows add up to {rows}"
         else:
             continue
-        found.append(Problem(sheet.file, None, total.field, message))
+        found.append(Problem(sheet.file, None, total.field, message, code="TOTAL_MISMATCH"))
     return found
 
 
@@ -199,7 +222,7 @@ def read_filled_form(form: FormSheet, out: Found) -> None:
     """A filled Konami PDF sheet: rows located by their field names, written totals
     checked against the rows."""
     rows: list[dict[str, Any]] = []
-    wrong: list[tuple[str, str, str]] = []
+    wrong: list[tuple[str, tuple[str, str], str]] = []
     added: dict[str, int] = {}
     for item in form.rows:
         header = section_header(item.block)
@@ -214,17 +237,18 @@ def read_filled_form(form: FormSheet, out: Found) -> None:
                          item.name_field))
     if not form.player_id and not form.player_name and not rows and not wrong:
         out.problems.append(Problem(form.file, None, None,
-                                    "a blank deck list form (no player, no cards): skipped"))
+                                    "a blank deck list form (no player, no cards): skipped",
+                                    code="BLANK_LIST"))
         return
     player_id, message = player_id_of(form.player_id or Path(form.file).stem)
     if message:
         out.problems.append(Problem(form.file, None, "CARD GAME ID",
-                                    f"player id {form.player_id!r} {message}"))
+                                    f"player id {form.player_id!r} {message}", code="PLAYER_ID"))
     origin = out.origin()
     out.rows_read += len(form.rows)
     out.rows_reported += len(wrong)
-    for where, text, section in wrong:
-        out.problems.append(Problem(form.file, None, where, text, deck_id=player_id,
+    for where, (code, text), section in wrong:
+        out.problems.append(Problem(form.file, None, where, text, code=code, deck_id=player_id,
                                     section=section))
     out.problems.extend(form_problems(form, added))
     out.rows.extend({**row, "deck_id": player_id, "origin": origin} for row in rows)

@@ -62,7 +62,7 @@ def read_sheet(sheet: Sheet, out: Found) -> None:
         out.problems.append(Problem(sheet.file, None, sheet.name or None,
                                     "no deck list found: expected a header with player, "
                                     "quantity and card columns, Main/Extra/Side columns, or "
-                                    "Monster/Spell/Trap/Extra/Side blocks"))
+                                    "Monster/Spell/Trap/Extra/Side blocks", code="NO_HEADER"))
 
 def one_per_player(out: Found) -> set[int]:
     """The registration kept for each player id, and problems for the others: a later
@@ -83,13 +83,13 @@ def one_per_player(out: Found) -> set[int]:
             out.problems.append(Problem(older.file, older.line, older.sheet or None,
                                         f"player {player.player_id}: this submission is "
                                         f"superseded by the later one at {newer.place}{when}; "
-                                        "only the later one is checked"))
+                                        "only the later one is checked", code="SUPERSEDED"))
             out.rows_reported += older.rows
         else:
             out.problems.append(Problem(player.file, None, player.sheet or None,
                                         f"player {player.player_id} is registered twice: "
                                         f"{earlier.place} and {player.place}; only the first "
-                                        "is checked (remove one)"))
+                                        "is checked (remove one)", code="REGISTERED_TWICE"))
             out.rows_reported += player.rows
     return {p.origin for p in kept.values()}
 
@@ -100,10 +100,12 @@ def pdf_bytes(path: Path, data: bytes | None) -> bytes:
     try:
         if path.stat().st_size > MAX_PDF_BYTES:
             raise InputError.at(str(path), f"larger than any deck list form "
-                                           f"({MAX_PDF_BYTES >> 20} MB); skipped")
+                                           f"({MAX_PDF_BYTES >> 20} MB); skipped",
+                                code="FILE_TOO_LARGE")
         return path.read_bytes()
     except OSError as exc:
-        raise InputError.at(str(path), f"cannot read: {exc.strerror}") from exc
+        raise InputError.at(str(path), f"cannot read: {exc.strerror}",
+                            code="FILE_UNREADABLE") from exc
 
 def read_file(path: Path, data: bytes | None, out: Found) -> None:
     """One registration file (a zip: each of its registration files)."""
@@ -123,7 +125,8 @@ def read_file(path: Path, data: bytes | None, out: Found) -> None:
     for sheet in sheets:
         if sheet.hidden:
             out.problems.append(Problem(sheet.file, None, sheet.name,
-                                        "hidden sheet not read; unhide it to include it"))
+                                        "hidden sheet not read; unhide it to include it",
+                                        code="HIDDEN_SHEET"))
             continue
         read_sheet(sheet, out)
 
@@ -164,12 +167,14 @@ def registration_members(path: Path, data: bytes | None, out: Found) -> list[tup
         try:
             data = path.read_bytes()
         except OSError as exc:
-            raise InputError.at(str(path), f"cannot read: {exc.strerror}") from exc
+            raise InputError.at(str(path), f"cannot read: {exc.strerror}",
+                                code="FILE_UNREADABLE") from exc
     members, problems = zip_members(data, str(path), tuple(s for s in SUFFIXES if s != ".zip"),
                                     MAX_UNPACKED)
     out.problems.extend(problems)
     if not members and not problems:
-        raise InputError.at(str(path), "zip holds no .xlsx, .csv or .pdf registrations")
+        raise InputError.at(str(path), "zip holds no .xlsx, .csv or .pdf registrations",
+                            code="NO_REGISTRATIONS")
     return [(Path(f"{path}!{name}"), content) for name, content in sorted(members)]
 
 def read_registrations(path: Path) -> Registrations:
@@ -179,8 +184,8 @@ def read_registrations(path: Path) -> Registrations:
         files = sorted(p for p in path.rglob("*") if p.suffix.lower() in SUFFIXES)
         if not files:
             raise InputError.at(str(path), "folder holds no .xlsx, .csv, .pdf or .zip "
-                                           "registrations")
+                                           "registrations", code="NO_REGISTRATIONS")
         return read_registration_files(files)
     if not path.exists():
-        raise InputError.at(str(path), "no such registrations file")
+        raise InputError.at(str(path), "no such registrations file", code="FILE_MISSING")
     return read_registration_files([path])

@@ -79,10 +79,11 @@ async def save_event(request: Request) -> Response:
     regulations = (*REGULATIONS, *([CUSTOM_POLICY] if state.db.meta("policy") else []))
     if values["format"] not in format_names() or values["regulation"] not in regulations \
             or values["lang"] not in LANGS or not values["name"]:
-        raise InputError.at("event", "name, format, regulation and language are required")
+        raise InputError.at("event", "name, format, regulation and language are required",
+                            code="BAD_OPTION")
     if values["banlist"] and values["banlist"] not in {
             s.name for s in store.stored_lists(state.data_dir)}:
-        raise InputError.at("banlist", "not a list of the data store")
+        raise InputError.at("banlist", "not a list of the data store", code="NO_LIST")
     lang = next(code for code in LANGS if code == values["lang"])
     state.db.save_settings(EventSettings(values["name"], values["date"], values["format"],
                                          values["regulation"], lang, values["banlist"]))
@@ -96,12 +97,12 @@ async def upload_policy(request: Request) -> Response:
     data = await form(request)
     uploaded = await files(data, "file", (".toml",))
     if not uploaded:
-        raise InputError.at("policy", "choose a policy .toml file")
+        raise InputError.at("policy", "choose a policy .toml file", code="BAD_OPTION")
     name, content = uploaded[0]
     try:
         parsed = tomllib.loads(content.decode("utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise InputError.at(name, f"not valid TOML: {exc}") from exc
+        raise InputError.at(name, f"not valid TOML: {exc}", code="BAD_TOML") from exc
     policy = policy_from_toml(parsed, name)
     state = state_of(request)
     state.db.set_meta("policy", content.decode("utf-8"))
@@ -117,7 +118,7 @@ async def upload_registrations(request: Request) -> Response:
     uploaded = await files(data, "files", REGISTRATION_TYPES)
     if not uploaded:
         raise InputError.at("upload", "choose one or more registration files (.xlsx, .csv, "
-                                      ".pdf, or a .zip of them)")
+                                      ".pdf, or a .zip of them)", code="BAD_OPTION")
     for name, content in uploaded:
         if name.lower().endswith((".xlsx", ".zip")):
             check_archive(content, name)
@@ -134,7 +135,8 @@ async def upload_decks(request: Request) -> Response:
     uploaded = await files(data, "files", DECK_TYPES)
     links = str(data.get("links", "")).strip()
     if not uploaded and not links:
-        raise InputError.at("upload", "choose deck files or a zip, or paste ydke links")
+        raise InputError.at("upload", "choose deck files or a zip, or paste ydke links",
+                            code="BAD_OPTION")
     for name, content in uploaded:
         if name.lower().endswith(".zip"):
             check_archive(content, name)
@@ -153,7 +155,7 @@ async def upload_decks(request: Request) -> Response:
 async def _ready(request: Request) -> Report:
     report = await judged(request, await latest(request))
     if report is None:
-        raise InputError.at("report", "upload registrations first")
+        raise InputError.at("report", "upload registrations first", code="NOT_READY")
     return report
 
 

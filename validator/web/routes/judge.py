@@ -3,6 +3,7 @@ paste it), get the violations, penalty, remedies and timing, and record it."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 from urllib.parse import quote
 
@@ -18,8 +19,9 @@ from validator.event.run import EventResult
 from validator.judging.judge import decision, found_deck, judge_check, registered_lines
 from validator.report.model import Report, judged_check
 from validator.report.penalty_log import repeats
+from validator.text.lexicon import MAX_QUANTITY, whole_number
 from validator.vocab import SECTIONS, STAGES, Stage
-from validator.web.pages import form, latest, page, state_of
+from validator.web.pages import form, latest, optional_number, page, state_of
 from validator.web.routes.players import player_row
 
 router = APIRouter()
@@ -31,18 +33,19 @@ MAX_EXTRA_ROWS = 200
 _STAGES: dict[str, Stage] = {stage: stage for stage in STAGES if stage != "pre-event"}
 
 
-def _number(text: str, what: str, most: int = 99) -> int:
+#: the card of a count field: a card id (a passcode, or a negative id for a card without one)
+_CARD_KEY = re.compile(r"-?[0-9]{1,12}")
+
+
+def _number(text: str, what: str, most: int = MAX_QUANTITY) -> int:
     text = text.strip()
     if not text:
         return 0
-    if not text.isdigit() or int(text) > most:
-        raise InputError.at(what, f"expected a number 0-{most}, got {text[:20]!r}")
-    return int(text)
-
-
-def _optional(text: str) -> int | None:
-    text = text.strip()
-    return int(text) if text.isdigit() and len(text) < 5 else None
+    number = whole_number(text, most)
+    if number is None:
+        raise InputError.at(what, f"expected a number 0-{most}, got {text[:20]!r}",
+                            code="BAD_OPTION")
+    return number
 
 
 def judge_inputs(data: FormData) -> tuple[dict[tuple[str, int], int],
@@ -56,15 +59,17 @@ def judge_inputs(data: FormData) -> tuple[dict[tuple[str, int], int],
         if not key.startswith("n:") or not isinstance(value, str):
             continue
         parts = key.split(":")
-        if len(parts) != 3 or parts[1] not in SECTIONS or not parts[2].lstrip("-").isdigit():
-            raise InputError.at(key[:40], "not a count field of this form (reload the page)")
+        if len(parts) != 3 or parts[1] not in SECTIONS or not _CARD_KEY.fullmatch(parts[2]):
+            raise InputError.at(key[:40], "not a count field of this form (reload the page)",
+                                code="BAD_OPTION")
         counts[parts[1], int(parts[2])] = _number(value, key[:40])
     for i in range(MAX_EXTRA_ROWS):
         name = str(data.get(f"add_name_{i}", "")).strip()
         if name:
             section = str(data.get(f"add_section_{i}", "main"))
             if section not in SECTIONS:
-                raise InputError.at(f"add_section_{i}", "expected main, extra or side")
+                raise InputError.at(f"add_section_{i}", "expected main, extra or side",
+                                    code="BAD_SECTION")
             extra.append((section, name, _number(str(data.get(f"add_qty_{i}", "1")),
                                                  f"add_qty_{i}") or 1))
     return counts, extra, str(data.get("deck_text", ""))
@@ -76,7 +81,7 @@ async def _run(request: Request, player_id: str, data: FormData) -> tuple[Report
     latest finished one), and the player's row of that event check."""
     result = (await latest(request)).result
     if result is None:
-        raise InputError.at("judge", "upload registrations first")
+        raise InputError.at("judge", "upload registrations first", code="NOT_READY")
     row = player_row(result.players, player_id)
     return await run_in_threadpool(_check, request, result, player_id, data), row
 
@@ -91,7 +96,8 @@ def _check(request: Request, result: EventResult, player_id: str, data: FormData
     unreadable = unreadable_rows([p for p in result.problems if p.deck_id == player_id], True)
     checked = judge_check(player_id, deck, registered, cards=setup.cards, fmt=setup.fmt,
                           banlist=setup.banlist, stage=stage,
-                          duel=_optional(str(data.get("duel", ""))), unreadable=unreadable)
+                          duel=optional_number(str(data.get("duel", ""))),
+                          unreadable=unreadable)
     return judged_check(checked, policy, stage, settings.lang)
 
 
@@ -118,7 +124,7 @@ async def judge_player(request: Request, player_id: str) -> Response:
     state = state_of(request)
     result = (await latest(request)).result
     if result is None:
-        raise InputError.at("judge", "upload registrations first")
+        raise InputError.at("judge", "upload registrations first", code="NOT_READY")
     row = player_row(result.players, player_id)
     setup = state.setup()
     lines = registered_lines(result.entries.filter(pl.col("deck_id") == player_id),
@@ -153,24 +159,26 @@ async def judge_record(request: Request, player_id: str) -> Response:
     checked, row = await _run(request, player_id, data)
     deck = _deck(checked)
     if checked.status(deck) == "legal":
-        raise InputError.at("judge", "the deck matches the list: nothing to record")
+        raise InputError.at("judge", "the deck matches the list: nothing to record",
+                            code="BAD_OPTION")
     judge = str(data.get("judge", "")).strip()
     if not judge:
-        raise InputError.at("judge", "enter the judge's name")
+        raise InputError.at("judge", "enter the judge's name", code="BAD_OPTION")
     verdict, policy, header = checked.verdict(deck), state_of(request).policy(), checked.header
     prescribed = verdict.penalty if verdict is not None else None
     chosen = str(data.get("penalty") or prescribed or "")
     if chosen not in policy.penalties:
         raise InputError.at("penalty", "choose a penalty of the event's regulation (the "
-                                       "regulation prescribes none here)")
+                                       "regulation prescribes none here)", code="BAD_OPTION")
     made = decision(prescribed, chosen, policy)
     reason = str(data.get("reason", "")).strip()
     if made != "confirmed" and not reason:
         raise InputError.at("reason", "a downgrade, an upgrade or a penalty the regulation "
-                                      "does not prescribe needs a reason")
+                                      "does not prescribe needs a reason", code="BAD_OPTION")
     state_of(request).db.record(
         player_id=player_id, player_name=row["player_name"], judge=judge,
-        round=_optional(str(data.get("round", ""))), duel=_optional(str(data.get("duel", ""))),
+        round=optional_number(str(data.get("round", ""))),
+        duel=optional_number(str(data.get("duel", ""))),
         kind="deck", codes=checked.codes(deck), default_penalty=prescribed or "",
         penalty=chosen, decision=made, reason=reason,
         details={"applies_to": policy.applies_to(chosen, header.stage, header.lang),

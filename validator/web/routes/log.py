@@ -13,8 +13,7 @@ from validator.judging.infractions import catalogue, infraction
 from validator.judging.judge import decision
 from validator.report.penalty_log import log_csv, repeats
 from validator.report.xlsx import log_xlsx
-from validator.web.pages import form, latest, page, state_of
-from validator.web.routes.judge import _optional
+from validator.web.pages import form, latest, optional_number, page, state_of
 
 router = APIRouter()
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -39,23 +38,23 @@ async def log_record(request: Request) -> Response:
     player_id = str(data.get("player_id", "")).strip()
     judge = str(data.get("judge", "")).strip()
     if not player_id or not judge:
-        raise InputError.at("log", "enter the player id and the judge's name")
+        raise InputError.at("log", "enter the player id and the judge's name", code="BAD_OPTION")
     policy = state.policy()
     chosen = str(data.get("penalty") or item.penalty)
     if chosen not in policy.penalties:
-        raise InputError.at("penalty", "not a penalty of the event's regulation")
+        raise InputError.at("penalty", "not a penalty of the event's regulation", code="BAD_OPTION")
     made = decision(item.penalty, chosen, policy)
     reason = str(data.get("reason", "")).strip()
     if made != "confirmed" and not reason:
-        raise InputError.at("reason", "a downgrade or upgrade needs a reason")
+        raise InputError.at("reason", "a downgrade or upgrade needs a reason", code="BAD_OPTION")
     result = (await latest(request)).result
     name = ""
     if result is not None:
         match = result.players.filter(pl.col("player_id") == player_id)
         name = match["player_name"][0] if match.height else ""
     state.db.record(player_id=player_id, player_name=name, judge=judge,
-                    round=_optional(str(data.get("round", ""))),
-                    duel=_optional(str(data.get("duel", ""))), kind="infraction",
+                    round=optional_number(str(data.get("round", ""))),
+                    duel=optional_number(str(data.get("duel", ""))), kind="infraction",
                     codes=[item.code], default_penalty=item.penalty, penalty=chosen,
                     decision=made, reason=reason,
                     details={"infraction": item.text.get(state.settings().lang, item.text["en"]),

@@ -13,6 +13,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from validator.errors import InputError
 from validator.judging.judge import side_by_side
 from validator.report.model import Report
+from validator.text.lexicon import MAX_QUANTITY, quantity_in_range, whole_number
 from validator.vocab import SECTIONS
 from validator.web.pages import form, judged, latest, page, state_of
 
@@ -23,7 +24,7 @@ def player_row(players: pl.DataFrame, player_id: str) -> dict[str, Any]:
     """The player's row of an event's player table (``EventResult.players``)."""
     found = players.filter(pl.col("player_id") == player_id)
     if found.is_empty():
-        raise InputError.at(player_id, "no such player")
+        raise InputError.at(player_id, "no such player", code="UNKNOWN_PLAYER")
     row: dict[str, Any] = found.with_columns(pl.col("status").cast(pl.Utf8)).row(0, named=True)
     return row
 
@@ -78,10 +79,12 @@ async def decide(request: Request, player_id: str) -> Response:
               ("where", "card", "typed_card", "qty", "section", "decided_by", "reason")}
     card = values["typed_card"] or values["card"]
     if not card or not values["decided_by"] or not values["reason"]:
-        raise InputError.at("decision", "choose or type the card, and give who decided and why")
+        raise InputError.at("decision", "choose or type the card, and give who decided and why",
+                            code="BAD_DECISION")
     qty = values["qty"]
-    if qty and not (qty.isdigit() and 0 < int(qty) < 100):
-        raise InputError.at("qty", "a quantity is a number 1-99")
+    if qty and not quantity_in_range(whole_number(qty)):
+        raise InputError.at("qty", f"a quantity is a number 1-{MAX_QUANTITY}",
+                            code="BAD_QUANTITY")
     section = values["section"] if values["section"] in SECTIONS else None
     state.db.add_decision(player_id=player_id, place=values["where"], card=card,
                           qty=int(qty) if qty else None, section=section,

@@ -1,0 +1,25 @@
+"""When a deck may differ from its registered list by side deck exchanges.
+
+Between the duels of a match a player may exchange cards between their main or extra deck
+and their side deck; the first duel of every match is played with the deck as registered,
+so between matches the deck is restored to its list. Every regulation here compares "the
+deck (main, extra and side together)" with the list (section 2 of the Thai, Japanese and
+Korean regulations): with exchanges allowed, a card may sit in another section than
+registered as long as the three sections together hold what the list holds
+(:mod:`validator.engine.rules.list_mismatch` compares that way).
+
+This is the one place that decides it: ``deckcheck check --duel``, the event report, the
+judge's check at the table and every report's "comparison" field ask here.
+"""
+
+from __future__ import annotations
+
+from validator.vocab import Stage
+
+__all__ = ["exchanges_allowed"]
+
+
+def exchanges_allowed(duel: int | None, stage: Stage) -> bool:
+    """Whether side deck exchanges are allowed: from duel 2 of a match on, while the match
+    is on (not between matches, when the deck is restored for the next match's duel 1)."""
+    return duel is not None and duel > 1 and stage != "between-matches"
