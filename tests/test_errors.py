@@ -11,6 +11,7 @@ from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
+import polars as pl
 import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
@@ -25,6 +26,7 @@ from validator.cards.importers import cardcsv, import_source
 from validator.cards.load import load, load_banlist
 from validator.cards.update import update
 from validator.cli import main
+from validator.engine.check import check
 from validator.errors import (
     MORE,
     PROBLEM_CODES,
@@ -57,6 +59,14 @@ HEADER = "Player ID,Player Name,Section,Qty,Card Name\n"
 
 #: a sample makes its problems from a real input written to the folder it is given
 Sample = Callable[[Path, pytest.MonkeyPatch], list[str]]
+
+
+def _check_plain_strings() -> None:
+    """The engine given entries whose section is a plain string (not the section Enum)."""
+    setup = load("advanced-tcg", "demo")
+    check(pl.DataFrame({"deck_id": ["d"], "section": ["main"], "qty": [3],
+                        "name": ["Raigeki"]}, schema_overrides={"qty": pl.Int32}),
+          cards=setup.cards, fmt=setup.fmt, banlist=setup.banlist)
 
 
 def _codes(problems: list[Problem]) -> list[str]:
@@ -307,6 +317,7 @@ SAMPLES: dict[str, Sample] = {
     "UNKNOWN_SOURCE": lambda tmp, _: _raised(lambda: update(tmp, only=["nowhere"])),
     "DOWNLOAD_FAILED": lambda tmp, _: _raised(lambda: update(
         tmp, "http://127.0.0.1:9", only=["tcg"], timeout=2)),
+    "BAD_ENTRIES": lambda tmp, _: _raised(lambda: _check_plain_strings()),
     "UNKNOWN_FORMAT": lambda tmp, _: _raised(lambda: load_format("no-such-format")),
     "BAD_TOML": lambda tmp, _: _raised(lambda: load_format(str(_write(
         tmp / "mine.toml", "name = = 3\n")))),

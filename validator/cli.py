@@ -323,16 +323,16 @@ def check_command(decks: tuple[Path, ...], cards_spec: str | None, banlist_spec:
     from concurrent.futures import ThreadPoolExecutor
 
     from validator.cards.load import load
-    from validator.engine.check import card_attributes
+    from validator.engine.tables import CardTable, card_attributes
     from validator.inputs.decks.batch import read_deck_paths, require_decks
     from validator.judging.checking import check_decks
     from validator.report.json import report_pieces
     from validator.report.model import judged_check
 
-    def prepared() -> tuple[Setup, Policy]:
+    def prepared() -> tuple[Setup, CardTable, Policy]:
         setup = load(format_spec, cards_spec, banlist_spec, list_name, data_dir)
-        card_attributes(setup.cards, setup.banlist, setup.fmt)
-        return setup, _policy(regulation, setup.fmt.rush, lang)
+        table = card_attributes(setup.cards, setup.banlist, setup.fmt)
+        return setup, table, _policy(regulation, setup.fmt.rush, lang)
 
     # the card data, list and card table are made while the deck files are read
     with ThreadPoolExecutor(1) as pool, _progress(not quiet and err.is_terminal) as step:
@@ -343,7 +343,7 @@ def check_command(decks: tuple[Path, ...], cards_spec: str | None, banlist_spec:
         except InputError:
             ready.result()  # what is wrong with the format or the data is told first
             raise
-        setup, policy = ready.result()
+        setup, table, policy = ready.result()
         reg = None
         if registrations is not None:
             from validator.inputs.registrations.read import read_registrations
@@ -352,7 +352,8 @@ def check_command(decks: tuple[Path, ...], cards_spec: str | None, banlist_spec:
         require_decks(files, " ".join(map(str, decks)))
         step("Checking decks", 0, 1)
         checked = check_decks(files, setup, registrations=reg,
-                              decisions=_decisions(decisions), duel=duel, stage=stage)
+                              decisions=_decisions(decisions), duel=duel, stage=stage,
+                              attributes=table)
         step("Checking decks", 1, 1)
         shown = json_target != "-" and not quiet
         # judged once for the JSON and the terminal; not at all when only the exit status

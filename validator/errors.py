@@ -109,6 +109,8 @@ PROBLEM_CODES: dict[str, str] = {
     "STORE_VERSION": "a data store written by another version of deckcheck",
     "UNKNOWN_SOURCE": "a card data source name the download list does not have",
     "DOWNLOAD_FAILED": "a download that failed (an HTTP error, no connection)",
+    # the library's own inputs
+    "BAD_ENTRIES": "an entry table given to the engine with a column missing or of another type",
     # formats, policies and decisions
     "UNKNOWN_FORMAT": "a format that is neither shipped nor a TOML file",
     "BAD_TOML": "a file that is not valid TOML",

@@ -1,4 +1,5 @@
-"""The engine as a whole: many problems in one deck, many decks at once, real decks."""
+"""The engine as a whole: many problems in one deck, many decks at once, real decks, the
+entry frames it takes, chunks, and the card table given to it."""
 
 from __future__ import annotations
 
@@ -6,8 +7,6 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from tests.conftest import Run, shared_path
 from tests.deckbuild import build, codes, legal_filler
@@ -15,6 +14,7 @@ from validator.cards.banlist import read_banlist
 from validator.cards.db import CardDB
 from validator.cards.formats import load_format
 from validator.engine.check import check
+from validator.errors import ImplementationError, InputError
 from validator.inputs.decks.batch import read_deck_paths
 
 
@@ -122,15 +122,6 @@ def test_rows_of_one_deck_need_not_be_contiguous(run: Run, demo_db: CardDB) -> N
     assert codes(result) == ["FORBIDDEN_CARD"]
 
 
-def test_violation_points_at_the_sections_first_row(run: Run, demo_db: CardDB) -> None:
-    deck = build(demo_db, "d", [("Pot of Greed", 1), *legal_filler(demo_db, 39)],
-                 side=[("Pot of Greed", 1)])
-    side_line = deck.filter(pl.col("section") == "side")["line"][0]
-    assert side_line > 1
-    found = run(deck).violations.filter(pl.col("code") == "FORBIDDEN_CARD")
-    assert found.select("section", "line").rows() == [("main", 1), ("side", side_line)]
-
-
 @pytest.mark.parametrize("with_lists", [False, True])
 def test_chunked_check_equals_whole_check(demo_db: CardDB, with_lists: bool) -> None:
     from polars.testing import assert_frame_equal
@@ -150,125 +141,71 @@ def test_chunked_check_equals_whole_check(demo_db: CardDB, with_lists: bool) -> 
     assert_frame_equal(chunked.violations, whole.violations)
 
 
-def test_polars_wraps_unsigned_products_and_sums() -> None:
-    """Deck fingerprints are sums modulo 2**64 and the deck-by-card table's first rows are
-    differences of running sums modulo 2**32: polars must wrap, not fail or saturate."""
-    big = pl.Series([2**64 - 1, 2**63], dtype=pl.UInt64)
-    assert (big * pl.Series([3, 2], dtype=pl.UInt64)).to_list() == [2**64 - 3, 0]
-    assert pl.DataFrame({"a": big, "g": [1, 1]}).group_by("g").agg(pl.col("a").sum())[
-        "a"].item() == 2**63 - 1
-    running = pl.Series([2**32 - 2, 5, 7], dtype=pl.UInt32).cum_sum()
-    assert running.dtype == pl.UInt32
-    assert (running - running.shift(1, fill_value=0)).to_list() == [2**32 - 2, 5, 7]
+# -- the entry frames it takes ---------------------------------------------------------------
 
 
-_ROW = st.tuples(st.integers(0, 5), st.sampled_from(["main", "extra", "side"]),
-                 st.sampled_from([1, 2, 3, 89631139, -(2**31)]), st.integers(0, 3))
-
-
-def _rows(rows: list[tuple[int, str, int, int]]) -> pl.DataFrame:
-    from validator.vocab import SECTION_ENUM
-
-    frame = pl.DataFrame(rows, schema={"deck": pl.UInt32, "section": SECTION_ENUM,
-                                       "key": pl.Int64, "qty": pl.Int32}, orient="row")
-    status = pl.when(pl.col("key") == -(2**31)).then(pl.lit("unresolved")).otherwise(
-        pl.lit("ok")).cast(pl.Enum(["ok", "unknown", "unresolved"]))
-    return frame.with_columns(status.alias("status"))
-
-
-def _exact_counts(frame: pl.DataFrame) -> dict[int, dict[tuple[str, int], int]]:
-    counted: dict[int, dict[tuple[str, int], int]] = {}
-    for deck, section, key, qty, status in frame.iter_rows():
-        per = counted.setdefault(deck, {})
-        if status != "unresolved" and qty:
-            per[(section, key)] = per.get((section, key), 0) + qty
-    return counted
-
-
-@settings(max_examples=300, deadline=None)
-@given(deck=st.lists(_ROW, max_size=30), changes=st.lists(_ROW, max_size=4),
-       split=st.booleans(), moved=st.booleans(), data=st.data())
-def test_fingerprints_flag_exactly_the_decks_equal_to_their_lists(
-        deck: list[tuple[int, str, int, int]], changes: list[tuple[int, str, int, int]],
-        split: bool, moved: bool, data: st.DataObject) -> None:
-    from validator.engine.check import fingerprints, same_as_listed
-
-    # the list: the deck's rows reordered, copies split into rows of one, a row in another
-    # section, plus a few more rows
-    listed = [(d, s, k, 1) for d, s, k, q in deck for _ in range(q)] if split else list(deck)
-    listed = data.draw(st.permutations(listed))
-    if moved and listed:
-        d, s, k, q = listed[0]
-        listed[0] = (d, "side" if s != "side" else "main", k, q)
-    listed += changes
-    mine, theirs = _rows(deck), _rows(listed)
-    flags = same_as_listed(fingerprints(mine.lazy()).collect(),
-                           fingerprints(theirs.lazy()).collect(), 6)
-    a, b = _exact_counts(mine), _exact_counts(theirs)
-    expected = [n in a and n in b and a[n] == b[n] for n in range(6)]
-    assert flags.to_list() == expected
-
-
-def test_fingerprints_change_no_verdict(demo_db: CardDB, monkeypatch: pytest.MonkeyPatch
-                                        ) -> None:
-    """The same event checked with every deck compared card by card gives the same result."""
-    from polars.testing import assert_frame_equal
-
-    from bench.synth import synthesize
+# plain strings: a section Enum and a 32-bit quantity are expected
+@pytest.mark.parametrize("column", ["section", "qty"])
+@pytest.mark.parametrize("which", ["entries", "registered lists"])
+def test_a_column_of_strings_is_an_input_error(demo_db: CardDB, column: str,
+                                               which: str) -> None:
     from validator.cards.load import load
-    from validator.engine import check as engine
+    from validator.inputs.entries import ENTRY_SCHEMA
 
     setup = load("advanced-tcg", demo_db)
-    event = synthesize(demo_db, setup.banlist, setup.fmt, 400, seed=7, rate=0.05)
-    for siding in (False, True):
-        kwargs = {"cards": demo_db, "fmt": setup.fmt, "banlist": setup.banlist,
-                  "registered": event.registered, "siding": siding}
-        fast = check(event.decks, **kwargs)  # type: ignore[arg-type]
-        with monkeypatch.context() as patched:
-            patched.setattr(engine, "same_as_listed", lambda _a, _b, decks: pl.zeros(
-                decks, dtype=pl.Boolean, eager=True))
-            slow = check(event.decks, **kwargs)  # type: ignore[arg-type]
-        assert fast.violations.filter(pl.col("code") == "LIST_MISMATCH").height > 5
-        assert_frame_equal(fast.violations, slow.violations)
-        assert_frame_equal(fast.decks, slow.decks)
+    deck = build(demo_db, "d", legal_filler(demo_db, 40))
+    bad = deck.with_columns(pl.col(column).cast(pl.Utf8))
+    entries, registered = (bad, deck) if which == "entries" else (deck, bad)
+    with pytest.raises(InputError) as raised:
+        check(entries, cards=setup.cards, fmt=setup.fmt, banlist=setup.banlist,
+              registered=registered)
+    problem, = raised.value.problems
+    assert (problem.file, problem.column) == (which, column)
+    assert str(ENTRY_SCHEMA[column]) in problem.message
 
 
-@pytest.mark.parametrize("with_lists", [False, True])
-def test_decks_in_order_or_shuffled_get_the_same_verdicts(demo_db: CardDB,
-                                                          with_lists: bool) -> None:
-    """Rows in deck order let polars group them by deck without hashing (a sorted flag); rows in
-    any order must give the same verdicts (only locations of the rows differ: none here)."""
-    from polars.testing import assert_frame_equal
-
-    from bench.synth import synthesize
+def test_a_missing_column_is_an_input_error(demo_db: CardDB) -> None:
     from validator.cards.load import load
 
     setup = load("advanced-tcg", demo_db)
-    event = synthesize(demo_db, setup.banlist, setup.fmt, 300, seed=11, rate=0.05)
-    kwargs = {"cards": demo_db, "fmt": setup.fmt, "banlist": setup.banlist,
-              "registered": event.registered if with_lists else None}
-    ids = event.decks["deck_id"].unique(maintain_order=True).to_list()
-    in_order = check(event.decks, deck_ids=ids, **kwargs)  # type: ignore[arg-type]
-    shuffled = check(event.decks.sample(fraction=1.0, shuffle=True, seed=3), deck_ids=ids,
-                     **kwargs)  # type: ignore[arg-type]
-    assert in_order.violations.height > 20
-    columns = [c for c in in_order.violations.columns if c not in ("file", "line")]
-    assert_frame_equal(shuffled.violations.select(columns), in_order.violations.select(columns))
-    assert_frame_equal(shuffled.decks.drop("source"), in_order.decks.drop("source"))
+    deck = build(demo_db, "d", legal_filler(demo_db, 40)).drop("qty")
+    with pytest.raises(InputError) as raised:
+        check(deck, cards=setup.cards, fmt=setup.fmt, banlist=setup.banlist)
+    assert [(p.file, p.column) for p in raised.value.problems] == [("entries", "qty")]
 
 
-def test_each_process_draws_its_own_fingerprint_seeds() -> None:
-    """Seeds known in advance would let a deck be built to differ from its list with the
-    same fingerprint; each process draws its own."""
-    import subprocess
-    import sys
+def test_only_the_required_columns_are_needed(demo_db: CardDB, run: Run) -> None:
+    deck = build(demo_db, "d", [("Pot of Greed", 1), *legal_filler(demo_db, 39)])
+    bare = deck.select(pl.col("deck_id").cast(pl.Categorical), "section", "passcode", "qty")
+    assert codes(run(bare)) == codes(run(deck)) == ["FORBIDDEN_CARD"]
 
-    def seeds() -> str:
-        return subprocess.run(
-            [sys.executable, "-c", "from validator.engine import check as engine; "
-                                   "print(engine._FINGERPRINT_SEEDS)"],
-            capture_output=True, text=True, check=True).stdout
 
-    first, second = seeds(), seeds()
-    assert first.startswith("(")
-    assert first != second
+# -- the card table given to it ---------------------------------------------------------------
+
+
+def test_a_card_table_given_gives_the_same_result(demo_db: CardDB) -> None:
+    from polars.testing import assert_frame_equal
+
+    from validator.cards.load import load
+    from validator.engine.tables import card_attributes
+
+    setup = load("traditional", demo_db)
+    deck = build(demo_db, "d", [("Pot of Greed", 2), *legal_filler(demo_db, 38)])
+    kwargs = {"cards": setup.cards, "fmt": setup.fmt, "banlist": setup.banlist}
+    table = card_attributes(setup.cards, setup.banlist, setup.fmt)
+    given = check(deck, attributes=table, **kwargs)  # type: ignore[arg-type]
+    made = check(deck, **kwargs)  # type: ignore[arg-type]
+    assert codes(given) == ["LIMIT_EXCEEDED"]  # Forbidden counts as Limited here
+    assert_frame_equal(given.violations, made.violations)
+    assert_frame_equal(given.decks, made.decks)
+
+
+def test_a_card_table_of_other_cards_list_or_format_is_refused(demo_db: CardDB) -> None:
+    from validator.cards.load import load
+    from validator.engine.tables import card_attributes
+
+    tcg, ocg = load("advanced-tcg", demo_db), load("advanced-ocg", demo_db)
+    deck = build(demo_db, "d", legal_filler(demo_db, 40))
+    table = card_attributes(ocg.cards, ocg.banlist, ocg.fmt)
+    with pytest.raises(ImplementationError):
+        check(deck, cards=tcg.cards, fmt=tcg.fmt, banlist=tcg.banlist, attributes=table)

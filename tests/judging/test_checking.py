@@ -1,4 +1,5 @@
-"""Decks checked alone or against their players' registered lists (``deckcheck check``)."""
+"""Decks checked alone or against their players' registered lists (``deckcheck check``):
+siding, pairing, the head judge's decisions, and the card table made once per setup."""
 
 from __future__ import annotations
 
@@ -20,11 +21,68 @@ from tests.deckbuild import (
 )
 from validator.cards.db import CardDB
 from validator.cards.load import Setup, load
+from validator.engine import check as engine_check
+from validator.engine import tables
 from validator.engine.check import CheckResult
-from validator.inputs.decks.batch import DeckFiles, read_deck_uploads
-from validator.inputs.registrations.read import Registrations, read_registration_files
+from validator.engine.tables import CardTable
+from validator.inputs.decks.batch import DeckFiles, read_deck_paths, read_deck_uploads
+from validator.inputs.registrations.read import (
+    Registrations,
+    read_registration_files,
+    read_registrations,
+)
+from validator.judging import checking
 from validator.judging.checking import check_against_lists, check_decks, paired
 from validator.judging.decisions import Decision
+
+RAIGEKI = "#main\n12580477\n12580477\n12580477\n"
+
+
+@pytest.fixture
+def made(monkeypatch: pytest.MonkeyPatch) -> list[CardTable]:
+    """Every card table the library makes (the engine too, when given none)."""
+    tables_made: list[CardTable] = []
+
+    def counted(*args: object) -> CardTable:
+        table = tables.card_attributes(*args)  # type: ignore[arg-type]
+        tables_made.append(table)
+        return table
+
+    monkeypatch.setattr(checking, "card_attributes", counted)
+    monkeypatch.setattr(engine_check, "card_attributes", counted)
+    return tables_made
+
+
+def _event(tmp_path: Path) -> Path:
+    (tmp_path / "lists.csv").write_text(
+        "KONAMI ID,Full name,Section,Qty,Card Name\n0400000001,Ana Sato,Main,3,Raigeki\n",
+        encoding="utf-8")
+    folder = tmp_path / "decks"
+    folder.mkdir()
+    (folder / "0400000001.ydk").write_text(RAIGEKI, encoding="utf-8")
+    (folder / "Somebody Else.ydk").write_text(RAIGEKI, encoding="utf-8")  # no player's
+    return folder
+
+
+def test_lists_decks_and_stray_decks_share_one_card_table(tmp_path: Path,
+                                                          made: list[CardTable]) -> None:
+    setup = load("advanced-tcg", "demo")
+    files = read_deck_paths([_event(tmp_path)])
+    checked = check_decks(files, setup, registrations=read_registrations(tmp_path / "lists.csv"))
+    assert checked.lists is not None
+    assert sorted(checked.result.decks["deck_id"].to_list()) == ["0400000001", "Somebody Else"]
+    assert len(made) == 1
+    assert made[0].is_for(setup.cards, setup.banlist, setup.fmt)
+
+
+def test_a_card_table_given_is_used(tmp_path: Path, made: list[CardTable]) -> None:
+    setup = load("advanced-tcg", "demo")
+    table = tables.card_attributes(setup.cards, setup.banlist, setup.fmt)
+    files = read_deck_paths([_event(tmp_path)])
+    checked = check_decks(files, setup, registrations=read_registrations(tmp_path / "lists.csv"),
+                          attributes=table)
+    assert checked.result.decks.height == 2
+    assert made == []
 
 
 @pytest.fixture

@@ -19,7 +19,9 @@ import polars as pl
 
 from validator.cards.formats import Format
 from validator.cards.load import Setup
-from validator.engine.check import STATUS, CheckResult, code_counts
+from validator.engine.check import CheckResult, code_counts
+from validator.engine.status import STATUS
+from validator.engine.tables import CardTable
 from validator.errors import Problem, capped
 from validator.inputs.decks.batch import DeckFiles, read_deck_paths, require_decks
 from validator.inputs.registrations.read import Registrations, read_registrations
@@ -80,10 +82,12 @@ def run_event(registrations: Path, setup: Setup, *, decks: Path | None = None,
 
 def check_event(reg: Registrations, submitted: DeckFiles | None, setup: Setup, *,
                 decks_label: str = "decks", decisions: list[Decision] | None = None,
-                decisions_label: str = "decisions") -> EventResult:
-    """An event from registrations and submitted decks already read (files or uploads)."""
+                decisions_label: str = "decisions",
+                attributes: CardTable | None = None) -> EventResult:
+    """An event from registrations and submitted decks already read (files or uploads);
+    ``attributes``: the setup's card table, when its loader made it."""
     met = check_against_lists(submitted, reg, setup, decisions=decisions,
-                              decisions_label=decisions_label)
+                              decisions_label=decisions_label, attributes=attributes)
     applied, list_check, deck_result = met.applied, met.lists, met.decks
     problems = applied.problems + applied.unmatched
     without: list[str] = []

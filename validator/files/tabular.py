@@ -1,6 +1,7 @@
 """Reading CSV and XLSX files as grids of text, with their real row numbers.
 
-CSV encodings are sniffed (UTF-8, UTF-8 with BOM, UTF-16 by BOM, Shift-JIS/CP932 and others
+CSV encodings are sniffed (UTF-8, UTF-8 with BOM, UTF-16 by BOM, the Japanese, Korean and Thai
+code pages CP932, CP949 and CP874 by the language they decode to, and others
 via charset-normalizer); XLSX is read with calamine (fast, values only); the sheet's merged
 cells and hidden state are read with openpyxl only when a reader asks for them.
 """
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -38,10 +40,32 @@ def cell_name(row: int, col: int) -> str:
     return f"{letters}{row}"
 
 
+#: the code pages a spreadsheet saves CSV in for the events' languages, in the order tried
+LEGACY = ("cp932", "cp949", "cp874")
+#: what text decoded with each code page does not hold when it is that code page's language:
+#: Korean and Thai bytes decode as Japanese too, as half-width katakana and kanji; Thai
+#: bytes as Korean, with hanja and lone jamo; Western accents as Thai marks next to letters
+ODD_IN = {
+    "cp932": re.compile("[\uff61-\uff9f\ue000-\uf8ff]"),
+    "cp949": re.compile("[\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+                        "\ue000-\uf8ff]"),
+    "cp874": re.compile("[A-Za-z][\u0e00-\u0e7f]|[\u0e00-\u0e7f][A-Za-z]|[\ue000-\uf8ff]"),
+}
+
+
 def decode_text(data: bytes, file: str) -> str:
-    """Decode text bytes, sniffing the encoding; never guesses silently wrong for UTF-8."""
+    """Decode text bytes, sniffing the encoding; never guesses silently wrong for UTF-8.
+
+    Without a BOM and not UTF-8, the first of the Japanese, Korean and Thai code pages that
+    decodes the bytes into text of its own language (``ODD_IN``), else charset-normalizer's
+    guess.
+    """
     if data.startswith(b"\xef\xbb\xbf"):
-        return data[3:].decode("utf-8", errors="strict")
+        try:
+            return data[3:].decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise InputError.at(file, f"broken UTF-8 text at byte {exc.start + 3}",
+                                code="NOT_UTF8") from exc
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         try:
             return data.decode("utf-16")
@@ -52,15 +76,21 @@ def decode_text(data: bytes, file: str) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError:
         pass
-    for encoding in ("cp932",):
+    decoded = []
+    for encoding in LEGACY:
         try:
-            return data.decode(encoding)
+            text = data.decode(encoding)
         except UnicodeDecodeError:
             continue
+        if not ODD_IN[encoding].search(text):
+            return text
+        decoded.append(text)
     from charset_normalizer import from_bytes  # the rare file in no usual encoding
 
     best = from_bytes(data).best()
     if best is None:
+        if decoded:
+            return decoded[0]
         raise InputError.at(file, "not readable as text in any known encoding", code="NOT_TEXT")
     return str(best)
 

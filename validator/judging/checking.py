@@ -9,7 +9,9 @@ from typing import TYPE_CHECKING
 import polars as pl
 
 from validator.cards.load import Setup
-from validator.engine.check import CheckResult, check, combine, unreadable_rows
+from validator.engine.check import CheckResult, check, combine
+from validator.engine.status import unreadable_rows
+from validator.engine.tables import CardTable, card_attributes
 from validator.errors import ImplementationError, Problem
 from validator.inputs.decks.batch import DeckFiles
 from validator.judging.siding import exchanges_allowed
@@ -73,16 +75,22 @@ class AgainstLists:
 
 def check_against_lists(submitted: DeckFiles | None, registrations: Registrations,
                         setup: Setup, *, decisions: list[Decision] | None = None,
-                        decisions_label: str = "decisions",
-                        siding: bool = False) -> AgainstLists:
-    """The one way decks meet their lists, for ``check --registrations`` and for events."""
+                        decisions_label: str = "decisions", siding: bool = False,
+                        attributes: CardTable | None = None) -> AgainstLists:
+    """The one way decks meet their lists, for ``check --registrations`` and for events.
+
+    ``attributes``: the card table of the setup, when its loader made it (else made here,
+    once for both checks)."""
     from validator.judging.decisions import apply_decisions
 
+    table = attributes if attributes is not None else card_attributes(
+        setup.cards, setup.banlist, setup.fmt)
     applied = apply_decisions(registrations.entries, registrations.problems, decisions or [],
                               decisions_label)
     players = registrations.players["player_id"].to_list()
     lists = check(applied.entries, cards=setup.cards, fmt=setup.fmt, banlist=setup.banlist,
-                  deck_ids=players, unreadable=unreadable_rows(applied.problems, False))
+                  deck_ids=players, unreadable=unreadable_rows(applied.problems, False),
+                  attributes=table)
     if submitted is None:
         return AgainstLists(lists, None, None, [], [], [], applied)
     files, strays = paired(submitted, registrations)
@@ -94,27 +102,32 @@ def check_against_lists(submitted: DeckFiles | None, registrations: Registration
                   registered=applied.entries.filter(pl.col("deck_id").is_in(matched)),
                   list_problems=False, siding=siding,
                   unreadable=pl.concat([unreadable_rows(applied.problems, True),
-                                        unreadable_rows(files.unreadable(), False)]))
+                                        unreadable_rows(files.unreadable(), False)]),
+                  attributes=table)
     return AgainstLists(lists, decks, files, matched, unmatched, strays, applied)
 
 
 def check_decks(files: DeckFiles, setup: Setup, *,
                 registrations: Registrations | None = None,
                 decisions: list[Decision] | None = None, duel: int | None = None,
-                stage: Stage = "pre-event", decisions_label: str = "decisions") -> DeckCheck:
+                stage: Stage = "pre-event", decisions_label: str = "decisions",
+                attributes: CardTable | None = None) -> DeckCheck:
     """Check decks (those without a single card too); with registrations, check the lists
     too and compare each deck with its player's list (deck id = player id, else the player's
     name), allowing side deck exchanges when ``duel`` and ``stage`` allow them
     (:func:`~validator.judging.siding.exchanges_allowed`). A deck of no registered player is
-    checked alone."""
+    checked alone. ``attributes``: the card table of the setup, when its loader made it."""
+    table = attributes if attributes is not None else card_attributes(
+        setup.cards, setup.banlist, setup.fmt)
     if registrations is None:
         result = check(files.entries, cards=setup.cards, fmt=setup.fmt, banlist=setup.banlist,
                        deck_ids=files.ids,
-                       unreadable=unreadable_rows(files.unreadable(), on_list=False))
+                       unreadable=unreadable_rows(files.unreadable(), on_list=False),
+                       attributes=table)
         return DeckCheck(result, None, [], [], duel)
     met = check_against_lists(files, registrations, setup, decisions=decisions,
                               decisions_label=decisions_label,
-                              siding=exchanges_allowed(duel, stage))
+                              siding=exchanges_allowed(duel, stage), attributes=table)
     if met.decks is None or met.files is None:
         raise ImplementationError("decks were given but none were compared with their lists")
     result = met.decks
@@ -122,7 +135,8 @@ def check_decks(files: DeckFiles, setup: Setup, *,
         alone = check(met.files.entries.filter(pl.col("deck_id").is_in(met.unmatched)),
                       cards=setup.cards, fmt=setup.fmt, banlist=setup.banlist,
                       deck_ids=met.unmatched,
-                      unreadable=unreadable_rows(met.files.unreadable(), on_list=False))
+                      unreadable=unreadable_rows(met.files.unreadable(), on_list=False),
+                      attributes=table)
         result = combine([result, alone])
     return DeckCheck(result, met.lists, met.applied.problems + met.applied.unmatched
                      + met.strays, met.applied.decisions, duel)

@@ -18,6 +18,7 @@ from validator.cards.formats import Format
 from validator.engine.check import CheckResult, check
 from validator.engine.resolve import resolve
 from validator.engine.rules import COMPARING_CODES
+from validator.engine.tables import CardTable
 from validator.errors import InputError, Problem
 from validator.inputs.decks.batch import parse_sources
 from validator.inputs.decks.sources import Source
@@ -149,12 +150,16 @@ class JudgeCheck:
 
 def judge_check(player_id: str, deck: pl.DataFrame, registered: pl.DataFrame, *,
                 cards: CardDB, fmt: Format, banlist: Banlist, stage: Stage,
-                duel: int | None = None, unreadable: pl.DataFrame | None = None) -> JudgeCheck:
+                duel: int | None = None, unreadable: pl.DataFrame | None = None,
+                attributes: CardTable | None = None) -> JudgeCheck:
     """The found deck against the registered list, side deck exchanges allowed as
-    :func:`~validator.judging.siding.exchanges_allowed` says."""
+    :func:`~validator.judging.siding.exchanges_allowed` says. ``attributes``: the card table
+    of the cards, list and format, when their loader made it (a judge checks deck after deck
+    against the same three)."""
     siding = exchanges_allowed(duel, stage)
     result = check(deck, cards=cards, fmt=fmt, banlist=banlist, registered=registered,
-                   deck_ids=[player_id], siding=siding, unreadable=unreadable)
+                   deck_ids=[player_id], siding=siding, unreadable=unreadable,
+                   attributes=attributes)
     return JudgeCheck(result, duel, siding)
 
 

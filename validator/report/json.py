@@ -18,7 +18,7 @@ from typing import Any
 import orjson
 import polars as pl
 
-from validator.engine.check import ENGINE
+from validator.engine.tables import ENGINE
 from validator.errors import ImplementationError
 from validator.report.model import Report
 

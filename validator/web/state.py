@@ -34,6 +34,7 @@ from validator.cards.db import CardDB
 from validator.cards.formats import load_format
 from validator.cards.load import Setup, load
 from validator.cards.store import MANIFEST, data_dir
+from validator.engine.tables import CardTable, card_attributes
 from validator.errors import InputError, Problem
 from validator.event.run import EventResult, check_event
 from validator.event.store import EventDB, EventSettings
@@ -105,6 +106,7 @@ class EventState:
     # the setup and policy of the settings they were loaded for: pages and judge checks ask
     # for them on every request; a change of settings, policy file or data store reloads
     _setup: tuple[tuple[object, ...], Setup] | None = None
+    _table: CardTable | None = None  # the card table of the last setup checked
     _policy: tuple[tuple[object, ...], Policy] | None = None
     # the judgement of the latest check asked for, and what it was judged from
     _report: tuple[EventResult, Policy, Lang, Report] | None = None
@@ -125,6 +127,15 @@ class EventState:
                       folder=self.data_dir)
         self._setup = (key, loaded)
         return loaded
+
+    def card_table(self, setup: Setup) -> CardTable:
+        """The card attribute table of ``setup``, made once (a judge checks deck after deck
+        against the same card data, list and format)."""
+        held = self._table
+        if held is None or not held.is_for(setup.cards, setup.banlist, setup.fmt):
+            held = card_attributes(setup.cards, setup.banlist, setup.fmt)
+            self._table = held
+        return held
 
     def policy(self) -> Policy:
         settings = self.settings()
@@ -180,7 +191,8 @@ class EventState:
             submitted = read_deck_uploads(decks, links) if decks or links else None
             return check_event(reg, submitted, setup, decks_label="submitted decks",
                                decisions=self.decisions(),
-                               decisions_label="decisions"), []
+                               decisions_label="decisions",
+                               attributes=self.card_table(setup)), []
         except InputError as exc:
             return None, exc.problems
 

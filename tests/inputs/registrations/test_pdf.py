@@ -1,87 +1,128 @@
-"""Konami's fillable PDF sheet: written, read back, checked like the workbook layout."""
+"""Konami's fillable PDF sheet, read: its fields, rows located by field name, written totals
+checked, and PDFs that are not filled sheets as one problem each."""
 
 from __future__ import annotations
 
 import io
 import resource
 import time
-from collections import Counter
 from pathlib import Path
 
 import polars as pl
 import pytest
-from click.testing import CliRunner
 from pypdf import PdfReader, PdfWriter
 from pypdf.generic import NameObject, TextStringObject
 from reportlab.pdfgen.canvas import Canvas
 
-from bench.sample_event import tcg_sheets
-from tests.conftest import shared_path
-from validator.cards.db import CardDB
-from validator.cards.formats import load_format
-from validator.cards.load import load
-from validator.cards.store import demo_cards
-from validator.cli import main
-from validator.engine.resolve import resolve
 from validator.errors import InputError
-from validator.event.run import EventResult, run_event
-from validator.inputs.decks.batch import read_deck_paths
-from validator.inputs.registrations.pdf import BLOCK_KEYS, MAX_PDF_BYTES, layouts, read_form
+from validator.inputs.registrations._found import Found, Player
+from validator.inputs.registrations.pdf import (
+    BLOCK_KEYS,
+    MAX_PDF_BYTES,
+    BlockKey,
+    FormRow,
+    FormSheet,
+    FormTotal,
+    form_problems,
+    layouts,
+    read_filled_form,
+    read_form,
+)
 from validator.inputs.registrations.read import read_registrations
-from validator.sheets.pdf import sheet_from_deck, write_form
-from validator.sheets.workbook import KonamiSheet, write_konami_workbook
+from validator.sheets.pdf import write_form
+from validator.sheets.workbook import KonamiSheet
 from validator.text.datafile import data_file
 
 ROOT = Path(__file__).resolve().parent.parent.parent.parent
 
 
-def _cards_of(entries: pl.DataFrame, cards: CardDB) -> Counter[tuple[str, str, int]]:
-    """Each deck's (section, card or unknown passcode) counts, as the checks see them."""
-    resolved = resolve(entries, cards, load_format("advanced-tcg"))
-    assert resolved.filter(pl.col("status") == "unresolved").is_empty()
-    found: Counter[tuple[str, str, int]] = Counter()
-    for deck, section, key, qty in resolved.select(
-            pl.col("deck_id").cast(pl.Utf8), pl.col("section").cast(pl.Utf8),
-            pl.coalesce("card_id", "passcode"), "qty").iter_rows():
-        found[deck, section, key] += qty
-    return found
+def _form(rows: list[FormRow], *, player_id: str = "0400123456", player_name: str = "Ana Lee",
+          totals: list[FormTotal] | None = None) -> FormSheet:
+    return FormSheet("0400999999.pdf", "KDE_DeckList (2022)", player_id, player_name, "", "",
+                     rows, totals or [])
 
 
-def test_every_real_deck_reads_back_from_its_sheet(real_db: CardDB, tmp_path: Path) -> None:
-    """All 69 windbot decks → a filled sheet each (English names) → read back: the same
-    cards in the same sections, and no problem."""
-    files = read_deck_paths([shared_path("decks", "windbot")])
-    assert len(files.ids) == 69
-    fmt = load_format("advanced-tcg")
-    for deck_id in files.ids:
-        entries = files.entries.filter(pl.col("deck_id") == deck_id)
-        sheet, _ = sheet_from_deck(entries, real_db, fmt, player_id=deck_id,
-                                   player_name="Ana María Lee", event="Regional",
-                                   date="2026-12-05")
-        (tmp_path / f"{deck_id}.pdf").write_bytes(write_form(sheet))
-    read = read_registrations(tmp_path)
-    assert read.problems == []
-    assert set(read.players["player_id"].to_list()) == set(files.ids)
-    assert _cards_of(read.entries, real_db) == _cards_of(files.entries, real_db)
-    names = read.entries.filter(pl.col("passcode").is_null())
-    assert names.height > 0.9 * read.entries.height  # written as names, not passcodes
-    assert set(read.players["player_name"]) == {"Ana María Lee"}
-    assert set(read.players["date"]) == {"2026-12-05"}
+def _row(block: BlockKey, n: int, count: str, name: str) -> FormRow:
+    title = block.title()
+    return FormRow(block, n, f"{title} Card {n} Count", f"{title} {n}", count, name)
 
 
-def test_sheet_fields_are_the_published_ones() -> None:
-    fields = set(PdfReader(io.BytesIO(write_form())).get_fields() or {})
-    layout = layouts()[0]
-    expected = {layout.first_name, layout.last_name, layout.initial, layout.player_id,
-                layout.country, layout.event, layout.year, layout.month, layout.day,
-                layout.main_total}
-    for block in layout.block:
-        expected |= {block.total, *(block.count.format(n=n) for n in range(1, block.rows + 1)),
-                     *(block.name.format(n=n) for n in range(1, block.rows + 1))}
-    assert fields == expected
-    assert len(fields) == 183  # as on Konami's sheet
-    assert "First  Middle Names" in fields
-    assert "Monster Card 18 Count" in fields
+def test_a_filled_sheet_is_read_field_by_field() -> None:
+    data = write_form(KonamiSheet("Ana Lee", "0400123456", "Regional", "2026-12-05",
+                                  {"monster": [(3, "Dark Magician")], "side": [(2, "Raigeki")]}))
+    form = read_form(data, "a.pdf")
+    assert (form.file, form.layout, form.player_id, form.player_name, form.event, form.date) == (
+        "a.pdf", "KDE_DeckList (2022)", "0400123456", "Ana Lee", "Regional", "2026-12-05")
+    assert form.rows == [
+        FormRow("monster", 1, "Monster Card 1 Count", "Monster 1", "3", "Dark Magician"),
+        FormRow("side", 1, "Side Deck 1 Count", "Side Deck 1", "2", "Raigeki")]
+    assert [(t.field, t.written, t.blocks) for t in form.totals] == [
+        ("Total Monster Cards", "3", ("monster",)), ("Total Spell Cards", "", ("spell",)),
+        ("Total Trap Cards", "", ("trap",)), ("Total Side Deck", "2", ("side",)),
+        ("Total Extra Deck", "", ("extra",)),
+        ("Main Deck Total", "3", ("monster", "spell", "trap"))]
+
+
+@pytest.mark.parametrize(("values", "date"), [
+    ({"Event Date - Year": "2026", "Event Date - Month": "1", "Event Date - Day": "5"},
+     "2026-01-05"),
+    ({"Event Date - Year": "2026", "Event Date - Month": "Dec"}, "2026 Dec"),  # as typed
+])
+def test_the_date_fields_make_one_date(values: dict[str, str], date: str) -> None:
+    assert read_form(_with_values(write_form(), values), "a.pdf").date == date
+
+
+def test_a_block_has_the_rows_its_fields_number() -> None:
+    monster = layouts()[0].block[0]
+    assert monster.numbers({"Monster Card 25 Count": "1", "Monster 19": "x", "Spell 30": ""}) \
+        == [*range(1, 20), 25]
+
+
+@pytest.mark.parametrize(("written", "messages"), [
+    ("6", []),
+    ("", []),
+    ("7", ["written Monster Cards total 7 but its rows add up to 6"]),
+    ("six", ["written Monster Cards total 'six' is not a number"]),
+])
+def test_written_totals_are_checked_against_their_rows(written: str,
+                                                       messages: list[str]) -> None:
+    form = _form([], totals=[FormTotal("Total Monster Cards", "Monster Cards", written,
+                                       ("monster",)),
+                             FormTotal("Main Deck Total", "Main Deck", "", ("monster", "spell"))])
+    found = form_problems(form, {"monster": 6, "spell": 2})
+    assert [(p.file, p.column, p.message) for p in found] == [
+        ("0400999999.pdf", "Total Monster Cards", m) for m in messages]
+
+
+def test_rows_become_entries_located_by_their_field_names() -> None:
+    out = Found()
+    read_filled_form(_form([_row("monster", 1, "3", "Dark Magician"),
+                            _row("spell", 2, "three", "Raigeki"),
+                            _row("trap", 1, "1", "")]), out)
+    assert [(r["deck_id"], r["section"], r["slot"], r["qty"], r["name"], r["cell"])
+            for r in out.rows] == [("0400123456", "main", "monster", 3, "Dark Magician",
+                                    "Monster 1")]
+    assert [(p.column, p.deck_id, p.section) for p in out.problems] == [
+        ("Spell Card 2 Count", "0400123456", "main"), ("Trap 1", "0400123456", "main")]
+    assert out.players == [Player("0400123456", "Ana Lee", "0400999999.pdf", "",
+                                  "0400999999.pdf", 1, 1)]
+    assert (out.rows_read, out.rows_reported) == (3, 2)
+
+
+def test_a_sheet_without_an_id_is_the_player_its_file_names() -> None:
+    out = Found()
+    read_filled_form(_form([_row("monster", 1, "1", "Raigeki")], player_id="", player_name=""),
+                     out)
+    assert [(p.player_id, p.player_name) for p in out.players] == [("0400999999", "0400999999")]
+    assert out.problems == []
+
+
+def test_a_blank_form_is_skipped_and_reported() -> None:
+    out = Found()
+    read_filled_form(_form([], player_id="", player_name=""), out)
+    assert [(p.file, p.column) for p in out.problems] == [("0400999999.pdf", None)]
+    assert "blank deck list form" in out.problems[0].message
+    assert (out.players, out.rows, out.origins) == ([], [], 0)
 
 
 def _with_values(data: bytes, values: dict[str, str]) -> bytes:
@@ -128,10 +169,10 @@ def test_the_earlier_sheet_is_read_too(tmp_path: Path) -> None:
 
 
 def _problem_of(path: Path) -> str:
-    """The code of the one problem a PDF that holds no list is."""
     read = read_registrations(path)
     assert read.entries.is_empty()
     assert len(read.problems) == 1
+    """The code of the one problem a PDF that holds no list is."""
     return read.problems[0].code
 
 
@@ -172,41 +213,6 @@ def test_pdfs_that_are_not_filled_sheets_are_one_clear_problem_each(tmp_path: Pa
     assert _problem_of(garbage) == "BAD_PDF"
 
 
-def _verdicts(result: EventResult) -> set[tuple[str, str, str, str | None, int | None]]:
-    return set(result.players.select("player_id", pl.col("status").cast(pl.Utf8)).join(
-        result.violations.select("player_id", "code", pl.col("section").cast(pl.Utf8),
-                                 "card_id"), on="player_id", how="left").iter_rows())
-
-
-def test_an_event_of_pdf_sheets_has_the_verdicts_of_the_same_workbook(tmp_path: Path) -> None:
-    """The sample regional's 64 lists as PDF sheets (a folder, and a zip of it) and as a
-    Konami workbook: the same players, statuses and violations."""
-    cards = demo_cards()
-    sheets = tcg_sheets(cards)
-    folder = tmp_path / "pdf"
-    folder.mkdir()
-    for sheet in sheets:
-        (folder / f"{sheet.player_id}.pdf").write_bytes(write_form(sheet))
-    workbook = tmp_path / "lists.xlsx"
-    write_konami_workbook(workbook, sheets)
-    setup = load("advanced-tcg", cards)
-
-    def event(registrations: Path) -> EventResult:
-        return run_event(registrations, setup, decks=ROOT / "decks" / "tcg")
-
-    from_pdf, from_xlsx = event(folder), event(workbook)
-    assert from_pdf.players.height == 64
-    assert _verdicts(from_pdf) == _verdicts(from_xlsx)
-    assert len(from_pdf.problems) == len(from_xlsx.problems)
-    archive = tmp_path / "lists.zip"
-    import zipfile
-
-    with zipfile.ZipFile(archive, "w") as zipped:
-        for pdf in sorted(folder.glob("*.pdf")):
-            zipped.write(pdf, pdf.name)
-    assert _verdicts(event(archive)) == _verdicts(from_xlsx)
-
-
 def test_shipped_pdf_sheets_say_what_the_workbook_says() -> None:
     """The sample regional's PDF sheets are its workbook's lists for those players."""
     pdfs = read_registrations(ROOT / "sample_decklists" / "pdf")
@@ -219,35 +225,6 @@ def test_shipped_pdf_sheets_say_what_the_workbook_says() -> None:
             "deck_id", pl.col("section").cast(pl.Utf8), "name", "qty").rows())
 
     assert rows(pdfs.entries) == rows(workbook.entries)
-
-
-def test_cli_writes_a_filled_sheet_and_a_blank_one(tmp_path: Path) -> None:
-    deck = ROOT / "decks" / "tcg" / "0400001301.ydk"
-    out = tmp_path / "sheet.pdf"
-    ran = CliRunner().invoke(main, ["pdf", str(deck), "--player-id", "0400001301", "--name",
-                                    "Ana Lee", "--event", "Regional", "--date", "2026-12-05",
-                                    "--out", str(out), "--cards", "demo"])
-    assert ran.exit_code == 0, ran.output
-    form = read_form(out.read_bytes(), str(out))
-    assert (form.player_id, form.player_name, form.event, form.date) == (
-        "0400001301", "Ana Lee", "Regional", "2026-12-05")
-    deck_rows = read_deck_paths([deck]).entries
-    assert sum(int(r.count) for r in form.rows) == int(deck_rows["qty"].sum())
-    bad = CliRunner().invoke(main, ["pdf", str(deck), "--date", "5/12/2026", "--cards", "demo",
-                                    "--out", str(out)])
-    assert bad.exit_code == 2
-    assert "--date: BAD_OPTION" in bad.output
-    blank = tmp_path / "blank.pdf"
-    ran = CliRunner().invoke(main, ["template", "--pdf", str(blank)])
-    assert ran.exit_code == 0, ran.output
-    assert _problem_of(blank) == "BLANK_LIST"
-
-
-@pytest.mark.parametrize("value", ["Ｍａｘｘ “Ｃ”", "Enneacraft - Astaγ.PIXIEA", "灰流うらら"])
-def test_names_beyond_latin_1_are_kept_exactly(value: str) -> None:
-    form = read_form(write_form(KonamiSheet("Ana Lee", "1", blocks={"monster": [(1, value)]})),
-                     "sheet.pdf")
-    assert [(r.count, r.name) for r in form.rows] == [("1", value)]
 
 
 def test_the_shipped_layouts_load_each_with_every_block() -> None:

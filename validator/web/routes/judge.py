@@ -13,7 +13,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
-from validator.engine.check import unreadable_rows
+from validator.engine.status import unreadable_rows
 from validator.errors import InputError
 from validator.event.run import EventResult
 from validator.judging.judge import decision, found_deck, judge_check, registered_lines
@@ -97,7 +97,7 @@ def _check(request: Request, result: EventResult, player_id: str, data: FormData
     checked = judge_check(player_id, deck, registered, cards=setup.cards, fmt=setup.fmt,
                           banlist=setup.banlist, stage=stage,
                           duel=optional_number(str(data.get("duel", ""))),
-                          unreadable=unreadable)
+                          unreadable=unreadable, attributes=state.card_table(setup))
     return judged_check(checked, policy, stage, settings.lang)
 
 

@@ -1,0 +1,96 @@
+"""Each deck's verdict, and the violations located back at the rows they point at.
+
+A deck is ``illegal`` when it breaks a rule, ``needs_decision`` when the head judge must
+first settle an entry (an unresolved name, an unreadable row of its list), else ``legal``;
+while a decision is open, the verdicts that count the whole deck or list wait (``held``).
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from validator.engine.rules import COMPARING_CODES, COUNTING_CODES, DECISION_CODES
+from validator.engine.tables import gather
+from validator.errors import Problem
+from validator.vocab import SECTIONS, STATUS_ENUM
+
+__all__ = ["STATUS", "UNREADABLE_SCHEMA", "locate", "open_decisions", "statuses",
+           "unreadable_by_deck", "unreadable_rows"]
+
+#: a deck's verdict: it breaks a rule, the head judge must settle an entry first, or legal
+STATUS = STATUS_ENUM
+
+#: the rows of lists that could not be read, for UNREADABLE_ROW: ``on_list`` when the row
+#: belongs to the registered list of a compared deck rather than to the checked entries
+UNREADABLE_SCHEMA: dict[str, pl.DataType] = {
+    "deck_id": pl.Utf8(), "section": pl.Enum(list(SECTIONS)), "file": pl.Utf8(),
+    "line": pl.Int32(), "cell": pl.Utf8(), "message": pl.Utf8(), "on_list": pl.Boolean(),
+}
+
+_LOCATION = ("passcode", "file", "line", "cell", "read_from")
+
+
+def unreadable_rows(problems: list[Problem], on_list: bool) -> pl.DataFrame:
+    """The rows of players' lists (or decks) that could not be read, for UNREADABLE_ROW."""
+    rows = [(p.deck_id, p.section or "main", p.file, p.line, p.column, p.message, on_list)
+            for p in problems if p.deck_id]
+    return pl.DataFrame(rows, schema=UNREADABLE_SCHEMA, orient="row")
+
+
+def unreadable_by_deck(frame: pl.DataFrame | None, index: pl.DataFrame) -> pl.DataFrame:
+    """Unreadable rows by deck number (rows of decks outside ``index`` are dropped)."""
+    rows = pl.DataFrame(schema=UNREADABLE_SCHEMA) if frame is None else frame.select(
+        [pl.col(c).cast(t) if c in frame.columns else pl.lit(None, t).alias(c)
+         for c, t in UNREADABLE_SCHEMA.items()])
+    return rows.join(index, on="deck_id", how="inner").drop("deck_id")
+
+
+def _locate_in(found: pl.DataFrame, rows: pl.DataFrame) -> pl.DataFrame:
+    return found.with_columns(pl.coalesce(found[c], gather(rows[c], found["row"])).alias(c)
+                              for c in _LOCATION)
+
+
+def locate(found: pl.DataFrame, rows: pl.DataFrame,
+           registered: pl.DataFrame | None = None) -> pl.DataFrame:
+    """Fill passcode, file, line, cell and read_from of violations from the entry row they
+    point at: a row of the deck's, or of the list's (``registered``) when ``on_list``."""
+    if registered is None:
+        return _locate_in(found, rows)
+    on_list = found["on_list"].fill_null(False)
+    return pl.concat([_locate_in(found.filter(~on_list), rows),
+                      _locate_in(found.filter(on_list), registered)])
+
+
+def open_decisions(rows: pl.DataFrame | None, unread: pl.DataFrame, *,
+                   on_list: bool) -> pl.Series:
+    """Deck numbers with a decision open on one side (the checked rows, or the lists when
+    ``on_list``): a name that names no card, or a row that could not be read."""
+    unresolved = (rows.filter(pl.col("status") == "unresolved")["deck"] if rows is not None
+                  else pl.Series([], dtype=pl.UInt32))
+    side = pl.col("on_list") if on_list else ~pl.col("on_list")
+    return pl.concat([unresolved, unread.filter(side)["deck"]])
+
+
+def statuses(found: pl.DataFrame, decks: pl.DataFrame, open_decks: pl.Series,
+             open_lists: pl.Series) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Mark the violations that wait for a decision (``held``) and each deck's status.
+
+    A counting verdict waits while its own side (the deck's rows, or the list's) has an
+    open decision; the list comparison waits while either side has one.
+    """
+    on_list = pl.col("on_list").fill_null(False)
+    deck_open = pl.col("deck").is_in(open_decks.implode())
+    list_open = pl.col("deck").is_in(open_lists.implode())
+    held = pl.col("code").is_in(list(COUNTING_CODES)) & (
+        (~on_list & deck_open) | (on_list & list_open)
+        | (pl.col("code").is_in(list(COMPARING_CODES)) & (deck_open | list_open)))
+    found = found.with_columns(
+        held.alias("held"), pl.col("code").is_in(list(DECISION_CODES)).alias("decision"))
+    facts = found.filter(~pl.col("held") & ~pl.col("decision"))["deck"].unique().implode()
+    pending = found.filter(pl.col("held") | pl.col("decision"))["deck"].unique().implode()
+    status = (pl.when(pl.col("deck").is_in(facts)).then(pl.lit("illegal", STATUS))
+              .when(pl.col("deck").is_in(pending)).then(pl.lit("needs_decision", STATUS))
+              .otherwise(pl.lit("legal", STATUS)))
+    decks = decks.with_columns(status.alias("status")).with_columns(
+        (pl.col("status") == "legal").alias("legal"))
+    return found, decks

@@ -1,0 +1,301 @@
+"""The tables a check is made of: the card attribute table of a (card data, list, format),
+the entry frame as the engine takes it, the deck index and the deck rows prepared.
+
+The card attribute table costs more than checking a deck: whoever loads the card data makes
+it once (:func:`card_attributes`) and gives it to every check of the same three.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+import polars as pl
+
+from validator.cards.banlist import Banlist
+from validator.cards.db import CardDB
+from validator.cards.formats import Format
+from validator.engine.resolve import RESOLVED_SCHEMA
+from validator.errors import InputError, Problem
+from validator.inputs.entries import ENTRY_SCHEMA
+from validator.vocab import SECTIONS
+
+__all__ = [
+    "ENGINE",
+    "REQUIRED_COLUMNS",
+    "UNRESOLVED_KEY",
+    "CardTable",
+    "by_deck",
+    "card_attributes",
+    "deck_by_card",
+    "deck_index",
+    "deck_numbers",
+    "deck_sizes",
+    "entry_rows",
+    "gather",
+    "lean",
+    "prepare_rows",
+    "run_starts",
+]
+
+#: polars' in-memory engine: its streaming engine (polars 2.1) panics on some string
+#: expressions the rules use, copies string literals for every row (a third of the page
+#: faults of writing a JSON report), and the in-memory one groups pre-sorted keys fastest
+ENGINE: Literal["in-memory"] = "in-memory"
+
+#: entry columns a frame must have; the others are null where a frame lacks them (no names
+#: in a YDK event, no cells outside spreadsheets)
+REQUIRED_COLUMNS = ("deck_id", "section", "qty")
+#: deck ids may also be categoricals (compared by number: much faster on millions of rows)
+_DECK_ID_TYPES = (pl.Utf8, pl.Categorical, pl.Enum)
+
+#: key of a typed name that names no card (one group per deck, for the section sizes)
+UNRESOLVED_KEY = -(2**31)
+_KEY_BITS = 2**33  # keys lie in [-2**31, 2**32): passcodes, card ids, the unresolved key
+_STATUS = RESOLVED_SCHEMA["status"]
+
+
+@dataclass(frozen=True, eq=False)
+class CardTable:
+    """The card attribute table of one (card data, list, format), and the list's warnings.
+
+    ``frame`` has one row per card: attributes, the name it counts as, the list's limit and
+    points.
+    """
+
+    cards: CardDB
+    banlist: Banlist
+    fmt: Format
+    frame: pl.DataFrame
+    warnings: tuple[Problem, ...]
+
+    def is_for(self, cards: CardDB, banlist: Banlist, fmt: Format) -> bool:
+        """Whether this is the table of exactly these card data, list and format."""
+        return self.cards is cards and self.banlist is banlist and self.fmt == fmt
+
+
+def _source_labels(cards: CardDB) -> dict[str, str]:
+    """Each card source's label as messages name it: file name and the data's date."""
+    labels: dict[str, str] = {}
+    for source in cards.sources:
+        path = str(source.get("source", ""))
+        date = source.get("data_date") or source.get("snapshot")
+        name = Path(path).name or path
+        labels[path] = f"{name}, data of {date}" if date else name
+    return labels
+
+
+def card_attributes(cards: CardDB, banlist: Banlist, fmt: Format) -> CardTable:
+    """The card table a check of (card data, list, format) uses, and the list's warnings.
+
+    A card named on the format's own list counts as released in the format's card pool
+    (the list is the region's own statement), whatever the card data says.
+    """
+    bound = banlist.bind(cards)
+    limits = bound.cards
+    if fmt.forbidden_as_limited:
+        limits = limits.with_columns(
+            pl.when(pl.col("limit") == 0).then(1).otherwise(pl.col("limit")).alias("limit"))
+    labels = _source_labels(cards)
+    attrs = cards.by_card.select(
+        "card_id", "name_id", pl.col("name_en").alias("card"), "kind",
+        pl.col("extra").alias("is_extra"), "rush", pl.col("legend").alias("is_legend"),
+        "subtypes", "pools", pl.col("points").alias("card_points"),
+        pl.col("source").str.split("; ").list.eval(
+            pl.element().replace(labels)).list.join("; ").alias("source"))
+    names = attrs.select(pl.col("card_id").alias("name_id"), pl.col("card").alias("counts_as"))
+    joined = (
+        attrs.join(limits, on="card_id", how="left")
+        .join(names, on="name_id", how="left")
+        .with_columns(
+            pl.col("listed").fill_null(False),
+            (pl.len().over("name_id") > 1).alias("folded"),
+            pl.when(pl.col("name_id") != pl.col("card_id")).then(pl.col("counts_as"))
+            .alias("counts_as"),
+        )
+    )
+    if fmt.card_pool and fmt.owns_list(banlist.name):
+        joined = joined.with_columns(
+            pl.when(pl.col("listed"))
+            .then(pl.concat_list("pools", pl.lit(fmt.card_pool)).list.unique().list.sort())
+            .otherwise(pl.col("pools")).alias("pools"))
+    points = pl.col("points").fill_null(0.0) if banlist.genesys else pl.col("card_points")
+    frame = joined.with_columns(points.alias("points")).drop("card_points")
+    return CardTable(cards, banlist, fmt, frame, tuple(bound.warnings))
+
+
+def _type_problems(frame: pl.DataFrame, label: str) -> list[Problem]:
+    """A problem for each entry column missing or of another type than the engine takes."""
+    schema = frame.schema
+    problems: list[Problem] = []
+    for column, expected in ENTRY_SCHEMA.items():
+        given = schema.get(column)
+        if given is None:
+            if column in REQUIRED_COLUMNS:
+                problems.append(Problem(label, None, column,
+                                        f"no {column!r} column (expected {expected})",
+                                        code="BAD_ENTRIES"))
+            continue
+        if column == "deck_id":
+            fits = isinstance(given, _DECK_ID_TYPES)
+            wanted = "String or Categorical"
+        else:
+            fits = given == expected or (given == pl.Null and column not in REQUIRED_COLUMNS)
+            wanted = str(expected)
+        if not fits:
+            problems.append(Problem(label, None, column,
+                                    f"column {column!r} is {given}: expected {wanted}",
+                                    code="BAD_ENTRIES"))
+    if "passcode" not in schema and "name" not in schema:
+        problems.append(Problem(label, None, "passcode",
+                                "no 'passcode' nor 'name' column: expected at least one",
+                                code="BAD_ENTRIES"))
+    return problems
+
+
+def entry_rows(frame: pl.DataFrame, label: str) -> pl.DataFrame:
+    """An entry frame as the engine takes it: its schema checked against ``ENTRY_SCHEMA``
+    (``InputError`` naming each column missing or of another type; no per-row work), then
+    exactly the entry columns in order, those entirely null as constants (:func:`lean`)."""
+    problems = _type_problems(frame, label)
+    if problems:
+        raise InputError(problems)
+    return lean(frame.select(
+        [pl.col(c).cast(t) if frame.schema.get(c) == pl.Null else pl.col(c)
+         if c in frame.columns else pl.lit(None, t).alias(c) for c, t in ENTRY_SCHEMA.items()]))
+
+
+def lean(frame: pl.DataFrame) -> pl.DataFrame:
+    """Columns that are entirely null (no names in a YDK event, no cells outside
+    spreadsheets) become constant columns, which take no memory per row."""
+    empty = [c for c in frame.columns if frame[c].null_count() == frame.height]
+    return frame.with_columns(pl.lit(None, frame.schema[c]).alias(c) for c in empty)
+
+
+def run_starts(frame: pl.DataFrame) -> pl.Series:
+    """The deck id at the start of each run of equal deck ids (readers write decks whole).
+
+    Deck ids may be strings or categoricals (compared by number: much faster on millions
+    of rows); the run starts, one per deck, are strings.
+    """
+    ids = frame["deck_id"]
+    return ids.filter(ids.ne_missing(ids.shift())).cast(pl.Utf8)
+
+
+def deck_index(entries: pl.DataFrame, registered: pl.DataFrame | None,
+               deck_ids: list[str] | None = None) -> pl.DataFrame:
+    """Every deck of a check numbered from 0 (``deck``, ``deck_id``): the decks named in
+    ``deck_ids`` first, then those of the entries and of the lists, as they come."""
+    ids = [pl.Series(deck_ids or [], dtype=pl.Utf8), run_starts(entries)] + (
+        [run_starts(registered)] if registered is not None else [])
+    return pl.concat(ids).unique(maintain_order=True).to_frame("deck_id").with_row_index("deck")
+
+
+def deck_numbers(frame: pl.DataFrame, index: pl.DataFrame) -> pl.Series:
+    """Each row's deck number: one lookup per run of equal deck ids, gathered by run."""
+    run_deck = run_starts(frame).to_frame().join(
+        index, on="deck_id", how="left", maintain_order="left")["deck"]
+    return run_deck.gather(frame["deck_id"].rle_id())
+
+
+def prepare_rows(resolved: pl.DataFrame, index: pl.DataFrame) -> pl.DataFrame:
+    """Resolved entries with their deck number, comparison key and row number.
+
+    The deck number comes from a lookup per run of equal deck ids (gathered by run number),
+    not a string join per row. ``key`` is the card name (``card_id``), the passcode of an
+    unknown card, or ``UNRESOLVED_KEY`` for a typed name that names no card.
+    """
+    deck = resolved["deck"] if "deck" in resolved.columns else deck_numbers(resolved, index)
+    key = pl.coalesce("card_id", "passcode", pl.lit(UNRESOLVED_KEY, pl.Int64))
+    # the deck id string is no longer needed per row: the index maps numbers to ids
+    # the typed text of fuzzy readings; a constant null column when there are none
+    fuzzy = (pl.when(pl.col("how") == "fuzzy").then(pl.col("name"))
+             if bool((resolved["how"] == "fuzzy").any()) else pl.lit(None, pl.Utf8))
+    # lazily: an eager drop would copy every column whose chunks differ from the new ones
+    return resolved.lazy().with_columns(deck.alias("deck"), key.alias("key"),
+                                        fuzzy.alias("read_from")).drop(
+        "deck_id", "how").with_row_index("row").collect(engine=ENGINE)
+
+
+def deck_by_card(rows: pl.LazyFrame) -> pl.LazyFrame:
+    """One row per (deck, key): copies in main, extra and side, and each section's first row.
+
+    Rows are sorted by one packed 64-bit (deck, key, section) number, stably (so each run of
+    one deck, card and section keeps its rows in order and starts at its first row); every
+    figure is then a running sum read at the end of each (deck, key) run, less its value at
+    the end of the run before. No hashing and no per-group aggregation: this is the one pass
+    over every entry of the event. The result is sorted by ``deck_key`` (rules rely on it to
+    merge two tables in order).
+    """
+    packed = pl.col("deck").cast(pl.Int64) * _KEY_BITS + (pl.col("key") - UNRESOLVED_KEY)
+    order = packed * 4 + pl.col("section").to_physical().cast(pl.Int64)
+    ordered = rows.select(
+        order.alias("order"), "qty", "row", "section", pl.col("card_id").is_not_null()
+        .alias("known")).sort("order", maintain_order=True)
+    deck_key = pl.col("order") // 4
+    run_start = pl.col("order").ne_missing(pl.col("order").shift(1))
+    in_section = {s: pl.col("section") == s for s in SECTIONS}
+    # a section's first row, +1 so that 0 stands for none; at most one run per section, so
+    # the difference of two running sums is one row number: exact in wrapping 32-bit sums
+    firsts = {s: pl.when(run_start & in_section[s]).then(pl.col("row") + 1)
+              .otherwise(pl.lit(0, pl.UInt32)) for s in SECTIONS}
+    running = ordered.with_columns(
+        deck_key.alias("deck_key"),
+        *[pl.when(in_section[s]).then(pl.col("qty")).otherwise(0).cast(pl.Int64).cum_sum()
+          .alias(s) for s in SECTIONS],
+        *[firsts[s].cum_sum().alias(f"row_{s}") for s in SECTIONS],
+    ).filter(deck_key.ne_missing(deck_key.shift(-1)))  # the last row of each (deck, key)
+    since = [(pl.col(c) - pl.col(c).shift(1, fill_value=0)).alias(c)
+             for c in (*SECTIONS, *(f"row_{s}" for s in SECTIONS))]
+    key = pl.col("deck_key") % _KEY_BITS + UNRESOLVED_KEY
+    return running.select("deck_key", "known", *since).with_columns(
+        *[pl.col(s).cast(pl.Int32) for s in SECTIONS],
+        *[pl.when(pl.col(f"row_{s}") > 0).then(pl.col(f"row_{s}") - 1).cast(pl.UInt32)
+          .alias(f"row_{s}") for s in SECTIONS],
+    ).with_columns(
+        (pl.col("deck_key") // _KEY_BITS).cast(pl.UInt32).alias("deck"),
+        key.alias("key"),
+        (pl.col("main") + pl.col("extra") + pl.col("side")).alias("total"),
+        pl.min_horizontal("row_main", "row_extra", "row_side").alias("row"),
+    ).with_columns(
+        pl.when(pl.col("known")).then(pl.lit("ok", _STATUS))
+        .when(pl.col("key") == UNRESOLVED_KEY).then(pl.lit("unresolved", _STATUS))
+        .otherwise(pl.lit("unknown", _STATUS)).alias("status"),
+        pl.when(pl.col("known")).then(pl.col("key")).alias("card_id"),
+        pl.when(~pl.col("known") & (pl.col("key") != UNRESOLVED_KEY)).then(pl.col("key"))
+        .alias("passcode"),
+    ).drop("known")
+
+
+def by_deck(rows: pl.DataFrame) -> pl.LazyFrame:
+    """Rows to group by deck: flagged sorted when their deck numbers run in order (decks
+    whole and in order, as readers write them), so polars groups them without hashing."""
+    return rows.lazy().set_sorted("deck") if rows["deck"].is_sorted() else rows.lazy()
+
+
+def gather(values: pl.Series, at: pl.Series) -> pl.Series:
+    """``values[at]``, null where ``at`` is null (or nothing can be gathered)."""
+    if values.is_empty():
+        return pl.Series(values.name, [None] * len(at), dtype=values.dtype)
+    picked = values.gather(at.fill_null(0))
+    return picked.to_frame().select(pl.when(at.is_not_null()).then(pl.col(values.name)))[
+        values.name]
+
+
+def deck_sizes(index: pl.DataFrame, deck_cards: pl.LazyFrame,
+               files: pl.Series) -> pl.DataFrame:
+    """One row per deck of ``index``: its main, extra and side card counts, and the file of
+    its first row (``source``; ``files`` holds each entry row's file).
+
+    A Skill card is not a card of the deck (Speed Duel: it starts the duel outside it).
+    """
+    main = pl.when(pl.col("kind") == "skill").then(0).otherwise(pl.col("main"))
+    counted = index.lazy().join(
+        deck_cards.set_sorted("deck").group_by("deck", maintain_order=True).agg(
+            main.sum().alias("main"), pl.col("extra", "side").sum(), pl.col("row").min()),
+        on="deck", how="left",
+    ).with_columns(pl.col(*SECTIONS).fill_null(0)).collect(engine=ENGINE)
+    sources = gather(files, counted["row"])
+    return counted.with_columns(
+        pl.when(pl.col("row").is_not_null()).then(sources).alias("source")).drop("row")
