@@ -97,7 +97,8 @@ def phases(folder: Path, out: Path) -> None:
     from validator.inputs.decks.batch import read_deck_paths
     from validator.judging.checking import check_decks
     from validator.judging.penalties import load_policy
-    from validator.report.json import to_json_pieces
+    from validator.report.json import report_pieces
+    from validator.report.model import judged_check
 
     gc.freeze()
     gc.set_threshold(100_000, 50, 100)  # as the command does
@@ -114,7 +115,7 @@ def phases(folder: Path, out: Path) -> None:
     checked = check_decks(files, setup, registrations=None, decisions=[], duel=None)
     lap("check")
     with open(out.parent / "phases-report.json", "wb") as stream:
-        for piece in to_json_pieces(checked.result, policy, "pre-event", "en"):
+        for piece in report_pieces(judged_check(checked, policy, "pre-event", "en")):
             stream.write(piece)
     lap("build and write the JSON report")
     size = (out.parent / "phases-report.json").stat().st_size

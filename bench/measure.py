@@ -197,6 +197,7 @@ def end_to_end(players: int, cards_spec: str) -> dict[str, Any]:
 
     from validator.event.run import check_event
     from validator.judging.penalties import load_policy
+    from validator.report.model import judged_event
     from validator.report.xlsx import write_event_xlsx
 
     setup = _setup(cards_spec)
@@ -222,7 +223,8 @@ def end_to_end(players: int, cards_spec: str) -> dict[str, Any]:
     result = check_event(registrations, None, setup)
     stages["resolve+check"] = time.perf_counter() - began
     began = time.perf_counter()
-    write_event_xlsx(result, load_policy("th"), "pre-event", "en", folder / "report.xlsx")
+    write_event_xlsx(judged_event(result, load_policy("th"), "pre-event", "en"),
+                     folder / "report.xlsx")
     stages["write report"] = time.perf_counter() - began
     return {"players": players, "rows": table.height, "stages": stages,
             "total_s": sum(stages.values()),

@@ -21,13 +21,8 @@ def build(db: CardDB, deck_id: str, main: Cards, extra: Cards | None = None,
     rows: list[dict[str, Any]] = []
     for section, cards in (("main", main), ("extra", extra or []), ("side", side or [])):
         for card, qty in cards:
-            if isinstance(card, int):
-                code = card
-            else:
-                hit = db.printings.filter(pl.col("name_en") == card)["passcode"]
-                assert len(hit), f"{card} is not in the card data"
-                code = int(hit.min())  # type: ignore[arg-type]
-            rows.append({"deck_id": deck_id, "section": section, "passcode": code, "qty": qty,
+            rows.append({"deck_id": deck_id, "section": section,
+                         "passcode": passcode_of(db, card), "qty": qty,
                          "file": f"{deck_id}.ydk", "line": len(rows) + 1})
     return entries_frame(rows)
 
@@ -86,3 +81,87 @@ def codes(result: CheckResult, deck_id: str | None = None) -> list[str]:
     if deck_id is not None:
         frame = frame.filter(pl.col("deck_id") == deck_id)
     return frame["code"].to_list()
+
+
+def passcode_of(db: CardDB, card: str | int) -> int:
+    """A card's passcode: an int is one already; a name gives its lowest passcode."""
+    if isinstance(card, int):
+        return card
+    hit = db.printings.filter(pl.col("name_en") == card)["passcode"]
+    assert len(hit), f"{card} is not in the card data"
+    return int(hit.min())  # type: ignore[arg-type]
+
+
+def ydk_bytes(db: CardDB, main: Cards, extra: Cards | None = None,
+              side: Cards | None = None) -> bytes:
+    """A YDK file of the cards given (each copy on its own line)."""
+    def lines(cards: Cards | None) -> str:
+        return "".join(f"{passcode_of(db, card)}\n" * qty for card, qty in cards or [])
+    return f"#main\n{lines(main)}#extra\n{lines(extra)}!side\n{lines(side)}".encode()
+
+
+#: one registered list: the player's name and the cards of each section, as typed
+Listed = tuple[str, dict[str, Cards]]
+
+
+def list_csv(players: dict[str, Listed]) -> bytes:
+    """Registered lists in the long layout (one row per card), cards named as given."""
+    rows = ["KONAMI ID,Full name,Section,Qty,Card Name"]
+    for player_id, (name, sections) in players.items():
+        rows += [f"{player_id},{name},{section},{qty},\"{card}\""
+                 for section, cards in sections.items() for card, qty in cards]
+    return ("\n".join(rows) + "\n").encode()
+
+
+#: the players of :func:`small_event`, by what their list and deck hold
+LEGAL, SWAPPED, FORBIDDEN, FUZZY, UNSETTLED, SHORT, NO_LIST = (
+    f"04000000{i:02d}" for i in range(1, 8))
+_OWN = ("Lightning Storm", "Raigeki", "Cosmic Cyclone", "Harpie's Feather Duster",
+        "Pot of Greed", "Infinite Impermanence", "Ash Blossom & Joyous Spring")
+
+
+def small_event(db: CardDB) -> tuple[bytes, list[tuple[str, bytes]]]:
+    """Six registered lists (long CSV) and the decks submitted for them (YDK files) in the
+    demo card pool, one player of each kind:
+
+    - LEGAL: the deck is its list;
+    - SWAPPED: two side deck cards swapped into the main deck (legal from duel 2 on);
+    - FORBIDDEN: Pot of Greed in the side deck of the list and of the deck;
+    - FUZZY: the list misspells Infinite Impermanence (read fuzzily), the deck is legal;
+    - UNSETTLED: the list's "Ash Blosom" names no single card (the head judge decides);
+    - SHORT: the deck lacks one Raigeki (39 cards);
+
+    and a deck (NO_LIST) of no registered player.
+    """
+    filler = [c for c in legal_filler(db, 60) if c[0] not in _OWN]
+    base = [*filler[:12], (filler[12][0], 1)]  # 37 cards
+    assert sum(q for _, q in base) == 37
+    extra = legal_filler(db, 6, extra=True)
+    main: Cards = [*base, ("Lightning Storm", 2), ("Raigeki", 1)]
+    side: Cards = [("Cosmic Cyclone", 2), ("Harpie's Feather Duster", 1)]
+    impermanence = [*base, ("Lightning Storm", 2), ("Infinite Impermanence", 1)]
+    ash = [*base, ("Lightning Storm", 2), ("Ash Blossom & Joyous Spring", 1)]
+
+    def listed(name: str, main_cards: Cards, side_cards: Cards = side) -> Listed:
+        return name, {"Main": main_cards, "Extra": extra, "Side": side_cards}
+
+    pot: Cards = [("Cosmic Cyclone", 2), ("Pot of Greed", 1)]
+    lists = list_csv({
+        LEGAL: listed("Ana Sato", main), SWAPPED: listed("Ben Ito", main),
+        FORBIDDEN: listed("Cho Min", main, pot),
+        FUZZY: listed("Dee Park", [*base, ("Lightning Storm", 2),
+                                   ("Infinite Impermenance", 1)]),
+        UNSETTLED: listed("Eve Kim", [*base, ("Lightning Storm", 2), ("Ash Blosom", 1)]),
+        SHORT: listed("Fay Lee", main)})
+    decks = [
+        (f"{LEGAL}.ydk", ydk_bytes(db, main, extra, side)),
+        (f"{SWAPPED}.ydk", ydk_bytes(db, [*base, ("Cosmic Cyclone", 2),
+                                          ("Harpie's Feather Duster", 1)], extra,
+                                     [("Lightning Storm", 2), ("Raigeki", 1)])),
+        (f"{FORBIDDEN}.ydk", ydk_bytes(db, main, extra, pot)),
+        (f"{FUZZY}.ydk", ydk_bytes(db, impermanence, extra, side)),
+        (f"{UNSETTLED}.ydk", ydk_bytes(db, ash, extra, side)),
+        (f"{SHORT}.ydk", ydk_bytes(db, [*base, ("Lightning Storm", 2)], extra, side)),
+        (f"{NO_LIST}.ydk", ydk_bytes(db, main, extra, side)),
+    ]
+    return lists, decks

@@ -40,6 +40,23 @@ def test_every_command_has_help_with_an_example(words: tuple[str, ...]) -> None:
             assert option.help, f"{' '.join(words)} {option.opts[0]} has no help text"
 
 
+def test_an_option_of_several_commands_has_one_help_text() -> None:
+    """--cards, --format, --banlist, --data-dir, --lang ... mean the same in every command."""
+    helps: dict[str, set[str | None]] = {}
+    for words in _commands(main):
+        command: click.Command = main
+        for word in words:
+            assert isinstance(command, click.Group)
+            command = command.commands[word]
+        for option in command.params:
+            if isinstance(option, click.Option):
+                helps.setdefault(option.opts[0], set()).add(option.help)
+    shared = {name for name in helps if name in ("--cards", "--format", "--banlist",
+                                                 "--list", "--data-dir", "--lang", "--json")}
+    assert len(shared) == 7
+    assert {name: texts for name, texts in helps.items() if len(texts) > 1} == {}
+
+
 def _ydk(path: Path, main_cards: Sequence[int], extra: Sequence[int] = (),
          side: Sequence[int] = ()) -> Path:
     path.write_text("#main\n" + "".join(f"{c}\n" for c in main_cards) + "#extra\n"

@@ -47,7 +47,8 @@ from validator.inputs.registrations.read import (
 from validator.judging.decisions import apply_decisions, read_decisions
 from validator.judging.infractions import infraction
 from validator.judging.penalties import load_policy
-from validator.report.json import event_json
+from validator.report.json import report_dict
+from validator.report.model import judged_event
 from validator.sheets.workbook import KonamiSheet, write_konami_workbook
 from validator.web.app import create_app
 from validator.web.state import EventState
@@ -402,7 +403,7 @@ def test_the_event_reports_list_problems_in_order() -> None:
 
 def test_the_event_json_gives_each_problem_its_code_in_order() -> None:
     result = run_event(SAMPLE, load("advanced-tcg", "demo"), decks=ROOT / "decks" / "tcg")
-    report = event_json(result, load_policy("th"), "pre-event", "en")
+    report = report_dict(judged_event(result, load_policy("th"), "pre-event", "en"))
     assert [(p["file"], p["code"]) for p in report["problems"]] == [
         (str(ROOT / "decks" / "tcg"), "NO_DECK"),
         (str(ROOT / "decks" / "tcg" / "0499999999.ydk"), "UNMATCHED_DECK"),

@@ -19,7 +19,8 @@ from validator.cli import main
 from validator.event.run import EventResult, run_event
 from validator.judging.penalties import load_policy
 from validator.report import json as json_report
-from validator.report.json import event_json, event_json_bytes
+from validator.report.json import report_bytes, report_dict
+from validator.report.model import Report, judged_event
 from validator.report.xlsx import write_event_xlsx
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -45,6 +46,10 @@ def _run(name: str) -> EventResult:
     return run_event(Path(registrations), load(fmt_name, "demo"), decks=Path(decks))
 
 
+def _judged(result: EventResult) -> Report:
+    return judged_event(result, load_policy("th"), "pre-event", "en")
+
+
 def _golden(name: str, got: bytes) -> None:
     """``got`` is byte for byte the golden file (``json.dumps(..., ensure_ascii=False,
     indent=2)`` plus a newline, as the contract has always been written)."""
@@ -65,7 +70,7 @@ PIECES = [json_report._PIECE, 5]
 @pytest.mark.parametrize("name", EVENTS)
 def test_golden_json(name: str, piece: int, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("validator.report.json._PIECE", piece)
-    _golden(name, event_json_bytes(_run(name), load_policy("th"), "pre-event", "en"))
+    _golden(name, report_bytes(_judged(_run(name))))
 
 
 @pytest.mark.parametrize("piece", PIECES)
@@ -101,7 +106,7 @@ DECISIONS = {23: "Ash Blosom", 48: "three"}
 
 def test_players_with_unsettled_entries_need_a_decision_and_get_no_penalty() -> None:
     result = _run("regional-tcg")
-    report = event_json(result, load_policy("th"), "pre-event", "en")
+    report = report_dict(_judged(result))
     players = {p["player_id"]: p for p in report["players"]}
     for index in DECISIONS:
         player = players[player_id(index)]
@@ -133,14 +138,14 @@ def test_a_decision_settles_the_entry_and_the_report_shows_it(tmp_path: Path) ->
                        decisions=decisions)
     status = dict(result.players.select("player_id", pl.col("status").cast(pl.Utf8)).rows())
     assert (status[ash], status[three]) == ("legal", "legal")
-    report = event_json(result, load_policy("th"), "pre-event", "en")
+    report = report_dict(_judged(result))
     assert [(d["player_id"], d["typed"], d["card"]) for d in report["decisions"]] == [
         (ash, "Ash Blosom", "Ash Blossom & Joyous Spring"),
         (three, "quantity 'three' is not a number 1-99", "Infinite Impermanence")]
     players = {p["player_id"]: p for p in report["players"]}
     assert players[ash]["decisions"][0]["decided_by"] == "Head judge Mai"
     target = tmp_path / "report.xlsx"
-    write_event_xlsx(result, load_policy("th"), "pre-event", "en", target)
+    write_event_xlsx(_judged(result), target)
     rows = [[c.value for c in r] for r in load_workbook(target)["Decisions"].iter_rows(
         min_row=2)]
     assert [r[0] for r in rows] == [ash, three]
@@ -168,7 +173,7 @@ def test_rush_legend_pairs() -> None:
 def test_unreadable_registration_row_is_in_the_report(tmp_path: Path) -> None:
     result = _run("regional-tcg")
     target = tmp_path / "report.xlsx"
-    write_event_xlsx(result, load_policy("th"), "pre-event", "en", target)
+    write_event_xlsx(_judged(result), target)
     workbook = load_workbook(target)
     problems = [[c.value for c in row] for row in workbook["Problems"].iter_rows()]
     assert problems[0][:4] == ["File", "Row/line", "Where", "Code"]
@@ -180,7 +185,7 @@ def test_unreadable_registration_row_is_in_the_report(tmp_path: Path) -> None:
 
 def test_xlsx_report_sheets_player_and_remedy(tmp_path: Path) -> None:
     target = tmp_path / "report.xlsx"
-    write_event_xlsx(_run("regional-tcg"), load_policy("th"), "pre-event", "en", target)
+    write_event_xlsx(_judged(_run("regional-tcg")), target)
     workbook = load_workbook(target)
     assert workbook.sheetnames == ["Summary", "Players", "Violations", "Penalties",
                                    "Unresolved", "Decisions", "Problems"]
@@ -216,8 +221,8 @@ def test_report_is_byte_stable(tmp_path: Path) -> None:
     result = _run("regional-tcg")
     when = dt.datetime(2026, 12, 5, 9, 0, tzinfo=dt.UTC)
     first, second = tmp_path / "a.xlsx", tmp_path / "b.xlsx"
-    write_event_xlsx(result, load_policy("th"), "pre-event", "en", first, when)
-    write_event_xlsx(_run("regional-tcg"), load_policy("th"), "pre-event", "en", second, when)
+    write_event_xlsx(_judged(result), first, when)
+    write_event_xlsx(_judged(_run("regional-tcg")), second, when)
     assert first.read_bytes() == second.read_bytes()
 
 
@@ -229,7 +234,7 @@ def test_formula_like_text_is_written_as_text(tmp_path: Path) -> None:
         "=cmd|' /C calc'!A0", "1", blocks={"monster": [(3, "=1+1"), (3, "@SUM(A1)")]})])
     result = run_event(registrations, load("advanced-tcg", "demo"))
     target = tmp_path / "report.xlsx"
-    write_event_xlsx(result, load_policy("th"), "pre-event", "en", target)
+    write_event_xlsx(_judged(result), target)
     workbook = load_workbook(target)
     cells = [c for ws in workbook for row in ws.iter_rows() for c in row
              if isinstance(c.value, str) and c.value.startswith(("=", "@"))]
@@ -249,14 +254,14 @@ def test_readme_explains_every_illegal_player() -> None:
 
 def test_a_fuzzy_reading_is_marked_in_json_and_workbook(tmp_path: Path) -> None:
     result = _run("regional-tcg")
-    report = event_json(result, load_policy("th"), "pre-event", "en")
+    report = report_dict(_judged(result))
     player = next(p for p in report["players"] if p["player_id"] == player_id(FUZZY))
     assert player["fuzzy"] == [{"typed": "Infinite Impermenance",
                                 "card": "Infinite Impermanence", "section": "main",
                                 "file": "sample_decklists/regional-tcg.xlsx", "line": 8,
                                 "cell": f"{player_id(FUZZY)}!F8", "fuzzy": True}]
     target = tmp_path / "report.xlsx"
-    write_event_xlsx(result, load_policy("th"), "pre-event", "en", target)
+    write_event_xlsx(_judged(result), target)
     sheet = load_workbook(target)["Players"]
     header = [c.value for c in sheet[1]]
     column = header.index("Read fuzzily")
@@ -276,9 +281,9 @@ def test_the_event_report_carries_the_lists_warnings(tmp_path: Path) -> None:
 
     result = run_event(Path(registrations), load(fmt_name, "demo", str(listing)),
                        decks=Path(decks))
-    warnings = event_json(result, load_policy("th"), "pre-event", "en")["warnings"]
+    warnings = report_dict(_judged(result))["warnings"]
     assert any("999999991" in w for w in warnings)
     assert warnings == [str(w) for w in result.list_check.warnings]
-    write_event_xlsx(result, load_policy("th"), "pre-event", "en", tmp_path / "r.xlsx")
+    write_event_xlsx(_judged(result), tmp_path / "r.xlsx")
     summary = load_workbook(tmp_path / "r.xlsx")["Summary"]
     assert [c.value for c in summary["A"] if c.value in warnings] == warnings

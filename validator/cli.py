@@ -98,10 +98,36 @@ def user_errors(func: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+# The options several commands take, each declared once with its one help text.
 data_dir_option = click.option(
     "--data-dir", type=click.Path(path_type=Path), default=None,
     help="Card store folder (default: $DECKCHECK_DATA or ~/.local/share/deckcheck).",
 )
+cards_option = click.option(
+    "--cards", "cards_spec", default=None,
+    help="Card data: a source file/folder, 'store' or 'demo' (default: the store, else the "
+         "embedded demo pool).")
+format_option = click.option(
+    "--format", "format_spec", default="advanced-tcg", show_default=True,
+    help="A format name (see banlists/formats) or a TOML file.")
+banlist_option = click.option(
+    "--banlist", "banlist_spec", default=None,
+    help="Forbidden/Limited list: lflist.conf, CSV/XLSX, ygojson:REGION or a list of the "
+         "data store by name (default: the format's newest list).")
+list_option = click.option("--list", "list_name", default=None,
+                           help="Which !name list of an lflist.conf.")
+json_option = click.option("--json", "json_target", default=None, metavar="FILE",
+                           help="Write the JSON report to FILE ('-': stdout).")
+regulation_option = click.option(
+    "--regulation", default=None,
+    help="Penalty regulation: th, ja, ko, or a policy TOML file of the same schema (default: "
+         "ko for Rush Duel, ja when --lang ja, else th).")
+lang_option = click.option("--lang", type=click.Choice(LANGS), default="en",
+                           show_default=True, help="Language of penalties and remedies.")
+decisions_option = click.option(
+    "--decisions", type=click.Path(path_type=Path), default=None,
+    help="The head judge's decisions (CSV: player_id, where, card, qty, decided_by, reason) "
+         "on names and rows of the lists the tool could not settle.")
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -248,18 +274,6 @@ def _write_json(pieces: Iterable[bytes], target: str) -> None:
             stream.writelines(pieces)
 
 
-regulation_option = click.option(
-    "--regulation", default=None,
-    help="Penalty regulation: th, ja, ko, or a policy TOML file of the same schema (default: "
-         "ko for Rush Duel, ja when --lang ja, else th).")
-lang_option = click.option("--lang", type=click.Choice(LANGS), default="en",
-                           show_default=True, help="Language of penalties and remedies.")
-decisions_option = click.option(
-    "--decisions", type=click.Path(path_type=Path), default=None,
-    help="The head judge's decisions (CSV: player_id, where, card, qty, decided_by, reason) "
-         "on names and rows of the lists the tool could not settle.")
-
-
 def _policy(regulation: str | None, rush: bool, lang: Lang) -> Policy:
     from validator.judging.penalties import default_regulation, load_policy
 
@@ -276,15 +290,10 @@ def _decisions(path: Path | None) -> list[Decision]:
 
 @main.command("check")
 @click.argument("decks", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("--cards", "cards_spec", default=None,
-              help="Card data: a source file/folder, 'store' or 'demo' (default: the store, "
-                   "else the embedded demo pool).")
-@click.option("--banlist", "banlist_spec", default=None,
-              help="Forbidden/Limited list: lflist.conf, CSV/XLSX, ygojson:REGION or a list "
-                   "of the data store by name (default: the format's newest list).")
-@click.option("--list", "list_name", default=None, help="Which !name list of an lflist.conf.")
-@click.option("--format", "format_spec", default="advanced-tcg", show_default=True,
-              help="A format name (see banlists/formats) or a TOML file.")
+@cards_option
+@banlist_option
+@list_option
+@format_option
 @click.option("--registrations", type=click.Path(path_type=Path), default=None,
               help="Registered deck lists to compare the decks with (deck file name = player id).")
 @click.option("--duel", type=click.IntRange(min=1), default=None,
@@ -295,7 +304,7 @@ def _decisions(path: Path | None) -> list[Decision]:
 @lang_option
 @click.option("--stage", type=click.Choice(STAGES), default="pre-event",
               show_default=True, help="When the check happens (decides when a penalty applies).")
-@click.option("--json", "json_target", default=None, help="Write JSON to FILE ('-': stdout).")
+@json_option
 @click.option("--all", "every_deck", is_flag=True, help="List every deck, legal ones too.")
 @click.option("--quiet", is_flag=True, help="Print nothing per deck (only the exit status).")
 @data_dir_option
@@ -317,7 +326,8 @@ def check_command(decks: tuple[Path, ...], cards_spec: str | None, banlist_spec:
     from validator.engine.tables import CardTable, card_attributes
     from validator.inputs.decks.batch import read_deck_paths, require_decks
     from validator.judging.checking import check_decks
-    from validator.report.json import to_json_pieces
+    from validator.report.json import report_pieces
+    from validator.report.model import judged_check
 
     def prepared() -> tuple[Setup, CardTable, Policy]:
         setup = load(format_spec, cards_spec, banlist_spec, list_name, data_dir)
@@ -345,11 +355,14 @@ def check_command(decks: tuple[Path, ...], cards_spec: str | None, banlist_spec:
                               decisions=_decisions(decisions), duel=duel, stage=stage,
                               attributes=table)
         step("Checking decks", 1, 1)
-        if json_target is not None:
+        shown = json_target != "-" and not quiet
+        # judged once for the JSON and the terminal; not at all when only the exit status
+        # is asked for
+        report = judged_check(checked, policy, stage, lang) \
+            if json_target is not None or shown else None
+        if report is not None and json_target is not None:
             step("Writing the report", 0, 1)
-            _write_json(to_json_pieces(checked.result, policy, stage, lang,
-                                       lists=checked.lists, compared=checked.compared,
-                                       duel=duel), json_target)
+            _write_json(report_pieces(report), json_target)
             step("Writing the report", 1, 1)
     problems = files.problems + checked.problems
     from validator.report.text import problem_lines
@@ -357,11 +370,10 @@ def check_command(decks: tuple[Path, ...], cards_spec: str | None, banlist_spec:
     _shown(problem_lines(problems), "[red]error:[/red]", "problems (see the JSON report)")
     result = checked.result
     _shown([str(w) for w in result.warnings], "warning:", "warnings (see the JSON report)")
-    if json_target != "-" and not quiet:
+    if report is not None and shown:
         from validator.report.text import print_text
 
-        print_text(result, policy, stage, lang, _made(out), every_deck=every_deck,
-                   lists=checked.lists, compared=checked.compared, duel=duel)
+        print_text(report, _made(out), every_deck=every_deck)
     if problems:
         sys.exit(2)
     sys.exit(0 if bool(result.decks["legal"].all()) else 1)
@@ -425,11 +437,8 @@ def template_command(target: Path | None, players: int, as_pdf: bool) -> None:
 @click.option("--date", default="", help="The event's date (YYYY-MM-DD).")
 @click.option("--out", "target", type=click.Path(path_type=Path), default=None,
               help="Where to write the sheet (default: the deck's name with .pdf).")
-@click.option("--cards", "cards_spec", default=None,
-              help="Card data for the names: a source, 'store' or 'demo' (default: the store, "
-                   "else the demo pool).")
-@click.option("--format", "format_spec", default="advanced-tcg", show_default=True,
-              help="The format whose cards the names are read as.")
+@cards_option
+@format_option
 @data_dir_option
 @user_errors
 def pdf_command(deck: Path, player_id: str, player_name: str, event: str, date: str,
@@ -469,19 +478,16 @@ def pdf_command(deck: Path, player_id: str, player_name: str, event: str, date: 
 @click.option("--decks", type=click.Path(path_type=Path), default=None,
               help="Submitted decks: a folder or a zip of YDK/ydke/text files named by "
                    "player id.")
-@click.option("--cards", "cards_spec", default=None,
-              help="Card data: a source file/folder, 'store' or 'demo'.")
-@click.option("--banlist", "banlist_spec", default=None,
-              help="Forbidden/Limited list (default: the format's list).")
-@click.option("--list", "list_name", default=None, help="Which !name list of an lflist.conf.")
-@click.option("--format", "format_spec", default="advanced-tcg", show_default=True,
-              help="A format name (see banlists/formats) or a TOML file.")
+@cards_option
+@banlist_option
+@list_option
+@format_option
 @decisions_option
 @regulation_option
 @lang_option
 @click.option("--report", type=click.Path(path_type=Path), required=True,
               help="The XLSX report to write.")
-@click.option("--json", "json_target", default=None, help="Also write the JSON report here.")
+@json_option
 @data_dir_option
 @user_errors
 def event_command(registrations: Path, decks: Path | None, cards_spec: str | None,
@@ -498,7 +504,8 @@ def event_command(registrations: Path, decks: Path | None, cards_spec: str | Non
 
     from validator.cards.load import load
     from validator.event.run import run_event
-    from validator.report.json import event_json_pieces
+    from validator.report.json import report_pieces
+    from validator.report.model import judged_event
     from validator.report.text import event_lines, problem_lines
     from validator.report.xlsx import write_event_xlsx
 
@@ -514,16 +521,17 @@ def event_command(registrations: Path, decks: Path | None, cards_spec: str | Non
         result = run_event(registrations, setup, decks=decks, decisions=settled)
         step(steps[1], 1, 1)
         step(steps[2], 0, 1)
-        write_event_xlsx(result, policy, "pre-event", lang, report)
+        judged = judged_event(result, policy, "pre-event", lang)
+        write_event_xlsx(judged, report)
         if json_target:
-            _write_json(event_json_pieces(result, policy, "pre-event", lang), json_target)
+            _write_json(report_pieces(judged), json_target)
         step(steps[2], 1, 1)
-    out.file.write("\n".join(event_lines(result)) + "\n")
-    _shown(problem_lines(result.problems), "[yellow]problem:[/yellow]",
+    out.file.write("\n".join(event_lines(judged)) + "\n")
+    _shown(problem_lines(judged.problems), "[yellow]problem:[/yellow]",
            "problems (see the report)")
     out.print(f"Report: {report}" + (f"\nJSON:   {json_target}" if json_target else ""),
               highlight=False)
-    sys.exit(0 if bool(result.players["legal"].all()) else 1)
+    sys.exit(0 if bool(judged.items["legal"].all()) else 1)
 
 
 @main.command("serve")
@@ -538,8 +546,7 @@ def event_command(registrations: Path, decks: Path | None, cards_spec: str | Non
 @click.option("--allow-host", "allow_hosts", multiple=True,
               help="Another host name the server answers to (repeatable), e.g. the name "
                    "judges type on the venue LAN.")
-@click.option("--cards", "cards_spec", default=None, help="Card data (default: the store, "
-              "else the demo pool).")
+@cards_option
 @click.option("--max-upload", type=click.IntRange(1, 2048), default=MAX_UPLOAD >> 20,
               show_default=True, help="Largest upload accepted, in MB (a zip of an event's "
                                       "PDF sheets is about 0.15 MB per player).")

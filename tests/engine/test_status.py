@@ -15,7 +15,6 @@ from validator.cards.formats import load_format
 from validator.engine.check import check
 from validator.engine.rules import VIOLATION_SCHEMA
 from validator.engine.status import (
-    STATUS,
     UNREADABLE_SCHEMA,
     locate,
     open_decisions,
@@ -25,6 +24,7 @@ from validator.engine.status import (
 )
 from validator.errors import Problem
 from validator.inputs.decks.batch import read_deck_paths
+from validator.vocab import STATUS_ENUM
 
 
 def _found(*rows: dict[str, Any]) -> pl.DataFrame:
@@ -48,7 +48,7 @@ def test_a_fact_makes_a_deck_illegal_and_a_decision_makes_it_wait() -> None:
                    {"deck": 1, "code": "UNRESOLVED_NAME"},
                    {"deck": 2, "code": "FORBIDDEN_CARD"}, {"deck": 2, "code": "UNREADABLE_ROW"})
     found, decks = statuses(found, _decks(4), _numbers(1), _numbers())
-    assert decks.schema["status"] == STATUS
+    assert decks.schema["status"] == STATUS_ENUM
     assert decks.select("status", "legal").rows() == [
         ("illegal", False), ("needs_decision", False), ("illegal", False), ("legal", True)]
     assert found.select("held", "decision").rows() == [

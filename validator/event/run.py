@@ -26,9 +26,7 @@ from validator.inputs.decks.batch import DeckFiles, read_deck_paths, require_dec
 from validator.inputs.registrations.read import Registrations, read_registrations
 from validator.judging.checking import check_against_lists
 from validator.judging.decisions import Decision
-from validator.judging.penalties import Policy
-from validator.judging.verdicts import verdicts
-from validator.vocab import ON_ENUM, STATUS_ENUM, Lang, Stage
+from validator.vocab import ON_ENUM, STATUS_ENUM
 
 __all__ = ["EventResult", "check_event", "run_event"]
 
@@ -63,10 +61,6 @@ class EventResult:
     def counts(self) -> dict[str, int]:
         """Violations per code (lists' and decks' together), in registry order."""
         return code_counts(self.violations)
-
-    def penalties(self, policy: Policy, stage: Stage, lang: Lang) -> pl.DataFrame:
-        """One row per player with violations (``deck`` = player number)."""
-        return verdicts(self.violations, policy, stage, lang, compared=self.deck_check is not None)
 
     @property
     def entries(self) -> pl.DataFrame:

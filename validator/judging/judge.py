@@ -1,8 +1,9 @@
 """A judge's deck check: the deck as found against the player's registered list.
 
 The found deck is given as counts per registered card (and extra cards by name), or as a
-pasted deck (YDK, ydke link or text list). The engine checks it like any deck; the penalty
-follows the regulation, with timing from the stage (in a duel, between duels).
+pasted deck (YDK, ydke link or text list). The engine checks it like any deck, and the
+report model judges it like any check: the penalty follows the regulation, with timing from
+the stage (in a duel, between duels).
 """
 
 from __future__ import annotations
@@ -24,8 +25,7 @@ from validator.inputs.decks.sources import Source
 from validator.inputs.entries import entries_frame
 from validator.judging.penalties import Policy
 from validator.judging.siding import exchanges_allowed
-from validator.judging.verdicts import verdicts
-from validator.vocab import SECTIONS, Lang, Stage
+from validator.vocab import SECTIONS, Stage
 
 __all__ = ["JudgeCheck", "ListLine", "SideBySide", "decision", "found_deck", "judge_check",
            "registered_lines", "side_by_side"]
@@ -141,21 +141,16 @@ def found_deck(player_id: str, counts: dict[tuple[str, int], int],
 
 @dataclass
 class JudgeCheck:
+    """The found deck checked against the registered list (``report.model`` judges it)."""
+
     result: CheckResult
-    status: str  # legal, illegal or needs_decision
-    penalty: str | None  # the penalty the regulation prescribes (None: none prescribed)
-    label: str
-    applies_to: str
-    remedies: list[str]
-    codes: list[str]
-    head_judge: list[str]  # codes whose penalty the regulation leaves to the head judge
+    duel: int | None
     siding: bool
 
 
 def judge_check(player_id: str, deck: pl.DataFrame, registered: pl.DataFrame, *,
-                cards: CardDB, fmt: Format, banlist: Banlist, policy: Policy, stage: Stage,
-                lang: Lang, duel: int | None = None,
-                unreadable: pl.DataFrame | None = None,
+                cards: CardDB, fmt: Format, banlist: Banlist, stage: Stage,
+                duel: int | None = None, unreadable: pl.DataFrame | None = None,
                 attributes: CardTable | None = None) -> JudgeCheck:
     """The found deck against the registered list, side deck exchanges allowed as
     :func:`~validator.judging.siding.exchanges_allowed` says. ``attributes``: the card table
@@ -165,15 +160,7 @@ def judge_check(player_id: str, deck: pl.DataFrame, registered: pl.DataFrame, *,
     result = check(deck, cards=cards, fmt=fmt, banlist=banlist, registered=registered,
                    deck_ids=[player_id], siding=siding, unreadable=unreadable,
                    attributes=attributes)
-    table = verdicts(result.violations, policy, stage, lang, compared=True)
-    status = str(result.decks["status"][0])
-    codes = list(dict.fromkeys(result.violations["code"].to_list()))
-    if table.is_empty():
-        return JudgeCheck(result, status, None, "", "", [], codes, [], siding)
-    row = table.row(0, named=True)
-    return JudgeCheck(result, status, row["penalty"], row["label"] or "",
-                      row["applies_to"] or "", list(row["remedies"]), codes,
-                      list(row["head_judge"]), siding)
+    return JudgeCheck(result, duel, siding)
 
 
 def decision(default: str | None, chosen: str, policy: Policy) -> str:

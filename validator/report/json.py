@@ -1,38 +1,29 @@
-"""The JSON reports: one builder for the check report (``deckcheck check``) and the event
-report (``deckcheck event``, the web app's report.json).
+"""The JSON reports, written from the report model (``report.model``): the check report
+(``deckcheck check``) and the event report (``deckcheck event``, the web app's report.json).
 
 Both are public contracts (see the README): they only ever gain fields. Both share the
 header (format, list, card data, regulation, stage, language), each deck's or player's
 judgement (violations, penalty, status, remedies, head judge's codes, fuzzy readings), the
-summary, the status counts and the warnings. Violations are written from the violation
-table by polars (``violations_by_deck``), the rest by ``orjson``: the bytes are those of
-``json.dumps(..., ensure_ascii=False, indent=2)``.
+summary, the status counts and the warnings. Violations and verdicts are written from the
+model's tables by polars (``violations_by_deck``), a few pieces of decks side by side, the
+rest by ``orjson``: the bytes are those of ``json.dumps(..., ensure_ascii=False, indent=2)``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import orjson
 import polars as pl
 
-from validator.engine.check import CheckResult
 from validator.engine.tables import ENGINE
 from validator.errors import ImplementationError
-from validator.judging.penalties import Policy
-from validator.judging.siding import exchanges_allowed
-from validator.judging.verdicts import verdicts
-from validator.vocab import ON_ENUM, STATUSES, Lang, Stage
+from validator.report.model import Report
 
-if TYPE_CHECKING:
-    from validator.event.run import EventResult
-
-__all__ = ["VIOLATION_FIELDS", "compared_decks", "event_json", "event_json_bytes",
-           "event_json_pieces", "fuzzy_by_deck", "json_bytes", "status_counts", "to_json_bytes",
-           "to_json_dict", "to_json_pieces", "verdicts_by_deck", "violations_by_deck",
-           "with_lists"]
+__all__ = ["VIOLATION_FIELDS", "json_bytes", "report_bytes", "report_dict", "report_pieces",
+           "violations_by_deck"]
 
 #: the fields of one violation in the JSON contract (``on`` is added where decks are
 #: compared with lists: which of the two the violation is on)
@@ -46,51 +37,6 @@ def json_bytes(payload: dict[str, Any]) -> bytes:
     ``json.dumps(payload, ensure_ascii=False, indent=2) + "\n"``, written in one pass."""
     return orjson.dumps(payload, option=orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS
                         | orjson.OPT_APPEND_NEWLINE)
-
-
-def fuzzy_by_deck(*results: CheckResult | None, deck_id: str | None = None) -> dict[
-        str, list[dict[str, Any]]]:
-    """The entries read fuzzily, by deck id (only ``deck_id``'s when given): what was typed
-    and the card it was read as."""
-    grouped: dict[str, list[dict[str, Any]]] = {}
-    wanted = pl.col("how") == "fuzzy"
-    if deck_id is not None:
-        wanted &= pl.col("deck_id") == deck_id
-    frames = [r.resolved.filter(wanted) for r in results if r is not None]
-    fuzzy = pl.concat(frames) if frames else pl.DataFrame()
-    if fuzzy.is_empty():
-        return grouped
-    rows = fuzzy.select(
-        "deck_id", pl.col("name").alias("typed"), "card",
-        pl.col("section").cast(pl.Utf8), "file", "line", "cell", pl.lit(True).alias("fuzzy"))
-    for row in rows.iter_rows(named=True):
-        grouped.setdefault(row.pop("deck_id"), []).append(row)
-    return grouped
-
-
-def with_lists(result: CheckResult, lists: CheckResult | None) -> pl.DataFrame:
-    """The decks' violations (``on`` = deck) and, when the lists were checked too, their
-    lists' violations (``on`` = list) under the decks' numbers."""
-    frames = [result.violations.with_columns(pl.lit("deck").alias("on"))]
-    if lists is not None:
-        numbers = result.decks.select("deck_id", pl.col("deck").alias("number"))
-        frames.append(lists.violations.join(numbers, on="deck_id", how="inner")
-                      .with_columns(pl.col("number").alias("deck"), pl.lit("list").alias("on"))
-                      .drop("number"))
-    return pl.concat(frames).with_columns(pl.col("on").cast(ON_ENUM)).sort(
-        "deck", "on", maintain_order=True)
-
-
-def compared_decks(result: CheckResult) -> pl.Series:
-    """The decks that were compared with a registered list."""
-    return result.decks.filter(pl.col("compared"))["deck"]
-
-
-def verdicts_by_deck(violations: pl.DataFrame, policy: Policy, stage: Stage, lang: Lang,
-                     compared: bool | pl.Series) -> dict[int, Any]:
-    """Verdict rows (penalty, remedies, ...) keyed by deck number."""
-    table = verdicts(violations, policy, stage, lang, compared=compared)
-    return {row["deck"]: row for row in table.iter_rows(named=True)}
 
 
 def _pad(depth: int) -> str:
@@ -276,91 +222,65 @@ def _counts_text(prefix: str) -> pl.Expr:
                          ("main", "extra", "side")], _ITEM_DEPTH + 1)
 
 
-def status_counts(frame: pl.DataFrame) -> dict[str, int]:
-    """How many decks (players) are legal, illegal, or wait for a decision."""
-    counted = dict(frame["status"].cast(pl.Utf8).value_counts().iter_rows())
-    return {status: int(counted.get(status, 0)) for status in STATUSES}
+def _header(report: Report) -> dict[str, Any]:
+    h = report.header
+    return {"format": h.format, "banlist": h.banlist, "cards": h.cards,
+            "regulation": h.regulation, "stage": h.stage, "lang": h.lang}
 
 
-def _header(format_name: str, banlist: str, cards: str, policy: Policy, stage: Stage,
-            lang: Lang) -> dict[str, Any]:
-    return {"format": format_name, "banlist": banlist, "cards": cards,
-            "regulation": policy.regulation, "stage": stage, "lang": lang}
-
-
-def _summary(noun: str, table: pl.DataFrame, by_code: dict[str, int]) -> dict[str, Any]:
+def _summary(noun: str, report: Report) -> dict[str, Any]:
+    table = report.items
     legal = int(table["legal"].sum())
     return {noun: table.height, "legal": legal, "illegal": table.height - legal,
-            "violations_by_code": by_code}
+            "violations_by_code": report.counts}
 
 
-def to_json_dict(result: CheckResult, policy: Policy, stage: Stage, lang: Lang, *,
-                 lists: CheckResult | None = None, compared: bool = False,
-                 duel: int | None = None) -> dict[str, Any]:
-    """The check report as Python data."""
-    return dict(orjson.loads(to_json_bytes(result, policy, stage, lang, lists=lists,
-                                           compared=compared, duel=duel)))
+def report_dict(report: Report) -> dict[str, Any]:
+    """The report as Python data (no timestamps: stable for diffs and golden tests)."""
+    return dict(orjson.loads(report_bytes(report)))
 
 
-def to_json_bytes(result: CheckResult, policy: Policy, stage: Stage, lang: Lang, *,
-                  lists: CheckResult | None = None, compared: bool = False,
-                  duel: int | None = None) -> bytes:
+def report_bytes(report: Report) -> bytes:
+    """The report's bytes: one object per deck (check) or registered player (event)."""
+    return b"".join(report_pieces(report))
+
+
+def report_pieces(report: Report) -> Iterator[bytes]:
+    """The report in pieces of bytes, made a few at a time as they are taken (to be written
+    one after another: the memory taken is that of a few pieces)."""
+    return _check_pieces(report) if report.kind == "check" else _event_pieces(report)
+
+
+def _check_pieces(report: Report) -> Iterator[bytes]:
     """The check report: one object per deck."""
-    return b"".join(to_json_pieces(result, policy, stage, lang, lists=lists,
-                                   compared=compared, duel=duel))
-
-
-def to_json_pieces(result: CheckResult, policy: Policy, stage: Stage, lang: Lang, *,
-                   lists: CheckResult | None = None, compared: bool = False,
-                   duel: int | None = None) -> Iterator[bytes]:
-    """The check report in pieces of bytes, made a few at a time as they are taken (to be
-    written one after another: the memory taken is that of a few pieces)."""
-    violations = with_lists(result, lists)
-    verdict_table = verdicts(violations, policy, stage, lang, compared=compared_decks(result))
-    fuzzy = _python_texts(fuzzy_by_deck(result, lists), "json_fuzzy", _ITEM_DEPTH + 1)
-    table = result.decks.join(fuzzy, left_on="deck_id", right_on="key", how="left",
+    fuzzy = _python_texts(report.fuzzy, "json_fuzzy", _ITEM_DEPTH + 1)
+    table = report.items.join(fuzzy, left_on="deck_id", right_on="key", how="left",
                               maintain_order="left")
+    compared = report.header.comparison is not None
     decks = _items(table, [
         ("deck_id", _escaped(pl.col("deck_id"))), ("source", _escaped(pl.col("source"))),
         ("legal", _json_text("legal", pl.Boolean())), ("counts", _counts_text("")),
-        *_judged_fields(with_decisions=False)], violations,
-        (*VIOLATION_FIELDS, "on") if compared else VIOLATION_FIELDS, verdict_table)
+        *_judged_fields(with_decisions=False)], report.violations,
+        (*VIOLATION_FIELDS, "on") if compared else VIOLATION_FIELDS, report.verdicts)
     return _with_items({
-        **_header(result.format.name, result.banlist, result.cards, policy, stage, lang),
-        "duel": duel,
-        "comparison": None if not compared else (
-            "siding" if exchanges_allowed(duel, stage) else "sections"),
+        **_header(report),
+        "duel": report.header.duel,
+        "comparison": report.header.comparison,
         "decks": _ITEMS,
-        "summary": _summary("decks", result.decks, result.counts()),
-        "statuses": status_counts(result.decks),
-        "warnings": [str(w) for w in result.warnings],
+        "summary": _summary("decks", report),
+        "statuses": report.statuses,
+        "warnings": [str(w) for w in report.warnings],
     }, decks)
 
 
-def event_json(result: EventResult, policy: Policy, stage: Stage, lang: Lang) -> dict[str, Any]:
-    """The event report as Python data (no timestamps: stable for diffs and golden tests)."""
-    return dict(orjson.loads(event_json_bytes(result, policy, stage, lang)))
-
-
-def event_json_bytes(result: EventResult, policy: Policy, stage: Stage, lang: Lang) -> bytes:
+def _event_pieces(report: Report) -> Iterator[bytes]:
     """The event report: one object per registered player, their list's and deck's
     violations together (``on``), the problems met reading the inputs, the decisions."""
-    return b"".join(event_json_pieces(result, policy, stage, lang))
-
-
-def event_json_pieces(result: EventResult, policy: Policy, stage: Stage,
-                      lang: Lang) -> Iterator[bytes]:
-    """The event report in pieces of bytes, made a few at a time as they are taken."""
-    verdict_table = verdicts(result.violations, policy, stage, lang,
-                             compared=result.deck_check is not None)
-    fuzzy = _python_texts(fuzzy_by_deck(result.list_check, result.deck_check), "json_fuzzy",
-                          _ITEM_DEPTH + 1)
-    decided: dict[str, list[dict[str, Any]]] = {}
-    for item in result.decisions:
-        decided.setdefault(item.player_id, []).append(item.json())
+    fuzzy = _python_texts(report.fuzzy, "json_fuzzy", _ITEM_DEPTH + 1)
+    decided = {player: [d.json() for d in made] for player, made in report.decided().items()}
     decisions = _python_texts(decided, "json_decisions", _ITEM_DEPTH + 1)
-    table = (result.players.join(fuzzy, left_on="player_id", right_on="key", how="left",
-                                 maintain_order="left")
+    table = (report.items.join(fuzzy, left_on="player_id", right_on="key", how="left",
+                               maintain_order="left")
              .join(decisions, left_on="player_id", right_on="key", how="left",
                    maintain_order="left"))
     deck_counts = pl.when(pl.col("deck_main").is_null()).then(pl.lit("null")).otherwise(
@@ -371,19 +291,17 @@ def event_json_pieces(result: EventResult, policy: Policy, stage: Stage,
         *[(c, _json_text(c, pl.Boolean())) for c in ("legal", "list_legal", "deck_legal")],
         ("list_counts", _counts_text("list_")), ("deck_counts", deck_counts),
         ("deck_source", _escaped(pl.col("deck_source"))),
-        *_judged_fields(with_decisions=True)], result.violations, ("on", *VIOLATION_FIELDS),
-        verdict_table)
+        *_judged_fields(with_decisions=True)], report.violations, ("on", *VIOLATION_FIELDS),
+        report.verdicts)
     return _with_items({
-        **_header(result.format.name, result.list_check.banlist, result.list_check.cards,
-                  policy, stage, lang),
+        **_header(report),
         "players": _ITEMS,
         "problems": [{"file": p.file, "line": p.line, "where": p.column, "code": p.code,
-                      "message": p.message} for p in sorted(result.problems)],
-        "unmatched_decks": result.unmatched_decks,
-        "players_without_deck": result.players_without_deck,
-        "decisions": [d.json() for d in result.decisions],
-        "summary": {**_summary("players", result.players, result.counts()),
-                    "problems": len(result.problems)},
-        "statuses": status_counts(result.players),
-        "warnings": [str(w) for w in result.warnings],
+                      "message": p.message} for p in sorted(report.problems)],
+        "unmatched_decks": report.unmatched_decks,
+        "players_without_deck": report.players_without_deck,
+        "decisions": [d.json() for d in report.decisions],
+        "summary": {**_summary("players", report), "problems": len(report.problems)},
+        "statuses": report.statuses,
+        "warnings": [str(w) for w in report.warnings],
     }, players)

@@ -5,21 +5,11 @@ first, then one block per deck or player that is not legal.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 import polars as pl
 from rich.console import Console
 
-from validator.engine.check import CheckResult
 from validator.errors import Problem
-from validator.judging.penalties import Policy
-from validator.judging.siding import exchanges_allowed
-from validator.judging.verdicts import verdicts
-from validator.report.json import compared_decks, status_counts, with_lists
-from validator.vocab import Lang, Stage
-
-if TYPE_CHECKING:
-    from validator.event.run import EventResult
+from validator.report.model import Report
 
 __all__ = ["event_lines", "print_text", "problem_line", "problem_lines", "text_lines"]
 
@@ -29,16 +19,13 @@ _REPEAT_TOTALS_AFTER = 10
 _STATUS_WORD = {"legal": "legal", "illegal": "ILLEGAL", "needs_decision": "NEEDS A DECISION"}
 
 
-def text_lines(result: CheckResult, policy: Policy, stage: Stage, lang: Lang, *,
-               lists: CheckResult | None = None, compared: bool = False,
-               duel: int | None = None, every_deck: bool = False) -> list[str]:
+def text_lines(report: Report, *, every_deck: bool = False) -> list[str]:
     """The terminal report: the summary first, then one block per deck that is not legal
     (every deck with ``every_deck``) — its violations, penalty or the head judge's
     decision, remedies —, and the counts again under a long listing. Built column-wise, so
     10,000 decks print in one write."""
-    violations = with_lists(result, lists)
-    by_verdict = verdicts(violations, policy, stage, lang, compared=compared_decks(result))
-    decks = result.decks if every_deck else result.decks.filter(pl.col("status") != "legal")
+    header, violations = report.header, report.violations
+    decks = report.items if every_deck else report.items.filter(pl.col("status") != "legal")
     where = pl.when(pl.col("line").is_not_null()).then(
         pl.format("  ({}:{})", pl.col("file"), pl.coalesce(pl.col("cell"),
                                                            pl.col("line").cast(pl.Utf8))))
@@ -50,8 +37,7 @@ def text_lines(result: CheckResult, policy: Policy, stage: Stage, lang: Lang, *,
                                   where.fill_null(""), wait.fill_null("")).alias("text"))
         .group_by("deck", maintain_order=True).agg(pl.col("text"))
     )
-    no_clause = policy.text("no_clause", lang)
-    decide = policy.text("decision", lang)
+    no_clause, decide = header.no_clause, header.decide
     verdict = (
         pl.when(pl.col("penalty").is_not_null())
         .then(pl.format("  → {}, applied to {}", pl.col("label"), pl.col("applies_to")))
@@ -64,7 +50,7 @@ def text_lines(result: CheckResult, policy: Policy, stage: Stage, lang: Lang, *,
                         pl.lit(no_clause)))
     blocks = (
         decks.select("deck", "deck_id", "source", "status", "main", "extra", "side")
-        .join(lines, on="deck", how="left").join(by_verdict, on="deck", how="left")
+        .join(lines, on="deck", how="left").join(report.verdicts, on="deck", how="left")
         .with_columns(
             pl.format("\n{}  ({})  {}  main {} / extra {} / side {}", pl.col("deck_id"),
                       pl.col("source"), pl.col("status").cast(pl.Utf8)
@@ -78,26 +64,24 @@ def text_lines(result: CheckResult, policy: Policy, stage: Stage, lang: Lang, *,
             pl.col("fixes").fill_null(pl.lit([], pl.List(pl.Utf8)))).list.drop_nulls()
             .alias("block"))
     )
-    counted = status_counts(result.decks)
-    comparison = "" if not compared else " — compared with the registered lists" + (
-        f" as in duel {duel} (side deck exchanges allowed)" if exchanges_allowed(duel, stage)
-        else "")
-    totals = (f"{result.decks.height} decks: {counted['legal']} legal, "
+    counted = report.statuses
+    comparison = "" if header.comparison is None else " — compared with the registered lists" + (
+        f" as in duel {header.duel} (side deck exchanges allowed)" if header.siding else "")
+    totals = (f"{report.items.height} decks: {counted['legal']} legal, "
               f"{counted['illegal']} illegal, "
               f"{counted['needs_decision']} need a head judge's decision")
-    out = [f"{result.format.title} — list {result.banlist} — {policy.title}{comparison}",
-           totals]
-    out.extend(f"  {code}: {count}" for code, count in result.counts().items())
+    out = [f"{header.format_title} — list {header.banlist} — {header.regulation_title}"
+           f"{comparison}", totals]
+    out.extend(f"  {code}: {count}" for code, count in report.counts.items())
     out.extend(line for block in blocks["block"].to_list() for line in block)
     if blocks.height > _REPEAT_TOTALS_AFTER:
         out.append(f"\n{totals}")
     return out
 
 
-def print_text(result: CheckResult, policy: Policy, stage: Stage, lang: Lang,
-               console: Console, **options: Any) -> None:
+def print_text(report: Report, console: Console, *, every_deck: bool = False) -> None:
     """:func:`text_lines` to a console (plain text: user data is never markup)."""
-    console.file.write("\n".join(text_lines(result, policy, stage, lang, **options)) + "\n")
+    console.file.write("\n".join(text_lines(report, every_deck=every_deck)) + "\n")
 
 
 _PLAYER_WORD = {"illegal": "ILLEGAL", "needs_decision": "DECIDE"}
@@ -113,23 +97,23 @@ def problem_lines(problems: list[Problem]) -> list[str]:
     return [problem_line(p) for p in sorted(problems)]
 
 
-def event_lines(result: EventResult, *, shown: int = 30) -> list[str]:
+def event_lines(report: Report, *, shown: int = 30) -> list[str]:
     """The event summary: counts (players by status, decisions applied, problems, each
     code), then the first ``shown`` players who are not legal."""
-    counted = status_counts(result.players)
-    rows = [("players", result.players.height), ("legal", counted["legal"]),
+    counted, players = report.statuses, report.items
+    rows = [("players", players.height), ("legal", counted["legal"]),
             ("illegal", counted["illegal"]),
             ("need a head judge's decision", counted["needs_decision"]),
-            ("head judge's decisions applied", len(result.decisions)),
-            ("problems (unreadable rows, unmatched decks)", len(result.problems)),
-            *((f"  {code}", count) for code, count in result.counts().items())]
+            ("head judge's decisions applied", len(report.decisions)),
+            ("problems (unreadable rows, unmatched decks)", len(report.problems)),
+            *((f"  {code}", count) for code, count in report.counts.items())]
     width = max(len(label) for label, _ in rows)
     out = ["Event summary", *(f"{label:<{width}}  {value:>6}" for label, value in rows)]
-    for player in result.players.filter(~pl.col("legal")).head(shown).iter_rows(named=True):
+    for player in players.filter(~pl.col("legal")).head(shown).iter_rows(named=True):
         count = player["violations"]
         out.append(f"  {_PLAYER_WORD[str(player['status'])]} {player['player_id']} "
                    f"{player['player_name']} ({count} violation{'s' if count != 1 else ''})")
-    hidden = int((~result.players["legal"]).sum()) - shown
+    hidden = int((~players["legal"]).sum()) - shown
     if hidden > 0:
         out.append(f"  … and {hidden} more (see the report)")
     return out

@@ -17,7 +17,7 @@ import os
 import re
 import zipfile
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import polars as pl
 from openpyxl import Workbook
@@ -26,55 +26,45 @@ from openpyxl.worksheet.pagebreak import Break
 from openpyxl.worksheet.properties import PageSetupProperties
 from openpyxl.worksheet.worksheet import Worksheet
 
+from validator.errors import ImplementationError
 from validator.event.store import LogEntry
-from validator.judging.penalties import Policy
-from validator.report.json import VIOLATION_FIELDS, fuzzy_by_deck, verdicts_by_deck
+from validator.report.model import Header, Report, Verdict
 from validator.report.penalty_log import HEADER, rows
 from validator.report.style import FILLS, autosize, put, write_header
-from validator.vocab import Lang, Stage
-
-if TYPE_CHECKING:
-    from validator.event.run import EventResult
 
 __all__ = ["event_xlsx", "generated_now", "log_xlsx", "write_event_xlsx"]
 
 _FIXED_DATE = (1980, 1, 1, 0, 0, 0)
 _WRAP = Alignment(wrap_text=True, vertical="top")
 _BOLD = Font(bold=True)
-_VIOLATION_COLUMNS = ("on", *VIOLATION_FIELDS)
 _STATUS_LABEL = {"legal": "Legal", "illegal": "Illegal", "needs_decision": "Needs a decision"}
 _STATUS_FILL = {"legal": "legal", "illegal": "illegal", "needs_decision": "warning"}
 
 
-def _penalty_cell(verdict: dict[str, Any] | None, policy: Policy, lang: Lang) -> str:
+def _penalty_cell(verdict: Verdict | None, header: Header) -> str:
     """The prescribed penalty, or what the head judge decides and why."""
     if verdict is None:
         return ""
-    parts = [verdict["label"]] if verdict["label"] else []
-    if verdict["head_judge"]:
-        parts.append(f"{', '.join(verdict['head_judge'])}: {policy.text('no_clause', lang)}")
-    return "; ".join(parts) or policy.text("decision", lang)
+    parts = [verdict.label] if verdict.label else []
+    if verdict.head_judge:
+        parts.append(f"{', '.join(verdict.head_judge)}: {header.no_clause}")
+    return "; ".join(parts) or header.decide
 
 
-def _verdicts(result: EventResult, policy: Policy, stage: Stage, lang: Lang) -> dict[int, Any]:
-    return verdicts_by_deck(result.violations, policy, stage, lang,
-                            compared=result.deck_check is not None)
-
-
-def _summary(ws: Worksheet, result: EventResult, policy: Policy, generated_at: str) -> None:
+def _summary(ws: Worksheet, report: Report, generated_at: str) -> None:
     put(ws, 1, 1, "Deck check report").font = Font(bold=True, size=14)
-    counted = dict(result.players["status"].cast(pl.Utf8).value_counts().iter_rows())
+    header, counted = report.header, report.statuses
     facts: list[tuple[str, Any]] = [
-        ("Format", result.format.title),
-        ("Forbidden/Limited list", result.list_check.banlist),
-        ("Card data", result.list_check.cards),
-        ("Regulation", f"{policy.title} ({policy.title_local})"),
-        ("Players", result.players.height),
-        ("Legal", counted.get("legal", 0)),
-        ("Illegal", counted.get("illegal", 0)),
-        ("Needs a head judge's decision", counted.get("needs_decision", 0)),
-        ("Head judge's decisions applied", len(result.decisions)),
-        ("Problems (unreadable rows, unmatched decks)", len(result.problems)),
+        ("Format", header.format_title),
+        ("Forbidden/Limited list", header.banlist),
+        ("Card data", header.cards),
+        ("Regulation", f"{header.regulation_title} ({header.regulation_title_local})"),
+        ("Players", report.items.height),
+        ("Legal", counted["legal"]),
+        ("Illegal", counted["illegal"]),
+        ("Needs a head judge's decision", counted["needs_decision"]),
+        ("Head judge's decisions applied", len(report.decisions)),
+        ("Problems (unreadable rows, unmatched decks)", len(report.problems)),
         ("Generated at", generated_at),
     ]
     for i, (label, value) in enumerate(facts, start=3):
@@ -82,38 +72,36 @@ def _summary(ws: Worksheet, result: EventResult, policy: Policy, generated_at: s
         put(ws, i, 2, value)
     top = len(facts) + 5
     write_header(ws, top - 1, ["Violation code", "Count"])
-    for i, (code, count) in enumerate(result.counts().items(), start=top):
+    for i, (code, count) in enumerate(report.counts.items(), start=top):
         put(ws, i, 1, code)
         put(ws, i, 2, count)
-    if result.warnings:
-        top += len(result.counts()) + 2
+    if report.warnings:
+        top += len(report.counts) + 2
         write_header(ws, top - 1, ["Warning"])
-        for i, warning in enumerate(result.warnings, start=top):
+        for i, warning in enumerate(report.warnings, start=top):
             put(ws, i, 1, str(warning))
     autosize(ws, {1: 44})
 
 
-def _players(ws: Worksheet, result: EventResult, penalties: dict[int, Any], policy: Policy,
-             lang: Lang) -> None:
+def _players(ws: Worksheet, report: Report) -> None:
     titles = ["Player ID", "Player", "Status", "List legal", "Deck legal", "Main (list)",
               "Extra (list)", "Side (list)", "Deck file", "Violations", "Penalty", "Applies to",
               "Remedies", "Read fuzzily"]
     write_header(ws, 1, titles)
-    fuzzy = fuzzy_by_deck(result.list_check, result.deck_check)
-    for r, row in enumerate(result.players.iter_rows(named=True), start=2):
-        penalty = penalties.get(row["deck"])
+    for r, row in enumerate(report.items.iter_rows(named=True), start=2):
+        verdict = report.verdict(row["deck"])
         values = [row["player_id"], row["player_name"], _STATUS_LABEL[str(row["status"])],
                   "yes" if row["list_legal"] else "no",
                   "" if row["deck_legal"] is None else ("yes" if row["deck_legal"] else "no"),
                   row["list_main"], row["list_extra"], row["list_side"], row["deck_source"],
-                  row["violations"], _penalty_cell(penalty, policy, lang),
-                  (penalty["applies_to"] or "") if penalty else "",
-                  "\n".join(penalty["remedies"]) if penalty else "",
+                  row["violations"], _penalty_cell(verdict, report.header),
+                  (verdict.applies_to or "") if verdict else "",
+                  "\n".join(verdict.remedies) if verdict else "",
                   "\n".join(f"{f['typed']} → {f['card']} ({f['cell'] or f['line'] or ''})"
-                            for f in fuzzy.get(row["player_id"], []))]
+                            for f in report.fuzzy.get(row["player_id"], []))]
         for c, value in enumerate(values, start=1):
             put(ws, r, c, value)
-        if penalty:
+        if verdict:
             ws.cell(row=r, column=13).alignment = _WRAP
         ws.cell(row=r, column=3).fill = FILLS[_STATUS_FILL[str(row["status"])]]
     ws.freeze_panes = "A2"
@@ -121,7 +109,7 @@ def _players(ws: Worksheet, result: EventResult, penalties: dict[int, Any], poli
     autosize(ws, {13: 70})
 
 
-def _violations(ws: Worksheet, result: EventResult) -> None:
+def _violations(ws: Worksheet, report: Report) -> None:
     titles = ["Player ID", "Player", "On", "Code", "Section", "Card", "Passcode", "Count",
               "Limit", "Registered", "Message", "File", "Row/line", "Cell", "Counts as",
               "Waits for a decision", "Head judge's decision", "Read fuzzily from"]
@@ -129,7 +117,7 @@ def _violations(ws: Worksheet, result: EventResult) -> None:
     columns = ["player_id", "player_name", "on", "code", "section", "card", "passcode", "count",
                "limit", "registered", "message", "file", "line", "cell", "counts_as", "held",
                "decision", "read_from"]
-    frame = result.violations.select(
+    frame = report.violations.select(
         [pl.col(c).cast(pl.Utf8) if c in ("on", "section") else pl.col(c) for c in columns])
     for r, row in enumerate(frame.iter_rows(), start=2):
         for c, value in enumerate(row, start=1):
@@ -139,8 +127,8 @@ def _violations(ws: Worksheet, result: EventResult) -> None:
     autosize(ws, {11: 80})
 
 
-def _slips(ws: Worksheet, result: EventResult, policy: Policy, lang: Lang,
-           penalties: dict[int, Any]) -> None:
+def _slips(ws: Worksheet, report: Report) -> None:
+    header = report.header
     labels = {
         "en": ("Penalty", "Player", "Player ID", "Applies to", "Violations", "Remedies",
                "Judge signature", "Player signature"),
@@ -150,20 +138,21 @@ def _slips(ws: Worksheet, result: EventResult, policy: Policy, lang: Lang,
                "플레이어 서명"),
         "th": ("บทลงโทษ", "ผู้เล่น", "ไอดีผู้เล่น", "มีผลกับ", "การละเมิด", "การแก้ไข",
                "ลายเซ็น Judge", "ลายเซ็นผู้เล่น"),
-    }[lang]
+    }[header.lang]
     underline = Border(bottom=Side(style="thin"))
     r = 1
-    grouped = {k: v for (k,), v in result.violations.partition_by("deck", as_dict=True).items()}
-    for row in result.players.filter(pl.col("status") == "illegal").iter_rows(named=True):
-        penalty = penalties[row["deck"]]
-        put(ws, r, 1, f"{labels[0]}: {_penalty_cell(penalty, policy, lang)}").font = Font(
+    grouped = {k: v for (k,), v in report.violations.partition_by("deck", as_dict=True).items()}
+    for row in report.items.filter(pl.col("status") == "illegal").iter_rows(named=True):
+        verdict = report.verdict(row["deck"])
+        assert verdict is not None  # an illegal player has violations
+        put(ws, r, 1, f"{labels[0]}: {_penalty_cell(verdict, header)}").font = Font(
             bold=True, size=13)
         lines: list[tuple[str, str]] = [
             (labels[1], row["player_name"]), (labels[2], row["player_id"]),
-            (labels[3], penalty["applies_to"] or policy.text("no_clause", lang)),
+            (labels[3], verdict.applies_to or header.no_clause),
             (labels[4], "\n".join(f"[{v['on']}] {v['code']}: {v['message']}"
                                   for v in grouped[row["deck"]].iter_rows(named=True))),
-            (labels[5], "\n".join(f"• {remedy}" for remedy in penalty["remedies"])),
+            (labels[5], "\n".join(f"• {remedy}" for remedy in verdict.remedies)),
             (labels[6], ""), (labels[7], ""),
         ]
         for label, value in lines:
@@ -181,12 +170,15 @@ def _slips(ws: Worksheet, result: EventResult, policy: Policy, lang: Lang,
     ws.sheet_properties.pageSetUpPr = PageSetupProperties(fitToPage=True)
 
 
-def _unresolved(ws: Worksheet, result: EventResult) -> None:
+def _names(report: Report) -> dict[str, str]:
+    return dict(report.items.select("player_id", "player_name").iter_rows())
+
+
+def _unresolved(ws: Worksheet, report: Report) -> None:
     write_header(ws, 1, ["Player ID", "Player", "Typed name", "Count", "File", "Cell",
                          "Suggestions"])
-    rows = result.list_check.resolved.filter(pl.col("status") == "unresolved")
-    names = dict(result.players.select("player_id", "player_name").iter_rows())
-    for r, row in enumerate(rows.iter_rows(named=True), start=2):
+    names = _names(report)
+    for r, row in enumerate(report.unresolved.iter_rows(named=True), start=2):
         for c, value in enumerate([row["deck_id"], names.get(row["deck_id"]), row["name"],
                                    row["qty"], row["file"], row["cell"] or row["line"],
                                    " / ".join(row["suggestions"] or [])], start=1):
@@ -195,11 +187,11 @@ def _unresolved(ws: Worksheet, result: EventResult) -> None:
     autosize(ws)
 
 
-def _decisions(ws: Worksheet, result: EventResult) -> None:
+def _decisions(ws: Worksheet, report: Report) -> None:
     write_header(ws, 1, ["Player ID", "Player", "Where", "The entry said", "Decided: card",
                          "Qty", "Decided by", "Reason"])
-    names = dict(result.players.select("player_id", "player_name").iter_rows())
-    for r, item in enumerate(result.decisions, start=2):
+    names = _names(report)
+    for r, item in enumerate(report.decisions, start=2):
         for c, value in enumerate([item.player_id, names.get(item.player_id), item.where,
                                    item.typed, item.card, item.qty, item.decided_by,
                                    item.reason], start=1):
@@ -208,9 +200,9 @@ def _decisions(ws: Worksheet, result: EventResult) -> None:
     autosize(ws)
 
 
-def _problems(ws: Worksheet, result: EventResult) -> None:
+def _problems(ws: Worksheet, report: Report) -> None:
     write_header(ws, 1, ["File", "Row/line", "Where", "Code", "Problem"])
-    for r, p in enumerate(sorted(result.problems), start=2):
+    for r, p in enumerate(sorted(report.problems), start=2):
         for c, value in enumerate([p.file, p.line, p.column, p.code, p.message], start=1):
             put(ws, r, c, value)
     ws.freeze_panes = "A2"
@@ -226,32 +218,31 @@ def generated_now() -> dt.datetime:
     return dt.datetime.now(dt.UTC).replace(microsecond=0)
 
 
-def write_event_xlsx(result: EventResult, policy: Policy, stage: Stage, lang: Lang,
-                     target: Path,
+def write_event_xlsx(report: Report, target: Path,
                      generated_at: dt.datetime | None = None) -> None:
     """The report as a file, written whole or not at all."""
     target.parent.mkdir(parents=True, exist_ok=True)
     partial = target.with_name(target.name + ".part")
-    partial.write_bytes(event_xlsx(result, policy, stage, lang, generated_at))
+    partial.write_bytes(event_xlsx(report, generated_at))
     partial.replace(target)
 
 
-def event_xlsx(result: EventResult, policy: Policy, stage: Stage, lang: Lang,
-               generated_at: dt.datetime | None = None) -> bytes:
-    """The report workbook's bytes."""
+def event_xlsx(report: Report, generated_at: dt.datetime | None = None) -> bytes:
+    """The event report workbook's bytes (``report``: a judged event)."""
+    if report.kind != "event":
+        raise ImplementationError("the event workbook is written from a judged event")
     when = generated_at or generated_now()
-    penalties = _verdicts(result, policy, stage, lang)
     workbook = Workbook()
     summary = workbook.active
     assert summary is not None
     summary.title = "Summary"
-    _summary(summary, result, policy, when.isoformat())
-    _players(workbook.create_sheet("Players"), result, penalties, policy, lang)
-    _violations(workbook.create_sheet("Violations"), result)
-    _slips(workbook.create_sheet("Penalties"), result, policy, lang, penalties)
-    _unresolved(workbook.create_sheet("Unresolved"), result)
-    _decisions(workbook.create_sheet("Decisions"), result)
-    _problems(workbook.create_sheet("Problems"), result)
+    _summary(summary, report, when.isoformat())
+    _players(workbook.create_sheet("Players"), report)
+    _violations(workbook.create_sheet("Violations"), report)
+    _slips(workbook.create_sheet("Penalties"), report)
+    _unresolved(workbook.create_sheet("Unresolved"), report)
+    _decisions(workbook.create_sheet("Decisions"), report)
+    _problems(workbook.create_sheet("Problems"), report)
     return _stable(workbook, when.astimezone(dt.UTC).replace(tzinfo=None))
 
 

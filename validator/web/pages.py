@@ -10,16 +10,18 @@ from urllib.parse import quote
 from fastapi import Request
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
+from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData, UploadFile
 
 from validator.engine.rules import CODES
 from validator.errors import InputError
+from validator.report.model import Report
 from validator.text.lexicon import whole_number
 from validator.vocab import LANGS, REGULATIONS
 from validator.web.state import EventState, Snapshot, safe_name
 
-__all__ = ["Forbidden", "files", "form", "latest", "optional_number", "page", "state_of",
-           "templates"]
+__all__ = ["Forbidden", "files", "form", "judged", "latest", "optional_number", "page",
+           "state_of", "templates"]
 
 HERE = Path(__file__).resolve().parent
 templates = Jinja2Templates(directory=str(HERE / "templates"))
@@ -44,6 +46,14 @@ async def latest(request: Request) -> Snapshot:
         await asyncio.wrap_future(state.refresh())
         snapshot = state.snapshot()
     return snapshot
+
+
+async def judged(request: Request, snapshot: Snapshot) -> Report | None:
+    """The judgement of the snapshot's check (None before the first one), made in the
+    thread pool the first time it is asked for."""
+    if snapshot.result is None:
+        return None
+    return await run_in_threadpool(state_of(request).report, snapshot.result)
 
 
 def page(request: Request, name: str, http_status: int = 200, **context: Any) -> HTMLResponse:

@@ -10,6 +10,9 @@ a lower CPU priority, with its own interpreter and polars threads, so that a jud
 is served first even while a 7,000-player event is checked again; the worker reads the
 uploads from the event's database itself and sends the result back. ``checks="thread"``
 runs them in a thread of the server's process (tests: no process to start).
+
+The pages and downloads write a finished check's judgement (``report.model``), made once
+per check under the event's policy and language.
 """
 
 from __future__ import annotations
@@ -39,7 +42,8 @@ from validator.inputs.decks.batch import read_deck_uploads
 from validator.inputs.registrations.read import read_registration_files
 from validator.judging.decisions import Decision
 from validator.judging.penalties import Policy, load_policy, policy_from_toml
-from validator.vocab import REGULATIONS, Regulation
+from validator.report.model import Report, judged_event
+from validator.vocab import REGULATIONS, Lang, Regulation
 
 __all__ = ["CUSTOM_POLICY", "EventState", "Snapshot", "safe_name"]
 
@@ -104,6 +108,8 @@ class EventState:
     _setup: tuple[tuple[object, ...], Setup] | None = None
     _table: CardTable | None = None  # the card table of the last setup checked
     _policy: tuple[tuple[object, ...], Policy] | None = None
+    # the judgement of the latest check asked for, and what it was judged from
+    _report: tuple[EventResult, Policy, Lang, Report] | None = None
 
     def settings(self) -> EventSettings:
         return self.db.settings() or EventSettings("New event", dt.date.today().isoformat(),
@@ -148,6 +154,18 @@ class EventState:
             loaded = load_policy(settings.regulation)
         self._policy = (key, loaded)
         return loaded
+
+    def report(self, result: EventResult) -> Report:
+        """A finished check's judgement under the event's policy and language (made once
+        for each check, policy and language; the pages and downloads all write it)."""
+        policy, lang = self.policy(), self.settings().lang
+        cached = self._report
+        if cached is not None and cached[0] is result and cached[1] is policy \
+                and cached[2] == lang:
+            return cached[3]
+        judged = judged_event(result, policy, "pre-event", lang)
+        self._report = (result, policy, lang, judged)
+        return judged
 
     def infractions(self) -> Regulation:
         """The regulation whose infraction catalogue the penalty log offers: the event's, or

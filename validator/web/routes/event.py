@@ -21,10 +21,11 @@ from validator.files.safety import check_archive
 from validator.inputs.decks.sources import DECK_SUFFIXES
 from validator.inputs.registrations.read import SUFFIXES
 from validator.judging.penalties import policy_from_toml
-from validator.report.json import event_json_bytes
+from validator.report.json import report_bytes
+from validator.report.model import Report
 from validator.report.xlsx import event_xlsx
 from validator.vocab import LANGS, REGULATIONS
-from validator.web.pages import files, form, latest, page, state_of
+from validator.web.pages import files, form, judged, latest, page, state_of
 from validator.web.state import CUSTOM_POLICY
 
 router = APIRouter()
@@ -39,15 +40,14 @@ async def index(request: Request, status: str = "", code: str = "", q: str = "",
                 msg: str = "") -> HTMLResponse:
     state = state_of(request)
     snapshot = state.snapshot()
-    result = snapshot.result
+    report = await judged(request, snapshot)
     players: list[dict[str, Any]] = []
-    counts: dict[str, int] = {}
-    if result is not None:
-        frame = result.players
+    if report is not None:
+        frame = report.items
         if status in ("legal", "illegal", "needs_decision"):
             frame = frame.filter(pl.col("status") == status)
         if code:
-            with_code = result.violations.filter(pl.col("code") == code)["player_id"]
+            with_code = report.violations.filter(pl.col("code") == code)["player_id"]
             frame = frame.filter(pl.col("player_id").is_in(with_code.implode()))
         if q:
             needle = q.lower()
@@ -55,11 +55,8 @@ async def index(request: Request, status: str = "", code: str = "", q: str = "",
                 pl.col("player_id").str.to_lowercase().str.contains(needle, literal=True)
                 | pl.col("player_name").str.to_lowercase().str.contains(needle, literal=True))
         players = frame.with_columns(pl.col("status").cast(pl.Utf8)).to_dicts()
-        counts = result.counts()
-    statuses = {} if result is None else dict(
-        result.players["status"].cast(pl.Utf8).value_counts().iter_rows())
-    return page(request, "index.html", result=result, players=players, counts=counts,
-                statuses=statuses, errors=snapshot.errors, checking=snapshot.checking,
+    return page(request, "index.html", report=report, players=players,
+                errors=snapshot.errors, checking=snapshot.checking,
                 status=status, code=code, q=q, msg=msg, uploads=state.db.upload_summary(),
                 formats=format_names(), lists=store.stored_lists(state.data_dir),
                 custom=state.db.meta("policy_name"))
@@ -155,28 +152,23 @@ async def upload_decks(request: Request) -> Response:
                             status_code=303)
 
 
-async def _ready(request: Request) -> Any:
-    snapshot = await latest(request)
-    if snapshot.result is None:
+async def _ready(request: Request) -> Report:
+    report = await judged(request, await latest(request))
+    if report is None:
         raise InputError.at("report", "upload registrations first", code="NOT_READY")
-    return snapshot.result
+    return report
 
 
 @router.get("/report.xlsx")
 async def report_xlsx(request: Request) -> Response:
-    state = state_of(request)
-    result = await _ready(request)
-    content = await run_in_threadpool(event_xlsx, result, state.policy(), "pre-event",
-                                      state.settings().lang)
+    content = await run_in_threadpool(event_xlsx, await _ready(request))
     return Response(content, media_type=XLSX,
                     headers={"Content-Disposition": 'attachment; filename="report.xlsx"'})
 
 
 @router.get("/report.json")
 async def report_json(request: Request) -> Response:
-    state = state_of(request)
-    payload = event_json_bytes(await _ready(request), state.policy(), "pre-event",
-                               state.settings().lang)
+    payload = report_bytes(await _ready(request))
     return Response(payload,
                     media_type="application/json",
                     headers={"Content-Disposition": 'attachment; filename="report.json"'})

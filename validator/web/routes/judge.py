@@ -16,11 +16,11 @@ from starlette.datastructures import FormData
 from validator.engine.status import unreadable_rows
 from validator.errors import InputError
 from validator.event.run import EventResult
-from validator.judging.judge import JudgeCheck, decision, found_deck, judge_check, registered_lines
-from validator.judging.penalties import Policy, Stage
+from validator.judging.judge import decision, found_deck, judge_check, registered_lines
+from validator.report.model import Report, judged_check
 from validator.report.penalty_log import repeats
 from validator.text.lexicon import MAX_QUANTITY, whole_number
-from validator.vocab import SECTIONS, STAGES
+from validator.vocab import SECTIONS, STAGES, Stage
 from validator.web.pages import form, latest, optional_number, page, state_of
 from validator.web.routes.players import player_row
 
@@ -75,20 +75,19 @@ def judge_inputs(data: FormData) -> tuple[dict[tuple[str, int], int],
     return counts, extra, str(data.get("deck_text", ""))
 
 
-async def _run(request: Request, player_id: str, data: FormData) -> tuple[JudgeCheck, dict[
-        str, Any], Policy, Stage]:
-    """The judge's check, in the thread pool beside any event check (it reads the latest
-    finished one)."""
+async def _run(request: Request, player_id: str, data: FormData) -> tuple[Report, dict[
+        str, Any]]:
+    """The judge's check, judged, in the thread pool beside any event check (it reads the
+    latest finished one), and the player's row of that event check."""
     result = (await latest(request)).result
     if result is None:
         raise InputError.at("judge", "upload registrations first", code="NOT_READY")
-    return await run_in_threadpool(_check, request, result, player_id, data)
+    row = player_row(result.players, player_id)
+    return await run_in_threadpool(_check, request, result, player_id, data), row
 
 
-def _check(request: Request, result: EventResult, player_id: str, data: FormData) -> tuple[
-        JudgeCheck, dict[str, Any], Policy, Stage]:
+def _check(request: Request, result: EventResult, player_id: str, data: FormData) -> Report:
     state = state_of(request)
-    row = player_row(result, player_id)
     setup, policy, settings = state.setup(), state.policy(), state.settings()
     counts, extra, pasted = judge_inputs(data)
     stage = _STAGES.get(str(data.get("stage", "")), "in-duel")
@@ -96,10 +95,15 @@ def _check(request: Request, result: EventResult, player_id: str, data: FormData
     registered = result.entries.filter(pl.col("deck_id") == player_id)
     unreadable = unreadable_rows([p for p in result.problems if p.deck_id == player_id], True)
     checked = judge_check(player_id, deck, registered, cards=setup.cards, fmt=setup.fmt,
-                          banlist=setup.banlist, policy=policy, stage=stage,
-                          lang=settings.lang, duel=optional_number(str(data.get("duel", ""))),
+                          banlist=setup.banlist, stage=stage,
+                          duel=optional_number(str(data.get("duel", ""))),
                           unreadable=unreadable, attributes=state.card_table(setup))
-    return checked, row, policy, stage
+    return judged_check(checked, policy, stage, settings.lang)
+
+
+def _deck(checked: Report) -> int:
+    """The number of the one deck a judge's check holds."""
+    return int(checked.items["deck"].item())
 
 
 @router.get("/judge", response_class=HTMLResponse)
@@ -121,7 +125,7 @@ async def judge_player(request: Request, player_id: str) -> Response:
     result = (await latest(request)).result
     if result is None:
         raise InputError.at("judge", "upload registrations first", code="NOT_READY")
-    row = player_row(result, player_id)
+    row = player_row(result.players, player_id)
     setup = state.setup()
     lines = registered_lines(result.entries.filter(pl.col("deck_id") == player_id),
                              setup.cards, setup.fmt,
@@ -134,16 +138,17 @@ async def judge_player(request: Request, player_id: str) -> Response:
 @router.post("/judge/{player_id}/check", response_class=HTMLResponse)
 async def judge_run(request: Request, player_id: str) -> Response:
     data = await form(request)
-    checked, row, policy, _ = await _run(request, player_id, data)
+    checked, row = await _run(request, player_id, data)
+    deck = _deck(checked)
     state = state_of(request)
     history = state.db.log(player_id)
     earlier = {code for entry in history for code in entry.codes}
     hidden = [(k, v) for k, v in data.multi_items() if isinstance(v, str) and k != "csrf"]
-    return page(request, "judge_result.html", player=row, checked=checked, policy=policy,
-                lang=state.settings().lang,
-                violations=checked.result.violations.to_dicts(), history=history,
-                repeats=[c for c in checked.codes if c in earlier], hidden=hidden,
-                penalties=policy.by_severity(), judge=str(data.get("judge", "")),
+    return page(request, "judge_result.html", player=row, header=checked.header,
+                status=checked.status(deck), verdict=checked.verdict(deck),
+                violations=checked.violations.to_dicts(), history=history,
+                repeats=[c for c in checked.codes(deck) if c in earlier], hidden=hidden,
+                penalties=state.policy().by_severity(), judge=str(data.get("judge", "")),
                 round=str(data.get("round", "")), duel=str(data.get("duel", "")),
                 repeated=repeats(history))
 
@@ -151,30 +156,33 @@ async def judge_run(request: Request, player_id: str) -> Response:
 @router.post("/judge/{player_id}/record")
 async def judge_record(request: Request, player_id: str) -> Response:
     data = await form(request)
-    checked, row, policy, stage = await _run(request, player_id, data)
-    if checked.status == "legal":
+    checked, row = await _run(request, player_id, data)
+    deck = _deck(checked)
+    if checked.status(deck) == "legal":
         raise InputError.at("judge", "the deck matches the list: nothing to record",
                             code="BAD_OPTION")
     judge = str(data.get("judge", "")).strip()
     if not judge:
         raise InputError.at("judge", "enter the judge's name", code="BAD_OPTION")
-    chosen = str(data.get("penalty") or checked.penalty or "")
+    verdict, policy, header = checked.verdict(deck), state_of(request).policy(), checked.header
+    prescribed = verdict.penalty if verdict is not None else None
+    chosen = str(data.get("penalty") or prescribed or "")
     if chosen not in policy.penalties:
         raise InputError.at("penalty", "choose a penalty of the event's regulation (the "
                                        "regulation prescribes none here)", code="BAD_OPTION")
-    made = decision(checked.penalty, chosen, policy)
+    made = decision(prescribed, chosen, policy)
     reason = str(data.get("reason", "")).strip()
     if made != "confirmed" and not reason:
         raise InputError.at("reason", "a downgrade, an upgrade or a penalty the regulation "
                                       "does not prescribe needs a reason", code="BAD_OPTION")
-    lang = state_of(request).settings().lang
     state_of(request).db.record(
         player_id=player_id, player_name=row["player_name"], judge=judge,
         round=optional_number(str(data.get("round", ""))),
         duel=optional_number(str(data.get("duel", ""))),
-        kind="deck", codes=checked.codes, default_penalty=checked.penalty or "",
+        kind="deck", codes=checked.codes(deck), default_penalty=prescribed or "",
         penalty=chosen, decision=made, reason=reason,
-        details={"applies_to": policy.applies_to(chosen, stage, lang),
-                 "remedies": checked.remedies, "siding": checked.siding,
-                 "violations": checked.result.violations["message"].to_list()})
+        details={"applies_to": policy.applies_to(chosen, header.stage, header.lang),
+                 "remedies": verdict.remedies if verdict is not None else [],
+                 "siding": header.siding,
+                 "violations": checked.violations["message"].to_list()})
     return RedirectResponse(f"/players/{quote(player_id)}#history", status_code=303)

@@ -11,34 +11,33 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from validator.errors import InputError
-from validator.event.run import EventResult
 from validator.judging.judge import side_by_side
-from validator.report.json import fuzzy_by_deck, verdicts_by_deck
+from validator.report.model import Report
 from validator.text.lexicon import MAX_QUANTITY, quantity_in_range, whole_number
 from validator.vocab import SECTIONS
-from validator.web.pages import form, latest, page, state_of
+from validator.web.pages import form, judged, latest, page, state_of
 
 router = APIRouter()
 
 
-def player_row(result: EventResult, player_id: str) -> dict[str, Any]:
-    found = result.players.filter(pl.col("player_id") == player_id)
+def player_row(players: pl.DataFrame, player_id: str) -> dict[str, Any]:
+    """The player's row of an event's player table (``EventResult.players``)."""
+    found = players.filter(pl.col("player_id") == player_id)
     if found.is_empty():
         raise InputError.at(player_id, "no such player", code="UNKNOWN_PLAYER")
     row: dict[str, Any] = found.with_columns(pl.col("status").cast(pl.Utf8)).row(0, named=True)
     return row
 
 
-def open_items(result: EventResult, player_id: str) -> list[dict[str, Any]]:
+def open_items(report: Report, player_id: str) -> list[dict[str, Any]]:
     """The entries of the player's list the head judge must settle, with suggestions."""
     items: list[dict[str, Any]] = []
-    unresolved = result.list_check.resolved.filter(
-        (pl.col("deck_id") == player_id) & (pl.col("status") == "unresolved"))
+    unresolved = report.unresolved.filter(pl.col("deck_id") == player_id)
     for row in unresolved.iter_rows(named=True):
         items.append({"where": row["cell"] or str(row["line"] or ""), "typed": row["name"],
                       "qty": row["qty"], "section": str(row["section"]),
                       "suggestions": row["suggestions"] or [], "kind": "name"})
-    for problem in result.problems:
+    for problem in report.problems:
         if problem.deck_id == player_id:
             items.append({"where": problem.column or str(problem.line or ""),
                           "typed": problem.message, "qty": None,
@@ -51,26 +50,23 @@ def open_items(result: EventResult, player_id: str) -> list[dict[str, Any]]:
 async def player(request: Request, player_id: str) -> Response:
     state = state_of(request)
     snapshot = await latest(request)
-    result = snapshot.result
-    if result is None:
+    result, report = snapshot.result, await judged(request, snapshot)
+    if result is None or report is None:
         return RedirectResponse("/", status_code=303)
-    row = player_row(result, player_id)
-    settings, policy, setup = state.settings(), state.policy(), state.setup()
-    mine = result.violations.filter(pl.col("player_id") == player_id)
-    verdict = verdicts_by_deck(mine, policy, "pre-event", settings.lang,
-                               result.deck_check is not None).get(row["deck"])
+    row = player_row(report.items, player_id)
+    setup = state.setup()
+    mine = report.violations.filter(pl.col("player_id") == player_id)
     deck = None if result.submitted is None else result.submitted.filter(
         pl.col("deck_id") == player_id)
     if deck is not None and deck.is_empty() and player_id in result.players_without_deck:
         deck = None
     rows = side_by_side(result.entries.filter(pl.col("deck_id") == player_id), deck,
                         mine.filter(pl.col("on") == "deck"), setup.cards, setup.fmt,
-                        [p for p in result.problems if p.deck_id == player_id])
-    fuzzy = fuzzy_by_deck(result.list_check, result.deck_check, deck_id=player_id).get(
-        player_id, [])
-    return page(request, "player.html", player=row, violations=mine.to_dicts(), fuzzy=fuzzy,
-                verdict=verdict, policy=policy, lang=settings.lang, diff=rows,
-                items=open_items(result, player_id), checking=snapshot.checking,
+                        [p for p in report.problems if p.deck_id == player_id])
+    return page(request, "player.html", player=row, violations=mine.to_dicts(),
+                fuzzy=report.fuzzy.get(player_id, []), verdict=report.verdict(row["deck"]),
+                header=report.header, diff=rows, items=open_items(report, player_id),
+                checking=snapshot.checking,
                 history=state.db.log(player_id), decisions=state.db.decisions(player_id))
 
 

@@ -1,0 +1,43 @@
+"""The penalty log as rows: repeats of a player's codes, the CSV export."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from validator.event.store import LogEntry
+from validator.report.penalty_log import HEADER, log_csv, repeats, rows
+
+
+def entry(number: int, player_id: str, codes: list[str], recorded_at: str = "",
+          reason: str = "") -> LogEntry:
+    """A log entry of a confirmed Duel Forfeiture."""
+    return LogEntry(number, player_id, f"Player {player_id}", "Judge Ana", 3, 1, "deck", codes,
+                    "DUEL_FORFEITURE", "DUEL_FORFEITURE", "confirmed", reason, {},
+                    recorded_at or f"2026-12-05T10:0{number}:00+00:00")
+
+
+def test_a_repeat_is_a_code_the_player_was_recorded_for_before() -> None:
+    entries = [entry(3, "P1", ["LIST_MISMATCH", "MAIN_TOO_SMALL"]),
+               entry(1, "P1", ["LIST_MISMATCH"]),
+               entry(2, "P2", ["LIST_MISMATCH"]),
+               entry(4, "P1", ["FORBIDDEN_CARD"])]
+    assert repeats(entries) == {3: ["LIST_MISMATCH"]}
+    assert repeats([]) == {}
+
+
+def test_rows_follow_the_header() -> None:
+    table = rows([entry(1, "P1", ["LIST_MISMATCH"]), entry(2, "P1", ["LIST_MISMATCH"])])
+    assert [len(r) for r in table] == [len(HEADER)] * 2
+    first = dict(zip(HEADER, table[0], strict=True))
+    assert (first["#"], first["Player ID"], first["Codes"], first["Repeat of"]) == (
+        1, "P1", "LIST_MISMATCH", "")
+    assert table[1][HEADER.index("Repeat of")] == "LIST_MISMATCH"
+
+
+def test_the_csv_never_carries_a_formula() -> None:
+    text = log_csv([entry(1, "P1", ["LIST_MISMATCH"], reason="=HYPERLINK(\"x\")")])
+    header, row = list(csv.reader(io.StringIO(text)))
+    assert header == HEADER
+    assert row[HEADER.index("Reason")] == "'=HYPERLINK(\"x\")"
+    assert row[HEADER.index("Player ID")] == "P1"

@@ -1,0 +1,113 @@
+"""The terminal reports, written from the report model."""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+
+import polars as pl
+from rich.console import Console
+
+from tests.deckbuild import FORBIDDEN, LEGAL, SHORT, SWAPPED, UNSETTLED
+from tests.report.conftest import Checked
+from validator.judging.penalties import Policy, load_policy
+from validator.report.model import Report, judged_check
+from validator.report.text import event_lines, print_text, text_lines
+
+
+def _blocks(lines: list[str]) -> dict[str, list[str]]:
+    """The lines of each deck's block, by deck id."""
+    blocks: dict[str, list[str]] = {}
+    current: list[str] | None = None
+    for line in lines:
+        if line == "" or line.startswith("\n"):
+            current = blocks.setdefault(line.split()[0], []) if line.strip() else None
+        elif current is not None and line.startswith("  "):
+            current.append(line)
+    return blocks
+
+
+def test_the_summary_comes_first(judged: Report, th: Policy) -> None:
+    lines = text_lines(judged)
+    assert lines[0] == (f"Advanced Format (TCG) — list Demo 2026.05 TCG — {th.title} — "
+                        "compared with the registered lists")
+    assert lines[1] == "7 decks: 3 legal, 3 illegal, 1 need a head judge's decision"
+    assert lines[2:5] == ["  MAIN_TOO_SMALL: 1", "  FORBIDDEN_CARD: 1", "  LIST_MISMATCH: 10"]
+
+
+def test_only_decks_that_are_not_legal_unless_every_deck(judged: Report) -> None:
+    shown = _blocks(text_lines(judged))
+    assert set(shown) == {SWAPPED, FORBIDDEN, UNSETTLED, SHORT}
+    every = _blocks(text_lines(judged, every_deck=True))
+    assert set(every) == set(judged.items["deck_id"].to_list())
+    assert every[LEGAL] == []  # a legal deck: its head line only
+
+
+def test_each_block_gives_violations_verdict_and_remedies(judged: Report, th: Policy) -> None:
+    blocks = _blocks(text_lines(judged))
+    short = blocks[SHORT]
+    assert short[0].split()[0] == "MAIN_TOO_SMALL"
+    assert short[-3] == (f"  → Duel Forfeiture, applied to "
+                         f"{th.applies_to('DUEL_FORFEITURE', 'pre-event', 'en')}")
+    assert short[-2:] == [f"    • {th.remedies['match_list'].en}",
+                          "    • Add 1 Raigeki to the main deck, as registered."]
+    forbidden = blocks[FORBIDDEN]
+    assert forbidden[0].startswith("  FORBIDDEN_CARD list: ")
+    unsettled = blocks[UNSETTLED]
+    assert any(line.endswith("[waits for the head judge's decision]") for line in unsettled)
+    assert f"  → {th.text('decision', 'en')}" in unsettled
+
+
+def test_codes_the_regulation_has_no_clause_for(checked: Checked) -> None:
+    ja = load_policy("ja")
+    report = judged_check(checked(2), ja, "in-duel", "en")
+    lines = text_lines(report)
+    assert lines[0].endswith("as in duel 2 (side deck exchanges allowed)")
+    blocks = _blocks(lines)
+    assert SWAPPED not in blocks
+    no_clause = ja.text("no_clause", "en")
+    assert f"  → also MAIN_TOO_SMALL: {no_clause}" in blocks[SHORT]
+    assert f"  → FORBIDDEN_CARD: {no_clause}" in blocks[FORBIDDEN]
+
+
+def test_the_text_writes_what_the_model_says(judged: Report) -> None:
+    changed = dataclasses.replace(
+        judged, header=dataclasses.replace(judged.header, format_title="My Format",
+                                           decide="Ask the head judge."),
+        verdicts=judged.verdicts.with_columns(pl.lit("Stern talk").alias("label")))
+    lines = text_lines(changed)
+    assert lines[0].startswith("My Format — ")
+    blocks = _blocks(lines)
+    assert "  → Ask the head judge." in blocks[UNSETTLED]
+    assert blocks[SHORT][-3].startswith("  → Stern talk, applied to ")
+
+
+def test_a_long_listing_ends_with_the_counts_again(judged: Report) -> None:
+    short = text_lines(judged, every_deck=True)
+    assert short[-1] != short[1]  # 7 blocks: no repeat
+    twice = dataclasses.replace(judged, items=pl.concat([judged.items, judged.items]))
+    lines = text_lines(twice, every_deck=True)
+    assert lines[-1] == f"\n{lines[1]}"
+    assert lines[1].startswith("14 decks: ")
+
+
+def test_print_text_writes_the_lines(judged: Report) -> None:
+    screen = io.StringIO()
+    print_text(judged, Console(file=screen), every_deck=True)
+    assert screen.getvalue() == "\n".join(text_lines(judged, every_deck=True)) + "\n"
+
+
+def test_the_event_summary(judged_players: Report) -> None:
+    lines = event_lines(judged_players, shown=2)
+    counted = dict(line.rsplit(None, 1) for line in lines[1:11])
+    assert {k.strip(): int(v) for k, v in counted.items()} == {
+        "players": 6, "legal": 2, "illegal": 3, "need a head judge's decision": 1,
+        "head judge's decisions applied": 0,
+        "problems (unreadable rows, unmatched decks)": 1, "MAIN_TOO_SMALL": 1,
+        "FORBIDDEN_CARD": 2, "LIST_MISMATCH": 10, "UNRESOLVED_NAME": 1}
+    assert lines[11:] == ["  ILLEGAL 0400000002 Ben Ito (8 violations)",
+                          "  ILLEGAL 0400000003 Cho Min (2 violations)",
+                          "  … and 2 more (see the report)"]
+    every = event_lines(judged_players)
+    assert "  DECIDE 0400000005 Eve Kim (2 violations)" in every
+    assert not any(line.startswith("  …") for line in every)

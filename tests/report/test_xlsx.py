@@ -1,0 +1,132 @@
+"""The event workbook written from the report model, and the penalty log workbook."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import io
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+import pytest
+from openpyxl import load_workbook
+from openpyxl.workbook.workbook import Workbook
+
+from tests.deckbuild import FORBIDDEN, FUZZY, LEGAL, SHORT, UNSETTLED
+from tests.report.test_penalty_log import entry
+from validator.errors import ImplementationError
+from validator.judging.penalties import Policy
+from validator.report.model import Report
+from validator.report.penalty_log import HEADER
+from validator.report.xlsx import event_xlsx, log_xlsx, write_event_xlsx
+
+WHEN = dt.datetime(2026, 12, 5, 9, 0, tzinfo=dt.UTC)
+
+
+def _book(report: Report) -> Workbook:
+    return load_workbook(io.BytesIO(event_xlsx(report, WHEN)))
+
+
+def _rows(book: Workbook, sheet: str) -> list[list[Any]]:
+    return [[c.value for c in row] for row in book[sheet].iter_rows()]
+
+
+def _players(book: Workbook) -> dict[str, dict[str, Any]]:
+    header, *rows = _rows(book, "Players")
+    return {row[0]: dict(zip(header, row, strict=True)) for row in rows}
+
+
+def test_the_summary_gives_the_header_facts_and_counts(judged_players: Report,
+                                                       th: Policy) -> None:
+    book = _book(judged_players)
+    assert book.sheetnames == ["Summary", "Players", "Violations", "Penalties", "Unresolved",
+                               "Decisions", "Problems"]
+    facts = {row[0]: row[1] for row in _rows(book, "Summary") if row[0]}
+    assert facts["Format"] == "Advanced Format (TCG)"
+    assert facts["Forbidden/Limited list"] == "Demo 2026.05 TCG"
+    assert facts["Regulation"] == f"{th.title} ({th.title_local})"
+    assert (facts["Players"], facts["Legal"], facts["Illegal"]) == (6, 2, 3)
+    assert facts["Needs a head judge's decision"] == 1
+    assert facts["Problems (unreadable rows, unmatched decks)"] == 1
+    assert facts["Generated at"] == WHEN.isoformat()
+    assert facts["LIST_MISMATCH"] == 10
+
+
+def test_a_row_per_player_with_the_models_verdict(judged_players: Report, th: Policy) -> None:
+    players = _players(_book(judged_players))
+    assert list(players) == judged_players.items["player_id"].to_list()
+    short = players[SHORT]
+    assert (short["Status"], short["List legal"], short["Deck legal"]) == (
+        "Illegal", "yes", "no")
+    assert short["Penalty"] == "Duel Forfeiture"
+    assert short["Applies to"] == th.applies_to("DUEL_FORFEITURE", "pre-event", "en")
+    assert short["Remedies"] == "\n".join([th.remedies["match_list"].en,
+                                           "Add 1 Raigeki to the main deck, as registered."])
+    assert (players[LEGAL]["Penalty"], players[LEGAL]["Remedies"]) == (None, None)
+    assert players[UNSETTLED]["Status"] == "Needs a decision"
+    assert players[UNSETTLED]["Penalty"] == th.text("decision", "en")
+    fuzzy = players[FUZZY]["Read fuzzily"]
+    assert isinstance(fuzzy, str)
+    assert fuzzy.startswith("Infinite Impermenance → Infinite Impermanence (")
+
+
+def test_violations_unresolved_names_and_problems(judged_players: Report) -> None:
+    book = _book(judged_players)
+    violations = _rows(book, "Violations")[1:]
+    assert len(violations) == judged_players.violations.height
+    assert [FORBIDDEN, "list", "FORBIDDEN_CARD"] in [v[0:1] + v[2:4] for v in violations]
+    [unresolved] = _rows(book, "Unresolved")[1:]
+    assert unresolved[:4] == [UNSETTLED, "Eve Kim", "Ash Blosom", 1]
+    assert "Ash Blossom & Joyous Spring" in str(unresolved[6])
+    problems = _rows(book, "Problems")[1:]
+    assert [(p[0], p[3]) for p in problems] == [(p.file, p.code)
+                                                for p in sorted(judged_players.problems)]
+
+
+def test_a_penalty_slip_per_illegal_player(judged_players: Report) -> None:
+    slips = [str(v) for row in _rows(_book(judged_players), "Penalties") for v in row if v]
+    titles = [s for s in slips if s.startswith("Penalty: ")]
+    assert titles == ["Penalty: Duel Forfeiture"] * 3
+
+
+def test_the_workbook_writes_what_the_model_says(judged_players: Report) -> None:
+    changed = dataclasses.replace(
+        judged_players,
+        verdicts=judged_players.verdicts.with_columns(
+            pl.when(pl.col("penalty").is_not_null()).then(pl.lit("Stern talk")).alias("label")),
+        header=dataclasses.replace(judged_players.header, decide="Ask the head judge."))
+    players = _players(_book(changed))
+    assert players[SHORT]["Penalty"] == "Stern talk"
+    assert players[UNSETTLED]["Penalty"] == "Ask the head judge."
+
+
+def test_the_workbook_is_byte_stable_and_written_whole(judged_players: Report,
+                                                       tmp_path: Path) -> None:
+    assert event_xlsx(judged_players, WHEN) == event_xlsx(judged_players, WHEN)
+    target = tmp_path / "out" / "report.xlsx"
+    write_event_xlsx(judged_players, target, WHEN)
+    assert target.read_bytes() == event_xlsx(judged_players, WHEN)
+    assert not (tmp_path / "out" / "report.xlsx.part").exists()
+    with zipfile.ZipFile(target) as archive:
+        assert {i.date_time for i in archive.infolist()} == {(1980, 1, 1, 0, 0, 0)}
+
+
+def test_a_check_is_not_an_event_workbook(judged: Report) -> None:
+    with pytest.raises(ImplementationError):
+        event_xlsx(judged)
+
+
+def test_the_penalty_log_workbook() -> None:
+    entries = [entry(1, "P1", ["LIST_MISMATCH"], "2026-12-05T10:00:00+00:00"),
+               entry(2, "P1", ["LIST_MISMATCH"], "2026-12-05T11:30:00+00:00")]
+    content = log_xlsx(entries)
+    assert content == log_xlsx(entries)
+    rows = _rows(load_workbook(io.BytesIO(content)), "Penalty log")
+    assert rows[0] == HEADER
+    assert [r[0] for r in rows[1:]] == [1, 2]
+    assert rows[2][-1] == "LIST_MISMATCH"  # the second entry repeats the first's code
+    with zipfile.ZipFile(io.BytesIO(content)) as archive:
+        core = archive.read("docProps/core.xml").decode()
+    assert "2026-12-05T11:30:00Z" in core
