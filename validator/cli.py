@@ -19,7 +19,7 @@ import click
 from validator.cards import store
 from validator.errors import SHOWN, InputError
 from validator.files.safety import MAX_UPLOAD
-from validator.vocab import LANGS, STAGES
+from validator.vocab import LANGS, NAME_LANGS, STAGES
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -303,7 +303,8 @@ def check_command(decks: tuple[Path, ...], cards_spec: str | None, banlist_spec:
                   duel: int | None, decisions: Path | None, regulation: str | None, lang: Lang,
                   stage: Stage, json_target: str | None, every_deck: bool, quiet: bool,
                   data_dir: Path | None) -> None:
-    """Check decks (YDK, ydke, text lists; files or folders) and print every violation.
+    """Check decks (YDK, ydke, deck codes, text lists; files or folders) and print every
+    violation.
 
     Exit status: 0 all legal, 1 violations found (or a decision is needed), 2 bad input.
 
@@ -456,6 +457,67 @@ def pdf_command(deck: Path, player_id: str, player_name: str, event: str, date: 
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_bytes(write_form(sheet))
     out.print(f"Wrote {target}")
+
+
+_CONVERT_TO = ("ydk", "ydke", "omega", "mycard", "ygomobile", "text", "pdf")
+
+
+@main.command("convert")
+@click.argument("decks", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--to", "to", type=click.Choice(_CONVERT_TO), required=True,
+              help="The format to write: YDK, a ydke link, an Omega code, a mycard deck code, "
+                   "a YGOMobile link, a text list or a filled PDF sheet.")
+@click.option("--out", "target", type=click.Path(path_type=Path), default=None,
+              help="Where to write: a file for one deck (default: stdout; a PDF beside the "
+                   "deck), a folder for several (one file per deck, named by its id).")
+@click.option("--lang", type=click.Choice(NAME_LANGS), default="en", show_default=True,
+              help="The language of the card names of a text list or PDF sheet.")
+@click.option("--cards", "cards_spec", default=None,
+              help="Card data for names and the main/extra split of Omega codes: a source, "
+                   "'store' or 'demo' (default: the store, else the demo pool).")
+@click.option("--format", "format_spec", default="advanced-tcg", show_default=True,
+              help="The format whose cards names are read as.")
+@data_dir_option
+@user_errors
+def convert_command(decks: tuple[Path, ...], to: str, target: Path | None, lang: str,
+                    cards_spec: str | None, format_spec: str, data_dir: Path | None) -> None:
+    """Write decks (any format deckcheck reads; files or folders) in another format.
+
+    Exit status: 0 every deck written, 2 a deck could not be read or written (the others
+    are written).
+
+    Example: deckcheck convert decks/ --to omega --out omega/
+    """
+    from validator.cards.load import load_pool
+    from validator.inputs.decks.batch import read_deck_paths, require_decks
+    from validator.sheets.convert import SUFFIXES, convert
+
+    files = read_deck_paths(list(decks))
+    require_decks(files, " ".join(map(str, decks)))
+    cards, fmt = load_pool(format_spec, cards_spec, data_dir)
+    done, problems = convert(files.entries, files.ids, files.labels, to, cards, fmt, lang)
+    problems = files.problems + problems
+    single = len(decks) == 1 and not decks[0].is_dir() and len(files.ids) == 1
+    for deck in done:
+        for note in deck.notes:
+            err.print(f"note: {escape(note)}", highlight=False)
+        if single and target is None and to != "pdf":
+            sys.stdout.buffer.write(deck.data)
+            continue
+        if single:
+            path = target or decks[0].with_suffix(SUFFIXES[to])
+        elif target is None:
+            raise InputError.at("--out", "several decks: name a folder to write them to")
+        else:
+            path = target / f"{deck.deck_id}{SUFFIXES[to]}"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(deck.data)
+        if single:
+            err.print(f"Wrote {escape(str(path))}", highlight=False)
+    if done and not single:
+        err.print(f"Wrote {len(done)} decks to {escape(str(target))}", highlight=False)
+    _shown(problems, "[red]error:[/red]", "problems")
+    sys.exit(2 if problems else 0)
 
 
 @main.command("event")

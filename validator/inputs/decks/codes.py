@@ -360,7 +360,7 @@ def to_omega(main: Sequence[int], extra: Sequence[int], side: Sequence[int],
     payload = bytes([len(both), len(side)]) + struct.pack(
         f"<{len(both) + len(side)}I", *both, *side) + (
         struct.pack("<I", cover) if cover else b"")
-    deflate = zlib.compressobj(9, zlib.DEFLATED, -15)
+    deflate = zlib.compressobj(zlib.Z_DEFAULT_COMPRESSION, zlib.DEFLATED, -15)
     return base64.b64encode(deflate.compress(payload) + deflate.flush()).decode()
 
 
