@@ -3,9 +3,12 @@
 
 A deck is read as any deck is, then resolved with the card data (which splits an Omega
 code's main and extra deck): a card given by name is written by its passcode, one given by
-passcode keeps it. What a format cannot hold — a name that names no card in a passcode
-format, a passcode wider than the format's field, more entries than a YGOMobile link holds
-— is a problem of that deck, never a silent cut; the other decks are still written.
+passcode keeps it. An Omega code has no extra deck of its own: an unknown passcode in the
+extra deck reads back in the main deck (the deck's note says so).
+
+What a format cannot hold — a name that names no card in a passcode format, a passcode wider
+than the format's field, more entries than a YGOMobile link holds — is a problem of that
+deck, never a silent cut; the other decks are still written.
 """
 
 from __future__ import annotations
@@ -29,6 +32,12 @@ SUFFIXES = {"ydk": ".ydk", "ydke": ".ydke", "omega": ".omega", "mycard": ".txt",
             "ygomobile": ".txt", "text": ".txt", "pdf": ".pdf"}
 _HEADERS = {"monster": "Monster", "spell": "Spell", "trap": "Trap", "extra": "Extra",
             "side": "Side"}
+
+
+#: an Omega code gives the main and extra deck as one: a card the data does not know cannot
+#: be told to be an Extra Deck monster when the code is read
+_OMEGA_EXTRA = (", but an Omega code gives the main and extra deck as one: it reads back in "
+                "the main deck")
 
 
 @dataclass(frozen=True)
@@ -92,19 +101,21 @@ def text_list(entries: pl.DataFrame, cards: CardDB, fmt: Format, lang: str = "en
     return "\n".join(lines) + "\n", notes
 
 
-def _written(entries: pl.DataFrame, to: str, cards: CardDB, fmt: Format, lang: str,
-             label: str) -> tuple[bytes, list[str]]:
+def _written(entries: pl.DataFrame, deck_id: str, to: str, cards: CardDB, fmt: Format,
+             lang: str, label: str) -> tuple[bytes, list[str]]:
     if to == "text":
         text, notes = text_list(entries, cards, fmt, lang)
         return text.encode(), notes
     if to == "pdf":
         from validator.sheets.pdf import sheet_from_deck, write_form
 
-        sheet, notes = sheet_from_deck(entries, cards, fmt, lang=lang)
+        # decks are named by player id, as an event's submissions are
+        sheet, notes = sheet_from_deck(entries, cards, fmt, lang=lang, player_id=deck_id)
         return write_form(sheet), notes
     resolved = resolve(entries, cards, fmt)
     deck = _sections(resolved, cards, label)
-    notes = [f"passcode {code} is not a known card; written in the {section} deck"
+    notes = [f"passcode {code} is not a known card; written in the {section} deck" + (
+        _OMEGA_EXTRA if to == "omega" and section == "extra" else "")
              for section, code in resolved.filter(pl.col("status") == "unknown").select(
                  pl.col("section").cast(pl.Utf8), "passcode").unique(maintain_order=True)
              .iter_rows()]
@@ -132,7 +143,7 @@ def convert(entries: pl.DataFrame, deck_ids: list[str], labels: dict[str, str], 
         deck = by_deck.get((deck_id,), entries.clear())
         label = labels.get(deck_id, deck_id)
         try:
-            data, notes = _written(deck, to, cards, fmt, lang, label)
+            data, notes = _written(deck, deck_id, to, cards, fmt, lang, label)
         except InputError as exc:
             problems.extend(exc.problems)
             continue

@@ -15,8 +15,10 @@
   ``ydke://MAIN!EXTRA!SIDE!`` (percent-encoded or not), or the three parts as a query value.
 
 A source is a deck code when it holds a YGOMobile link or a ydke link, or when it is one
-token of base64 characters that is no card's name: 40 characters or more (the longest
-one-word card name has 37), or shorter with a digit or ``+/_=`` and decoding as a code. A
+token of base64 (or base64url) characters that is no card's name: 40 characters or more
+(the longest one-word card name in one of the alphabets has 37), or shorter with a digit or
+``+/_=`` and decoding as a code; a token of 48 characters or more with other characters is
+a code with a character wrong (the longest one-word name has 40). A
 code that decodes as no format is one problem naming every format tried and why it failed.
 
 The main and extra deck of an Omega code come as one: its entries are in the main deck with
@@ -62,6 +64,8 @@ _EITHER = 3
 #: shorter tokens of base64 characters may be one-word card names ("Naturkatastrophe")
 _ALWAYS_A_CODE = 40
 _SHORTEST = 16
+#: a token with characters of neither alphabet is still a (broken) code from this length on
+_BROKEN_CODE = 48
 _MAX_CODE = 1 << 16  # characters: a deck code of any real deck is far shorter
 _OMEGA_BYTES = 2 + 4 * (255 + 255 + 1)
 MYCARD_BITS = 28
@@ -69,6 +73,8 @@ YGOMOBILE_BITS = 27
 YGOMOBILE_HOST = "deck.ourygo.top"
 
 _STD = re.compile(r"[A-Za-z0-9+/]+={0,2}")
+_URL_ONLY = re.compile(r"[A-Za-z0-9_\-]+={0,2}")
+#: what ``ygopro-deck-encode`` decodes as base64url: either alphabet
 _URLSAFE = re.compile(r"[A-Za-z0-9_\-+/]+={0,2}")
 _TELLS = re.compile(r"[0-9+/_=]")
 _YDKE = re.compile(r"ydke://([A-Za-z0-9+/=]*![A-Za-z0-9+/=]*![A-Za-z0-9+/=]*!?)",
@@ -228,12 +234,18 @@ def _ydke(text: str) -> Code | str | None:
     return Code("ydke", *_arrays(np.concatenate(codes), sections))
 
 
-def _token(text: str) -> str | None:
-    """The text as one token of base64 characters long enough to be a code, or None."""
+def _token(text: str) -> tuple[str, bool] | None:
+    """The text as one token long enough to be a code, and whether it is one whatever it
+    decodes to; None when it is no token of a code."""
     token = text.strip()
-    if len(token) < _SHORTEST or len(token) > _MAX_CODE or not _URLSAFE.fullmatch(token):
+    if len(token) < _SHORTEST or len(token) > _MAX_CODE or not token.isascii() or len(
+            token.split()) != 1:
         return None
-    return token
+    if _STD.fullmatch(token) or _URL_ONLY.fullmatch(token):
+        return token, len(token) >= _ALWAYS_A_CODE
+    # both alphabets at once, or other characters ("Drache-X/Angriffsmodus"): a word, or a
+    # code with a character wrong when it is longer than any one-word name (40)
+    return (token, True) if len(token) >= _BROKEN_CODE else None
 
 
 def read_code(text: str) -> Code | list[str] | None:
@@ -247,18 +259,19 @@ def read_code(text: str) -> Code | list[str] | None:
         linked = _ydke(text)
         if linked is not None:
             return linked if isinstance(linked, Code) else [f"{_NAMES['ydke']}: {linked}"]
-    token = _token(text)
-    if token is None:
+    candidate = _token(text)
+    if candidate is None:
         return None
+    token, strong = candidate
     tried: list[str] = []
     for name, decode in (("omega", decode_omega), ("mycard", decode_mycard)):
         decoded = decode(token)
         if isinstance(decoded, Code):
-            if len(token) < _ALWAYS_A_CODE and not _TELLS.search(token):
+            if not strong and not _TELLS.search(token):
                 return None  # a word that happens to decode: a one-word card name
             return decoded
         tried.append(f"{_NAMES[name]}: {decoded}")
-    return tried if len(token) >= _ALWAYS_A_CODE else None
+    return tried if strong else None
 
 
 def maybe_code(data: bytes) -> bool:
