@@ -263,7 +263,7 @@ def test_check_and_event_refuse_a_folder_without_deck_files_alike(tmp_path: Path
                                       "demo", "--report", str(tmp_path / "r.xlsx")])]
     for run in runs:
         assert run.exit_code == 2
-        assert f"{tmp_path}: no deck files found (.ydk, .ydke, .txt, .zip)" in run.stderr
+        assert f"{tmp_path}: no deck files found (.ydk, .ydke, .omega, .txt, .zip)" in run.stderr
 
 
 def test_problems_past_the_screen_are_counted(tmp_path: Path) -> None:

@@ -431,8 +431,8 @@ def template_command(target: Path | None, players: int, as_pdf: bool) -> None:
 def pdf_command(deck: Path, player_id: str, player_name: str, event: str, date: str,
                 target: Path | None, cards_spec: str | None, format_spec: str,
                 data_dir: Path | None) -> None:
-    """Fill a PDF deck registration sheet from a deck (YDK, ydke or text list): cards by
-    their English names under Monster, Spell, Trap, Extra and Side, totals filled.
+    """Fill a PDF deck registration sheet from a deck (any deck file): cards by their
+    English names under Monster, Spell, Trap, Extra and Side, totals filled.
 
     Example: deckcheck pdf decks/0400001301.ydk --player-id 0400001301 --name "Ana Lee"
     --event "Regional" --date 2026-12-05

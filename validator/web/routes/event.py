@@ -137,7 +137,8 @@ async def upload_decks(request: Request) -> Response:
     uploaded = await files(data, "files", DECK_TYPES)
     links = str(data.get("links", "")).strip()
     if not uploaded and not links:
-        raise InputError.at("upload", "choose deck files or a zip, or paste ydke links")
+        raise InputError.at("upload", "choose deck files or a zip, or paste ydke links or "
+                                      "deck codes")
     for name, content in uploaded:
         if name.lower().endswith(".zip"):
             check_archive(content, name)
