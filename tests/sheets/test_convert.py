@@ -48,7 +48,7 @@ def _verdicts(entries: pl.DataFrame, cards: CardDB, banlist: Banlist) -> tuple[
     result = check(entries, cards=cards, fmt=FMT, banlist=banlist)
     decks = sorted(result.decks.select("deck_id", pl.col("status").cast(pl.Utf8)).iter_rows())
     found = set(result.violations.select(
-        "deck_id", "code", pl.col("section").cast(pl.Utf8), "card_id", "passcode",
+        "deck_id", "code", pl.col("section").cast(pl.Utf8), pl.coalesce("card_id", "passcode"),
         "count").iter_rows())
     return decks, found
 
