@@ -135,8 +135,8 @@ async def upload_decks(request: Request) -> Response:
     uploaded = await files(data, "files", DECK_TYPES)
     links = str(data.get("links", "")).strip()
     if not uploaded and not links:
-        raise InputError.at("upload", "choose deck files or a zip, or paste ydke links",
-                            code="BAD_OPTION")
+        raise InputError.at("upload", "choose deck files or a zip, or paste ydke links or "
+                                      "deck codes", code="BAD_OPTION")
     for name, content in uploaded:
         if name.lower().endswith(".zip"):
             check_archive(content, name)
