@@ -7,71 +7,24 @@ import datetime as dt
 import io
 import re
 import zipfile
-from collections.abc import Iterator
 from pathlib import Path
-from typing import TypedDict, Unpack
 
 import pytest
 from fastapi.testclient import TestClient
 from openpyxl import load_workbook
 
-from validator.web.app import create_app
-
-ROOT = Path(__file__).resolve().parent.parent.parent
-WORKBOOK = ROOT / "sample_decklists" / "regional-tcg.xlsx"
-DECKS = ROOT / "decks" / "tcg"
-FORBIDDEN_PLAYER = "0400143843"  # Pot of Greed in the side deck (README table)
-LEGAL_PLAYER = "0400001301"
-
-
-def _token(client: TestClient, path: str = "/") -> str:
-    match = re.search(r'name="csrf" value="([^"]+)"', client.get(path).text)
-    assert match
-    return match.group(1)
-
-
-#: the test client calls itself "testserver"
-HOSTS = frozenset({"testserver", "127.0.0.1", "localhost"})
-
-
-class _AppOptions(TypedDict, total=False):
-    """The options of :func:`create_app` that the tests vary."""
-
-    password: str | None
-    data_dir: Path | None
-    max_upload: int
-
-
-def _client(db: Path, **options: Unpack[_AppOptions]) -> TestClient:
-    return TestClient(create_app(db, cards_spec="demo", hosts=HOSTS, **options))
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with _client(tmp_path / "event.sqlite") as c:
-        yield c
-
-
-def _upload_sample(client: TestClient) -> None:
-    token = _token(client)
-    event = client.post("/event", data={"csrf": token, "name": "Sample Regional",
-                                        "date": "2026-12-05", "format": "advanced-tcg",
-                                        "regulation": "th", "lang": "en"})
-    assert event.status_code == 200
-    lists = client.post("/upload/registrations", data={"csrf": token, "replace": "on"},
-                        files=[("files", (WORKBOOK.name, WORKBOOK.read_bytes()))])
-    assert "1 registration file(s) received" in lists.text
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w") as archive:
-        for deck in sorted(DECKS.glob("*.ydk")):
-            archive.writestr(deck.name, deck.read_bytes())
-    decks = client.post("/upload/decks", data={"csrf": token},
-                        files=[("files", ("decks.zip", buffer.getvalue()))])
-    assert decks.status_code == 200
+from tests.web.helpers import (
+    FORBIDDEN_PLAYER,
+    LEGAL_PLAYER,
+    ROOT,
+    client_for,
+    csrf_token,
+    upload_sample,
+)
 
 
 def test_upload_sample_event_and_see_illegal_players(client: TestClient) -> None:
-    _upload_sample(client)
+    upload_sample(client)
     page = client.get("/?status=illegal").text
     assert "64 players" in page
     # 9 illegal; the 'Ash Blosom' and 'three' players wait for the head judge's decision
@@ -89,7 +42,7 @@ def test_upload_sample_event_and_see_illegal_players(client: TestClient) -> None
 
 
 def test_report_downloads(client: TestClient) -> None:
-    _upload_sample(client)
+    upload_sample(client)
     xlsx = client.get("/report.xlsx")
     assert xlsx.status_code == 200
     workbook = load_workbook(io.BytesIO(xlsx.content))
@@ -100,14 +53,14 @@ def test_report_downloads(client: TestClient) -> None:
 
 def test_judge_finds_missing_card_records_and_history_survives_restart(tmp_path: Path) -> None:
     db = tmp_path / "event.sqlite"
-    with _client(db) as client:
-        _upload_sample(client)
+    with client_for(db) as client:
+        upload_sample(client)
         page = client.get(f"/judge/{LEGAL_PLAYER}").text
         fields = dict(re.findall(r'name="(n:[^"]+)" value="(\d+)"', page))
         assert len(fields) > 10
         missing = next(iter(fields))
         fields[missing] = str(int(fields[missing]) - 1)  # one copy is not in the deck
-        token = _token(client, f"/judge/{LEGAL_PLAYER}")
+        token = csrf_token(client, f"/judge/{LEGAL_PLAYER}")
         form = {"csrf": token, "judge": "Head Judge", "round": "3", "duel": "2",
                 "stage": "in-duel", **fields}
         checked = client.post(f"/judge/{LEGAL_PLAYER}/check", data=form).text
@@ -118,18 +71,18 @@ def test_judge_finds_missing_card_records_and_history_survives_restart(tmp_path:
                                data={**form, "penalty": "DUEL_FORFEITURE"})
         assert recorded.status_code == 200
         assert "LIST_MISMATCH" in recorded.text
-    with _client(db) as restarted:
+    with client_for(db) as restarted:
         history = restarted.get(f"/players/{LEGAL_PLAYER}").text
         assert "Head Judge" in history
         assert "DUEL_FORFEITURE" in history
         again = restarted.post(f"/judge/{LEGAL_PLAYER}/check",
-                               data={**form, "csrf": _token(restarted)}).text
+                               data={**form, "csrf": csrf_token(restarted)}).text
         assert "Repeat" in again
 
 
 def test_downgrade_needs_a_reason(client: TestClient) -> None:
-    _upload_sample(client)
-    token = _token(client)
+    upload_sample(client)
+    token = csrf_token(client)
     form = {"csrf": token, "judge": "J", "deck_text": "#main\n14558127\n"}
     refused = client.post(f"/judge/{LEGAL_PLAYER}/record", data={**form, "penalty": "WARNING"})
     assert refused.status_code == 400
@@ -137,8 +90,8 @@ def test_downgrade_needs_a_reason(client: TestClient) -> None:
 
 
 def test_infraction_log_export_and_print(client: TestClient) -> None:
-    _upload_sample(client)
-    token = _token(client, "/log")
+    upload_sample(client)
+    token = csrf_token(client, "/log")
     made = client.post("/log", data={"csrf": token, "player_id": LEGAL_PLAYER,
                                      "judge": "=HYPERLINK(\"http://x\")", "code": "LATE_5",
                                      "round": "1"})
@@ -165,8 +118,8 @@ def test_forged_form_without_csrf_is_refused(client: TestClient) -> None:
 
 
 def test_oversized_upload_is_refused_with_a_message(tmp_path: Path) -> None:
-    with _client(tmp_path / "e.sqlite", max_upload=1 << 20) as client:
-        token = _token(client)
+    with client_for(tmp_path / "e.sqlite", max_upload=1 << 20) as client:
+        token = csrf_token(client)
         big = client.post("/upload/registrations", data={"csrf": token},
                           files=[("files", ("big.csv", b"a," * (1 << 20)))])
         assert big.status_code == 413
@@ -174,7 +127,7 @@ def test_oversized_upload_is_refused_with_a_message(tmp_path: Path) -> None:
 
 
 def test_card_name_script_is_shown_as_text(client: TestClient) -> None:
-    token = _token(client)
+    token = csrf_token(client)
     csv_text = ("Player ID,Player Name,Section,Qty,Card Name\n"
                 "P1,<script>alert(1)</script>,Main,3,<script>alert('x')</script>\n")
     client.post("/upload/registrations", data={"csrf": token},
@@ -185,7 +138,7 @@ def test_card_name_script_is_shown_as_text(client: TestClient) -> None:
 
 
 def test_zip_bomb_and_wrong_types_are_refused(client: TestClient) -> None:
-    token = _token(client)
+    token = csrf_token(client)
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         archive.writestr("0001.ydk", b"0" * (300 << 20))
@@ -205,7 +158,7 @@ def test_zip_bomb_and_wrong_types_are_refused(client: TestClient) -> None:
 
 def test_path_in_upload_name_never_reaches_the_file_system(client: TestClient,
                                                            tmp_path: Path) -> None:
-    token = _token(client)
+    token = csrf_token(client)
     evil = "../../../../tmp/deckcheck-evil.csv"
     client.post("/upload/registrations", data={"csrf": token},
                 files=[("files", (evil, b"Player ID,Section,Qty,Card Name\nP1,Main,3,Raigeki\n"))])
@@ -214,9 +167,9 @@ def test_path_in_upload_name_never_reaches_the_file_system(client: TestClient,
 
 
 def test_password_protects_every_page(tmp_path: Path) -> None:
-    with _client(tmp_path / "e.sqlite", password="s3cret") as client:
+    with client_for(tmp_path / "e.sqlite", password="s3cret") as client:
         assert client.get("/", follow_redirects=False).status_code == 303
-        token = _token(client, "/login")
+        token = csrf_token(client, "/login")
         wrong = client.post("/login", data={"csrf": token, "password": "nope"})
         assert wrong.status_code == 401
         ok = client.post("/login", data={"csrf": token, "password": "s3cret"})
@@ -232,11 +185,11 @@ def test_the_organizer_picks_the_events_list_from_the_data_store(tmp_path: Path)
     strict.write_text("#[2026.06 Strict TCG]\n!2026.06 Strict TCG\n14558127 0 --Ash Blossom\n")
     data = tmp_path / "data"
     import_into_store([strict], data)
-    with _client(tmp_path / "event.sqlite", data_dir=data) as client:
-        _upload_sample(client)
+    with client_for(tmp_path / "event.sqlite", data_dir=data) as client:
+        upload_sample(client)
         assert "2026.06 Strict TCG" in client.get("/").text  # offered on the event form
         assert "9 illegal" in client.get("/").text  # the demo cards' own list by default
-        token = _token(client)
+        token = csrf_token(client)
         chosen = client.post("/event", data={"csrf": token, "name": "Sample Regional",
                                              "date": "2026-12-05", "format": "advanced-tcg",
                                              "regulation": "th", "lang": "en",
@@ -256,7 +209,7 @@ def test_the_organizer_picks_the_events_list_from_the_data_store(tmp_path: Path)
 def test_a_zip_of_filled_pdf_sheets_is_an_event_s_registrations(client: TestClient) -> None:
     """An organizer's e-mailed PDF sheets, uploaded as one zip: every player listed, each
     sheet's unreadable row shown at its field."""
-    token = _token(client)
+    token = csrf_token(client)
     buffer = io.BytesIO()
     sheets = sorted((ROOT / "sample_decklists" / "pdf").glob("*.pdf"))
     with zipfile.ZipFile(buffer, "w") as archive:
@@ -273,7 +226,7 @@ def test_a_zip_of_filled_pdf_sheets_is_an_event_s_registrations(client: TestClie
 
 def test_the_web_report_is_dated_by_source_date_epoch_as_the_command_lines_is(
         client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    _upload_sample(client)
+    upload_sample(client)
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1764547200")  # 2025-12-01 00:00 UTC
     first = client.get("/report.xlsx").content
     workbook = load_workbook(io.BytesIO(first))

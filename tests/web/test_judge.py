@@ -10,13 +10,13 @@ import pytest
 from fastapi.testclient import TestClient
 
 from bench.sample_event import player_id
-from tests.web.test_app import LEGAL_PLAYER, _client, _token, _upload_sample
+from tests.web.helpers import LEGAL_PLAYER, client_for, csrf_token, upload_sample
 
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    with _client(tmp_path / "event.sqlite") as c:
-        _upload_sample(c)
+    with client_for(tmp_path / "event.sqlite") as c:
+        upload_sample(c)
         yield c
 
 
@@ -50,7 +50,7 @@ def _swap_one(client: TestClient) -> dict[str, str]:
 def test_a_side_deck_swap_is_legal_in_duel_two_and_a_mismatch_in_duel_one(
         client: TestClient) -> None:
     fields = _swap_one(client)
-    token = _token(client, f"/judge/{LEGAL_PLAYER}")
+    token = csrf_token(client, f"/judge/{LEGAL_PLAYER}")
     base = {"csrf": token, "judge": "J", "round": "3", "stage": "between-duels", **fields}
     duel_two = client.post(f"/judge/{LEGAL_PLAYER}/check", data={**base, "duel": "2"}).text
     assert "The deck matches the registered list and is legal." in duel_two
@@ -62,7 +62,7 @@ def test_a_side_deck_swap_is_legal_in_duel_two_and_a_mismatch_in_duel_one(
 
 
 def test_duel_two_with_a_card_not_on_the_list_names_the_cause(client: TestClient) -> None:
-    token = _token(client, f"/judge/{LEGAL_PLAYER}")
+    token = csrf_token(client, f"/judge/{LEGAL_PLAYER}")
     counts = _counts(client, LEGAL_PLAYER)
     side = next(k for k in counts if k.startswith("n:side:"))
     counts[side] = str(int(counts[side]) - 1)
@@ -92,7 +92,7 @@ def test_the_head_judge_settles_a_name_and_the_player_is_legal_again(
     assert "No penalty" not in page
     where = re.search(r'name="where" value="([^"]+)"', page)
     assert where
-    token = _token(client, f"/players/{ash}")
+    token = csrf_token(client, f"/players/{ash}")
     settled = client.post(f"/players/{ash}/decide", data={
         "csrf": token, "where": where.group(1), "section": "main",
         "card": "Ash Blossom & Joyous Spring", "decided_by": "Head judge Mai",
@@ -112,7 +112,7 @@ def test_recording_follows_the_chosen_penalty_and_repeats_are_flagged(
     counts = _counts(client, LEGAL_PLAYER)
     first = next(iter(counts))
     counts[first] = str(int(counts[first]) - 1)
-    token = _token(client, f"/judge/{LEGAL_PLAYER}")
+    token = csrf_token(client, f"/judge/{LEGAL_PLAYER}")
     form = {"csrf": token, "judge": "J", "round": "1", "duel": "1",
             "stage": "between-matches", **counts}
     for _ in range(2):
@@ -138,7 +138,7 @@ def test_an_organizers_own_policy_is_uploaded_and_used(client: TestClient) -> No
               'between-matches = "next_duel"\npre-event = "first_duel"\n'
               '[codes.LIST_MISMATCH]\npenalty = "GAME_LOSS"\nremedy = "match_list"\n'
               'clause = { section = "4", heading = "Deck lists" }\n' + codes)
-    token = _token(client)
+    token = csrf_token(client)
     uploaded = client.post("/policy", data={"csrf": token},
                            files=[("file", ("store.toml", policy.encode()))])
     assert uploaded.status_code == 200

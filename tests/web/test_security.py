@@ -19,17 +19,10 @@ from click.testing import CliRunner
 from fastapi.testclient import TestClient
 from openpyxl import Workbook
 
-from tests.web.test_app import HOSTS, LEGAL_PLAYER, _client, _token, _upload_sample
+from tests.web.helpers import HOSTS, LEGAL_PLAYER, client_for, csrf_token, upload_sample
 from validator.cli import main
 from validator.web.app import create_app
 from validator.web.security import Throttle, allowed_hosts, same_origin
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with _client(tmp_path / "event.sqlite") as c:
-        yield c
-
 
 # --- DNS rebinding, other sites' forms, binding beyond loopback
 
@@ -42,7 +35,7 @@ def test_a_host_name_the_server_was_not_started_for_is_refused(client: TestClien
 
 
 def test_a_post_from_another_site_is_refused(client: TestClient) -> None:
-    token = _token(client)
+    token = csrf_token(client)
     form = {"csrf": token, "name": "x", "date": "2026-01-01", "format": "advanced-tcg",
             "regulation": "th", "lang": "en"}
     other = client.post("/event", data=form, headers={"origin": "http://attacker.example"})
@@ -83,7 +76,7 @@ def _cookie(response: httpx2.Response) -> str:
 
 
 def test_a_session_id_the_server_never_issued_is_replaced(tmp_path: Path) -> None:
-    with _client(tmp_path / "e.sqlite", password="s3cret") as client:
+    with client_for(tmp_path / "e.sqlite", password="s3cret") as client:
         client.cookies.set("dc_session", "chosen-by-the-attacker")
         page = client.get("/login")
         issued = _cookie(page)
@@ -92,9 +85,9 @@ def test_a_session_id_the_server_never_issued_is_replaced(tmp_path: Path) -> Non
 
 
 def test_signing_in_rotates_the_session_and_signing_out_ends_it(tmp_path: Path) -> None:
-    with _client(tmp_path / "e.sqlite", password="s3cret") as client:
+    with client_for(tmp_path / "e.sqlite", password="s3cret") as client:
         before = _cookie(client.get("/login"))
-        token = _token(client, "/login")
+        token = csrf_token(client, "/login")
         signed_in = client.post("/login", data={"csrf": token, "password": "s3cret"},
                                 follow_redirects=False)
         after = _cookie(signed_in)
@@ -104,7 +97,7 @@ def test_signing_in_rotates_the_session_and_signing_out_ends_it(tmp_path: Path) 
         old = TestClient(client.app)
         old.cookies.set("dc_session", before)
         assert old.get("/", follow_redirects=False).status_code == 303
-        out = client.post("/logout", data={"csrf": _token(client)}, follow_redirects=False)
+        out = client.post("/logout", data={"csrf": csrf_token(client)}, follow_redirects=False)
         assert out.status_code == 303
         stolen = TestClient(client.app)
         stolen.cookies.set("dc_session", after)
@@ -113,21 +106,21 @@ def test_signing_in_rotates_the_session_and_signing_out_ends_it(tmp_path: Path) 
 
 def test_a_password_change_signs_everyone_out(tmp_path: Path) -> None:
     db = tmp_path / "e.sqlite"
-    with _client(db, password="old") as client:
-        token = _token(client, "/login")
+    with client_for(db, password="old") as client:
+        token = csrf_token(client, "/login")
         client.post("/login", data={"csrf": token, "password": "old"})
         cookie = client.cookies.get("dc_session")
         assert client.get("/", follow_redirects=False).status_code == 200
-    with _client(db, password="old") as same:  # a restart keeps the sign-in
+    with client_for(db, password="old") as same:  # a restart keeps the sign-in
         same.cookies.set("dc_session", str(cookie))
         assert same.get("/", follow_redirects=False).status_code == 200
-    with _client(db, password="new") as changed:
+    with client_for(db, password="new") as changed:
         changed.cookies.set("dc_session", str(cookie))
         assert changed.get("/", follow_redirects=False).status_code == 303
 
 
 def test_login_reveals_nothing_of_the_event(tmp_path: Path) -> None:
-    with _client(tmp_path / "e.sqlite", password="s3cret") as client:
+    with client_for(tmp_path / "e.sqlite", password="s3cret") as client:
         # the event exists and has a name, but the sign-in page does not show it
         client.app.state.event.db.save_settings(  # type: ignore[attr-defined]
             __import__("validator.event.store", fromlist=["EventSettings"]).EventSettings(
@@ -174,8 +167,8 @@ def test_many_wrong_passwords_lock_the_client_out() -> None:
 # --- bodies and hostile files
 
 def test_a_chunked_body_over_the_limit_is_413(tmp_path: Path) -> None:
-    with _client(tmp_path / "e.sqlite", max_upload=1 << 20) as client:
-        token = _token(client)
+    with client_for(tmp_path / "e.sqlite", max_upload=1 << 20) as client:
+        token = csrf_token(client)
 
         def chunks() -> Iterator[bytes]:
             yield b"csrf=" + token.encode() + b"&x="
@@ -208,7 +201,7 @@ HOSTILE: dict[str, Callable[[], bytes]] = {
 @pytest.mark.parametrize("name", HOSTILE)
 def test_a_hostile_registration_file_is_one_clear_problem(client: TestClient,
                                                           name: str) -> None:
-    token = _token(client)
+    token = csrf_token(client)
     started = time.perf_counter()
     response = client.post("/upload/registrations", data={"csrf": token},
                            files=[("files", (name, HOSTILE[name]()))])
@@ -220,8 +213,8 @@ def test_a_hostile_registration_file_is_one_clear_problem(client: TestClient,
 
 
 def test_a_megabyte_of_bad_deck_lines_is_a_bounded_report(client: TestClient) -> None:
-    _upload_sample(client)
-    token = _token(client)
+    upload_sample(client)
+    token = csrf_token(client)
     response = client.post("/upload/decks", data={"csrf": token},
                            files=[("files", ("0499999998.ydk", b"not a card\n" * 95_000))])
     assert response.status_code == 200
@@ -261,8 +254,8 @@ def test_hostile_files_are_read_within_a_memory_limit() -> None:
     {"n:main:14558127": "three"},
 ])
 def test_the_judge_form_never_answers_500(client: TestClient, fields: dict[str, str]) -> None:
-    _upload_sample(client)
-    token = _token(client, f"/judge/{LEGAL_PLAYER}")
+    upload_sample(client)
+    token = csrf_token(client, f"/judge/{LEGAL_PLAYER}")
     response = client.post(f"/judge/{LEGAL_PLAYER}/check",
                            data={"csrf": token, "judge": "J", **fields})
     assert response.status_code in (200, 400)
