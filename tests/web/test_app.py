@@ -166,17 +166,6 @@ def test_path_in_upload_name_never_reaches_the_file_system(client: TestClient,
     assert "deckcheck-evil.csv" in client.get("/").text
 
 
-def test_password_protects_every_page(tmp_path: Path) -> None:
-    with client_for(tmp_path / "e.sqlite", password="s3cret") as client:
-        assert client.get("/", follow_redirects=False).status_code == 303
-        token = csrf_token(client, "/login")
-        wrong = client.post("/login", data={"csrf": token, "password": "nope"})
-        assert wrong.status_code == 401
-        ok = client.post("/login", data={"csrf": token, "password": "s3cret"})
-        assert ok.status_code == 200
-        assert "Registered deck lists" in client.get("/").text
-
-
 def test_the_organizer_picks_the_events_list_from_the_data_store(tmp_path: Path) -> None:
     from validator.cards.store import import_into_store
 

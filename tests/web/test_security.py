@@ -119,17 +119,6 @@ def test_a_password_change_signs_everyone_out(tmp_path: Path) -> None:
         assert changed.get("/", follow_redirects=False).status_code == 303
 
 
-def test_login_reveals_nothing_of_the_event(tmp_path: Path) -> None:
-    with client_for(tmp_path / "e.sqlite", password="s3cret") as client:
-        # the event exists and has a name, but the sign-in page does not show it
-        client.app.state.event.db.save_settings(  # type: ignore[attr-defined]
-            __import__("validator.event.store", fromlist=["EventSettings"]).EventSettings(
-                "Secret Regional", "2026-12-05", "advanced-tcg", "th", "en"))
-        page = client.get("/login").text
-        assert "Secret Regional" not in page
-        assert "advanced-tcg" not in page
-
-
 def test_wrong_passwords_are_throttled_without_blocking_others(tmp_path: Path) -> None:
     app = create_app(tmp_path / "e.sqlite", password="s3cret", cards_spec="demo", hosts=HOSTS)
     app.state.throttle = Throttle(step=0.4, most=0.4)
