@@ -1,4 +1,6 @@
-"""The web app under hostile input and as an attacker would probe it (HTTP, no browser)."""
+"""What keeps ``deckcheck serve`` safe on a venue LAN (``validator/web/security.py``): host
+names, other sites' forms, signed sessions, throttled passwords and bounded bodies, each on
+its own and as an attacker would probe the app (HTTP, no browser)."""
 
 from __future__ import annotations
 
@@ -10,15 +12,15 @@ from pathlib import Path
 
 import httpx
 import httpx2
-from click.testing import CliRunner
+import pytest
 from fastapi.testclient import TestClient
 
 from tests.web.helpers import HOSTS, client_for, csrf_token
-from validator.cli import main
+from validator.event.store import EventDB
 from validator.web.app import create_app
-from validator.web.security import Throttle, allowed_hosts, same_origin
+from validator.web.security import Sessions, Throttle, allowed_hosts, same_origin
 
-# --- DNS rebinding, other sites' forms, binding beyond loopback
+# --- DNS rebinding, other sites' forms
 
 def test_a_host_name_the_server_was_not_started_for_is_refused(client: TestClient) -> None:
     assert client.get("/", headers={"host": "attacker.example"}).status_code == 400
@@ -40,25 +42,6 @@ def test_a_post_from_another_site_is_refused(client: TestClient) -> None:
     own = client.post("/event", data=form, headers={"origin": "http://testserver"})
     assert own.status_code == 200
     assert not same_origin("null", None, HOSTS)
-
-
-def test_serving_beyond_loopback_needs_a_password(tmp_path: Path) -> None:
-    result = CliRunner().invoke(main, ["serve", "--db", str(tmp_path / "e.sqlite"),
-                                       "--host", "0.0.0.0"])
-    assert result.exit_code == 2
-    assert "--host: BAD_OPTION" in result.output
-
-
-def test_a_busy_port_is_one_clear_line(tmp_path: Path) -> None:
-    import socket
-
-    with socket.create_server(("127.0.0.1", 0)) as busy:
-        port = busy.getsockname()[1]
-        result = CliRunner().invoke(main, ["serve", "--db", str(tmp_path / "e.sqlite"),
-                                           "--port", str(port)])
-    assert result.exit_code == 2
-    assert f"127.0.0.1:{port}: BAD_OPTION" in result.output
-    assert "deckcheck serving" not in result.output  # the address only once listening
 
 
 # --- sessions
@@ -163,12 +146,99 @@ def test_a_chunked_body_over_the_limit_is_413(tmp_path: Path) -> None:
         assert response.status_code == 413
 
 
-# --- the judge form: bad input is a clear 400, never a 500
+def test_oversized_upload_is_refused_with_a_message(tmp_path: Path) -> None:
+    with client_for(tmp_path / "e.sqlite", max_upload=1 << 20) as client:
+        token = csrf_token(client)
+        big = client.post("/upload/registrations", data={"csrf": token},
+                          files=[("files", ("big.csv", b"a," * (1 << 20)))])
+        assert big.status_code == 413
+        assert "larger than 1 MiB" in big.text
+        assert client.app.state.event.db.uploads("registrations") == []  # type: ignore[attr-defined]
 
 
-def test_route_handlers_live_in_routers_not_in_the_factory() -> None:
-    source = (Path(__file__).resolve().parent.parent.parent / "validator" / "web" /
-              "app.py").read_text()
-    assert "@app.get" not in source
-    assert "@app.post" not in source
-    assert "def _diff" not in source
+# --- each part on its own
+
+@pytest.mark.parametrize(("origin", "referer", "same"), [
+    ("http://testserver", None, True),
+    ("http://127.0.0.1:8000", "http://attacker.example/", True),  # Origin decides
+    (None, "http://localhost:8000/log", True),
+    ("http://attacker.example", None, False),
+    (None, "http://attacker.example/page", False),
+    ("null", "http://testserver/", True),  # an opaque origin: the Referer decides
+    ("null", None, False),
+    (None, None, True),  # not a browser: left to the CSRF token
+])
+def test_same_origin_trusts_the_origin_else_the_referer(origin: str | None,
+                                                        referer: str | None,
+                                                        same: bool) -> None:
+    assert same_origin(origin, referer, HOSTS) is same
+
+
+def test_the_loopback_server_answers_only_to_loopback_names_and_those_allowed() -> None:
+    assert allowed_hosts("127.0.0.1") == frozenset({"127.0.0.1", "localhost", "::1"})
+    assert allowed_hosts("127.0.0.1", ["Judges.Local"]) == frozenset(
+        {"127.0.0.1", "localhost", "::1", "judges.local"})
+
+
+@pytest.fixture(scope="module")
+def loopback(tmp_path_factory: pytest.TempPathFactory) -> TestClient:
+    """An app that answers to the loopback names only."""
+    return TestClient(create_app(tmp_path_factory.mktemp("event") / "e.sqlite",
+                                 cards_spec="demo", hosts=frozenset({"localhost", "::1"})))
+
+
+@pytest.mark.parametrize(("host", "status"), [
+    ("localhost", 200), ("LOCALHOST:8000", 200), ("[::1]:8000", 200), ("::1", 200),
+    ("localhost.attacker.example", 400), ("", 400),
+])
+def test_the_host_guard_reads_the_host_without_its_port(loopback: TestClient, host: str,
+                                                        status: int) -> None:
+    assert loopback.get("/static/style.css", headers={"host": host}).status_code == status
+
+
+def test_a_session_cookie_is_the_server_s_only_when_signed_with_its_secret(
+        tmp_path: Path) -> None:
+    db = EventDB(tmp_path / "e.sqlite")
+    sessions = Sessions(db.secret(), db, "pw")
+    sid, cookie = sessions.issue()
+    assert sessions.verify(cookie) == sid
+    assert sessions.verify(cookie[:-1] + ("0" if cookie[-1] != "0" else "1")) is None
+    assert sessions.verify(sid) is None  # unsigned
+    assert sessions.verify(None) is None
+    other = Sessions(b"another secret", db, "pw")
+    assert other.verify(cookie) is None
+    assert sessions.csrf(sid) != sessions.csrf(sessions.issue()[0])  # a token per session
+
+
+def test_a_sign_in_lasts_until_sign_out_and_only_under_its_password(tmp_path: Path) -> None:
+    db = EventDB(tmp_path / "e.sqlite")
+    sessions = Sessions(db.secret(), db, "pw")
+    old, _ = sessions.issue()
+    assert not sessions.signed_in(old)
+    sid, _ = sessions.sign_in(old)
+    assert sid != old
+    assert sessions.signed_in(sid)
+    assert not Sessions(db.secret(), db, "changed").signed_in(sid)
+    sessions.sign_out(sid)
+    assert not sessions.signed_in(sid)
+    assert Sessions(db.secret(), db, None).signed_in("any id")  # no password: open
+    assert sessions.password_matches("pw")
+    assert not sessions.password_matches("PW")
+    assert not Sessions(db.secret(), db, None).password_matches("")
+
+
+def test_a_right_password_forgets_the_client_s_failures() -> None:
+    throttle = Throttle(step=0, most=0, lock_after=2)
+    asyncio.run(throttle.failed("10.0.0.9"))
+    throttle.succeeded("10.0.0.9")
+    asyncio.run(throttle.failed("10.0.0.9"))
+    assert not throttle.locked("10.0.0.9")
+
+
+def test_wrong_passwords_older_than_the_window_are_forgotten() -> None:
+    throttle = Throttle(step=0, most=0, lock_after=2, window=0.05)
+    for _ in range(2):
+        asyncio.run(throttle.failed("10.0.0.9"))
+    assert throttle.locked("10.0.0.9")
+    time.sleep(0.06)
+    assert not throttle.locked("10.0.0.9")
