@@ -1,5 +1,6 @@
 """The package's layout: stages of the data flow that import only from the stages below them
-(the contract in ``pyproject.toml``), no import cycle, few modules loose at the top."""
+(the contract in ``pyproject.toml``), no import cycle, few modules loose at the top, and
+tests that mirror the modules."""
 
 from __future__ import annotations
 
@@ -14,6 +15,16 @@ ROOT = Path(__file__).resolve().parent.parent
 LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
 #: the modules that may sit loose at the top of validator/ (shared words, errors, entry points)
 LOOSE = {"cli", "docs", "errors", "vocab"}
+#: modules whose test files are being written elsewhere; each entry goes when its test file
+#: lands (the test below fails while a listed module already has one)
+AWAITING_TESTS = {
+    "validator/judging/verdicts.py",
+    "validator/report/json.py",
+    "validator/report/penalty_log.py",
+    "validator/report/style.py",
+    "validator/report/text.py",
+    "validator/report/xlsx.py",
+}
 
 
 def _lint_imports(root: Path) -> subprocess.CompletedProcess[str]:
@@ -60,3 +71,34 @@ def test_the_readme_names_every_package_of_the_layout() -> None:
     packages = sorted(p.parent.name for p in (ROOT / "validator").glob("*/__init__.py"))
     assert packages  # the package has subpackages to name
     assert [p for p in packages if f"`{p}/`" not in layout] == []
+
+
+def _mirrored_test(module: Path) -> Path:
+    """validator/a/b.py → tests/a/test_b.py"""
+    relative = module.relative_to(ROOT / "validator")
+    return ROOT / "tests" / relative.parent / f"test_{relative.name}"
+
+
+def _modules() -> list[Path]:
+    """Every module of the package but ``__init__`` and private helpers (``_name.py``)."""
+    return sorted(p for p in (ROOT / "validator").rglob("*.py") if not p.name.startswith("_"))
+
+
+def test_every_module_has_its_own_test_file_at_the_mirrored_path() -> None:
+    modules = _modules()
+    assert len(modules) > 50  # the whole package, not an empty glob
+    missing = [str(m.relative_to(ROOT)) for m in modules
+               if not _mirrored_test(m).is_file()
+               and str(m.relative_to(ROOT)) not in AWAITING_TESTS]
+    assert missing == []
+    empty = [str(_mirrored_test(m).relative_to(ROOT)) for m in modules
+             if _mirrored_test(m).is_file()
+             and "\ndef test_" not in _mirrored_test(m).read_text(encoding="utf-8")]
+    assert empty == []
+
+
+def test_every_module_awaiting_its_test_file_exists_and_still_awaits_it() -> None:
+    listed = {path: ROOT / path for path in AWAITING_TESTS}
+    assert [path for path, module in listed.items() if not module.is_file()] == []
+    assert sorted(path for path, module in listed.items()
+                  if _mirrored_test(module).is_file()) == []
