@@ -66,6 +66,15 @@ def test_the_form_s_counts_added_cards_and_pasted_deck_are_read() -> None:
     assert pasted == "#main\n14558127\n"
 
 
+@pytest.mark.parametrize("qty", ["0", "", " "])
+def test_an_added_card_of_no_copies_is_not_in_the_deck(qty: str) -> None:
+    """The page's running totals count the number typed in a row (none when it is 0 or
+    cleared); the check counts the same, not one copy."""
+    _, extra, _ = judge_inputs(FormData([("add_name_0", "Raigeki"), ("add_qty_0", qty),
+                                         ("add_name_1", "Pot of Greed"), ("add_qty_1", "2")]))
+    assert extra == [("main", "Pot of Greed", 2)]
+
+
 def test_added_rows_past_the_last_one_the_form_offers_are_not_read() -> None:
     _, extra, _ = judge_inputs(FormData([(f"add_name_{MAX_EXTRA_ROWS}", "Raigeki")]))
     assert extra == []
