@@ -338,3 +338,22 @@ def test_convert_several_decks_needs_a_folder(tmp_path: Path) -> None:
                                        "demo"])
     assert result.exit_code == 2
     assert "--out" in result.stderr
+
+
+def test_serving_beyond_loopback_needs_a_password(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["serve", "--db", str(tmp_path / "e.sqlite"),
+                                       "--host", "0.0.0.0"])
+    assert result.exit_code == 2
+    assert "--host: BAD_OPTION" in result.output
+
+
+def test_a_busy_port_is_one_clear_line(tmp_path: Path) -> None:
+    import socket
+
+    with socket.create_server(("127.0.0.1", 0)) as busy:
+        port = busy.getsockname()[1]
+        result = CliRunner().invoke(main, ["serve", "--db", str(tmp_path / "e.sqlite"),
+                                           "--port", str(port)])
+    assert result.exit_code == 2
+    assert f"127.0.0.1:{port}: BAD_OPTION" in result.output
+    assert "deckcheck serving" not in result.output  # the address only once listening
