@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import shared_path
+from tests.datafiles import refused_fields
 from validator.cards import store
 from validator.cards.update import sources, update
 from validator.errors import InputError
-from validator.text.datafile import data_file
 
 
 @pytest.fixture
@@ -102,11 +102,4 @@ def test_the_shipped_sources_load() -> None:
 ])
 def test_a_malformed_sources_file_is_refused_naming_file_and_field(
         tmp_path: Path, edit: tuple[str, str], fields: set[str]) -> None:
-    text = data_file("sources.toml").read_text(encoding="utf-8")
-    assert edit[0] in text
-    path = tmp_path / "sources.toml"
-    path.write_text(text.replace(*edit, 1), encoding="utf-8")
-    with pytest.raises(InputError) as info:
-        sources(path)
-    assert {p.file for p in info.value.problems} == {str(path)}
-    assert {p.column for p in info.value.problems} == fields
+    assert refused_fields("sources.toml", edit, sources, tmp_path) == fields

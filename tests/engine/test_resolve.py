@@ -9,13 +9,12 @@ import polars as pl
 import pytest
 
 from tests.conftest import shared_path
+from tests.datafiles import refused_fields
 from validator.cards.db import CardDB
 from validator.cards.formats import load_format
 from validator.engine.resolve import nicknames, resolve
-from validator.errors import InputError
 from validator.inputs.decks.textlist import parse_text_list
 from validator.inputs.entries import entries_frame
-from validator.text.datafile import data_file
 
 
 def _names(*names: str) -> pl.DataFrame:
@@ -212,14 +211,7 @@ def test_every_shipped_nickname_names_a_real_card(real_db: CardDB) -> None:
 ])
 def test_a_malformed_nicknames_file_is_refused_naming_file_and_field(
         tmp_path: Path, edit: tuple[str, str], fields: set[str]) -> None:
-    text = data_file("nicknames.toml").read_text(encoding="utf-8")
-    assert edit[0] in text
-    path = tmp_path / "nicknames.toml"
-    path.write_text(text.replace(*edit, 1), encoding="utf-8")
-    with pytest.raises(InputError) as info:
-        nicknames(path)
-    assert {p.file for p in info.value.problems} == {str(path)}
-    assert {p.column for p in info.value.problems} == fields
+    assert refused_fields("nicknames.toml", edit, nicknames, tmp_path) == fields
 
 
 def test_main_and_extra_given_as_one_are_split_by_the_cards_kind(demo_db: CardDB) -> None:

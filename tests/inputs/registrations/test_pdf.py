@@ -14,7 +14,7 @@ from pypdf import PdfReader, PdfWriter
 from pypdf.generic import NameObject, TextStringObject
 from reportlab.pdfgen.canvas import Canvas
 
-from validator.errors import InputError
+from tests.datafiles import refused_fields
 from validator.inputs.registrations._found import Found, Player
 from validator.inputs.registrations.pdf import (
     BLOCK_KEYS,
@@ -31,7 +31,6 @@ from validator.inputs.registrations.pdf import (
 from validator.inputs.registrations.read import read_registrations
 from validator.sheets.pdf import write_form
 from validator.sheets.workbook import KonamiSheet
-from validator.text.datafile import data_file
 
 ROOT = Path(__file__).resolve().parent.parent.parent.parent
 
@@ -246,11 +245,4 @@ def test_the_shipped_layouts_load_each_with_every_block() -> None:
 ])
 def test_a_malformed_forms_file_is_refused_naming_file_and_field(
         tmp_path: Path, edit: tuple[str, str], fields: set[str]) -> None:
-    text = data_file("pdf_forms.toml").read_text(encoding="utf-8")
-    assert edit[0] in text
-    path = tmp_path / "pdf_forms.toml"
-    path.write_text(text.replace(*edit, 1), encoding="utf-8")
-    with pytest.raises(InputError) as info:
-        layouts(path)
-    assert {p.file for p in info.value.problems} == {str(path)}
-    assert {p.column for p in info.value.problems} == fields
+    assert refused_fields("pdf_forms.toml", edit, layouts, tmp_path) == fields
