@@ -87,7 +87,8 @@ def read_forms(sheet: Sheet, header_row: int, cols: dict[str, int], out: Found) 
             lines = len(text.splitlines()) > 1
             out.problems.extend(Problem(sheet.file, r, cell_line(at, p.line, lines), p.message,
                                         code=p.code, deck_id=player,
-                                        section=section or p.section) for p in bad)
+                                        section=section or p.section, text=p.text)
+                                for p in bad)
             for entry in rows:
                 number = entry["line"]
                 out.rows.append({**entry, "section": section or "main", "line": r,
