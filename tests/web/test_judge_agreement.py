@@ -90,7 +90,8 @@ def test_a_duel_that_is_not_a_whole_number_from_one_is_an_error_on_the_form(
     status, page = _check(client, LEGAL_PLAYER, duel=duel)
     assert status == 400
     assert 'id="form-errors"' in page
-    assert "judge (duel): BAD_OPTION" in page
+    assert 'data-field="duel" data-code="BAD_OPTION"' in page
+    assert '<input name="duel" aria-invalid="true"' in page
     assert 'action="/judge/0400001301/check"' in page  # the form again
     assert 'value="Judge Ren"' in page  # as it was sent
     assert "Duel Forfeiture" not in page
@@ -102,7 +103,7 @@ def test_a_duel_that_is_not_a_whole_number_from_one_is_an_error_on_the_form(
 def test_round_and_stage_are_validated(client: TestClient, field: str, value: str) -> None:
     status, page = _check(client, LEGAL_PLAYER, **{field: value})
     assert status == 400
-    assert f"judge ({field}): BAD_OPTION" in page
+    assert f'data-field="{field}" data-code="BAD_OPTION"' in page
 
 
 def test_a_duel_number_is_kept_on_the_form_and_in_the_result(client: TestClient) -> None:
@@ -119,7 +120,7 @@ def test_counts_changed_and_a_deck_pasted_asks_which_to_check(client: TestClient
     pasted = "#main\n14558127\n"
     status, page = _check(client, LEGAL_PLAYER, deck_text=pasted, **changed)
     assert status == 400
-    assert "judge (use): BAD_OPTION" in page
+    assert 'data-field="use" data-code="BAD_OPTION"' in page
     assert 'name="use" value="counts"' in page
     assert 'name="use" value="pasted"' in page
     assert f'name="{first}" value="{changed[first]}"' in page  # the count as changed

@@ -15,7 +15,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
 from validator.engine.status import unreadable_rows
-from validator.errors import ImplementationError, InputError, ProblemCollector
+from validator.errors import ImplementationError, InputError, Problem, ProblemCollector
 from validator.event.run import EventResult
 from validator.judging.judge import (
     ListLine,
@@ -27,7 +27,6 @@ from validator.judging.judge import (
 )
 from validator.report.model import Report, judged_check
 from validator.report.penalty_log import repeats
-from validator.report.text import problem_line
 from validator.text.lexicon import MAX_QUANTITY, whole_number
 from validator.vocab import SECTIONS, STAGES, Stage
 from validator.web.pages import form, latest, page, state_of
@@ -220,8 +219,25 @@ def _judge_page(request: Request, state: EventState, result: EventResult,
                 lines=lines, extra_rows=min(extra, MAX_EXTRA_ROWS),
                 unreadable=[line for line in lines if line.key is None],
                 history=state.db.log(player_id), sections=SECTIONS, values=values,
-                errors=[problem_line(p) for p in error.problems] if error else [],
+                errors=[_form_error(p) for p in error.problems] if error else [],
+                invalid={p.column for p in error.problems} if error else set(),
                 ask_use=bool(error and "use" in [p.column for p in error.problems]))
+
+
+#: the judge's form fields, as the form labels them
+_LABELS = {"duel": "Duel", "round": "Round", "stage": "When", "use": "Counts or pasted deck"}
+
+
+def _form_error(problem: Problem) -> dict[str, str]:
+    """A problem of the judge's form, by the field it is in, in the form's words."""
+    field = problem.column or ""
+    if field in _LABELS:
+        label = _LABELS[field]
+    elif problem.file == "judge" and problem.line is not None:
+        label, field = f"Pasted deck, line {problem.line}", "deck_text"
+    else:
+        label = field or problem.place
+    return {"field": field, "label": label, "message": problem.message, "code": problem.code}
 
 
 async def judge_form_error(request: Request, exc: FormError) -> Response:
