@@ -62,3 +62,29 @@ def test_two_typos_in_one_cell_are_two_decisions(tmp_path: Path, setup: Setup) -
     assert after.violations.is_empty()
     assert after.players.select("status", "legal").rows() == [("legal", True)]
     assert not [p for p in after.problems if p.code == "UNMATCHED_DECISION"]
+
+
+@pytest.mark.parametrize("where", ["Registrations!D15", "D15", "lists.xlsx:D15"])
+def test_a_long_layout_decision_with_or_without_the_sheet(tmp_path: Path, setup: Setup,
+                                                          where: str) -> None:
+    book = openpyxl.Workbook()
+    sheet = book.active
+    assert sheet is not None
+    sheet.title = "Registrations"
+    sheet.append(["KONAMI ID", "Section", "Qty", "Card Name"])
+    for line in MAIN:
+        qty, name = line.split(" ", 1)
+        sheet.append([PLAYER, "Main", int(qty), name])
+    book.save(tmp_path / "lists.xlsx")
+    before = run_event(tmp_path / "lists.xlsx", setup)
+    assert before.violations.filter(before.violations["code"] == "UNRESOLVED_NAME")[
+        "cell"].to_list() == ["Registrations!D15", "Registrations!D16"]
+    decisions = tmp_path / "decisions.csv"
+    decisions.write_text(csv_text([
+        ["player_id", "where", "card", "decided_by", "reason"],
+        [PLAYER, where, "Dark Hole", "Head judge", "typo"],
+        [PLAYER, "Registrations!D16", "Blackwing - Gale the Whirlwind", "Head judge", "BW"],
+    ]), encoding="utf-8")
+    after = run_event(tmp_path / "lists.xlsx", setup, decisions=read_decisions(decisions))
+    assert [d.typed for d in after.decisions] == ["Drak Hoel", "BW Gale"]
+    assert after.players.select("status", "legal").rows() == [("legal", True)]

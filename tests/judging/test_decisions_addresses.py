@@ -86,3 +86,4 @@ def test_address_forms() -> None:
     assert address_forms("l.csv", 10, "E10") == {"e10", "l.csv:e10"}
     assert address_forms("l.ydk", 7, None) == {"7", "line 7", "l.ydk:7", "l.ydk:line 7"}
     assert address_forms(None, None, None) == set()
+    assert address_forms("/event/l.csv", 10, "E10") == {"e10", "/event/l.csv:e10", "l.csv:e10"}

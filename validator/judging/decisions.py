@@ -57,7 +57,8 @@ def _place(text: str | None) -> str:
 def address_forms(file: str | None, line: int | None, cell: str | None) -> set[str]:
     """Every way a report writes one entry's or row's address, as compared: its cell with
     and without the sheet (``Registrations!E10``, ``E10``), or its line when it has no
-    cell (``12``, ``line 12``), each also after its file (``list.csv:E10``)."""
+    cell (``12``, ``line 12``), each also after its file, as given or by its name alone
+    (``/event/list.csv:E10``, ``list.csv:E10``)."""
     if cell:
         bare = cell.rsplit("!", 1)[-1]
         forms = {cell, bare}
@@ -65,7 +66,8 @@ def address_forms(file: str | None, line: int | None, cell: str | None) -> set[s
         forms = {str(line), f"line {line}"}
     else:
         return set()
-    return {_place(f) for f in forms} | {_place(f"{file}:{f}") for f in forms if file}
+    files = {file, file.replace("\\", "/").rsplit("/", 1)[-1]} if file else set()
+    return {_place(f) for f in forms} | {_place(f"{name}:{f}") for f in forms for name in files}
 
 
 def _full(file: str | None, line: int | None, cell: str | None) -> str:
