@@ -154,6 +154,9 @@ class Problem:
     #: such a row is a decision for the head judge (UNREADABLE_ROW), not only a problem
     deck_id: str | None = field(default=None, kw_only=True)
     section: str | None = field(default=None, kw_only=True)
+    #: what such a row says for its card, as written ("Infinite Impermanence" beside a
+    #: quantity "three"), so the head judge sees the card without opening the file
+    text: str | None = field(default=None, kw_only=True)
 
     def __post_init__(self) -> None:
         if self.code not in PROBLEM_CODES:

@@ -99,6 +99,7 @@ class _Shared:
     table: CardTable
     list_problems: bool
     siding: bool
+    counted_from_list: bool = False
 
 
 def check(
@@ -113,6 +114,7 @@ def check(
     siding: bool = False,
     unreadable: pl.DataFrame | None = None,
     attributes: CardTable | None = None,
+    counted_from_list: bool = False,
     chunk_rows: int = CHUNK_ROWS,
     chunk_above: int = CHUNK_ABOVE,
 ) -> CheckResult:
@@ -129,6 +131,9 @@ def check(
     could not be read (``status.UNREADABLE_SCHEMA``): decisions for the head judge.
     ``attributes`` is the card table of these card data, list and format
     (``tables.card_attributes``), made by whoever loaded them; without it, it is made here.
+    ``counted_from_list``: the decks were counted line by line from their lists (a judge's
+    count at the table), so a line of a list that waits for a decision was not counted in
+    the deck either: the deck's own counting verdicts wait for it too.
 
     Every deck gets a ``status``: ``illegal`` when it breaks a rule, ``needs_decision``
     when the head judge must first settle an entry (an unresolved name, an unreadable row)
@@ -142,7 +147,8 @@ def check(
     elif not attributes.is_for(cards, banlist, fmt):
         raise ImplementationError("the card table given is of other card data, list or format")
     index = deck_index(entries, registered, deck_ids)
-    shared = _Shared(cards, fmt, banlist, attributes, list_problems, siding)
+    shared = _Shared(cards, fmt, banlist, attributes, list_problems, siding,
+                     counted_from_list)
     unread = unreadable_by_deck(unreadable, index)
     total = entries.height + (registered.height if registered is not None else 0)
     if total <= chunk_above:
@@ -241,9 +247,11 @@ def _check(entries: pl.DataFrame, registered: pl.DataFrame | None, *, unread: pl
     found = plan.collect(engine=ENGINE)
     clock.lap("rules")
     found = locate(found, rows_df, reg_df)
-    found, decks = statuses(found, sizes.sort("deck"),
-                            open_decisions(rows_df, unread, on_list=False),
-                            open_decisions(reg_df, unread, on_list=True))
+    open_lists = open_decisions(reg_df, unread, on_list=True)
+    open_decks = open_decisions(rows_df, unread, on_list=False)
+    if shared.counted_from_list:
+        open_decks = pl.concat([open_decks, open_lists])
+    found, decks = statuses(found, sizes.sort("deck"), open_decks, open_lists)
     listed = reg_df["deck"].unique().implode() if reg_df is not None else pl.Series(
         [], dtype=pl.UInt32).implode()
     decks = decks.with_columns(pl.col("deck").is_in(listed).alias("compared"))

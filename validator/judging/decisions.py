@@ -14,6 +14,7 @@ Decisions come from a CSV (``deckcheck event ... --decisions decisions.csv``; co
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -26,7 +27,8 @@ from validator.inputs.entries import ENTRY_SCHEMA, conform, typed_card
 from validator.text.lexicon import MAX_QUANTITY, quantity_in_range, whole_number
 from validator.vocab import SECTIONS
 
-__all__ = ["DECISION_COLUMNS", "Applied", "Decision", "apply_decisions", "read_decisions"]
+__all__ = ["DECISION_COLUMNS", "Applied", "Decision", "address_forms", "apply_decisions",
+           "read_decisions"]
 
 DECISION_COLUMNS = ("player_id", "where", "card", "qty", "decided_by", "reason", "section")
 
@@ -47,7 +49,29 @@ class Decision:
 
 
 def _place(text: str | None) -> str:
-    return (text or "").strip().lower()
+    """An address as written, compared without case, commas or runs of spaces
+    (``Form responses!D4, line 2`` is ``form responses!d4 line 2``)."""
+    return " ".join(re.sub(r"[\s,]+", " ", (text or "").lower()).split())
+
+
+def address_forms(file: str | None, line: int | None, cell: str | None) -> set[str]:
+    """Every way a report writes one entry's or row's address, as compared: its cell with
+    and without the sheet (``Registrations!E10``, ``E10``), or its line when it has no
+    cell (``12``, ``line 12``), each also after its file, as given or by its name alone
+    (``/event/list.csv:E10``, ``list.csv:E10``)."""
+    if cell:
+        bare = cell.rsplit("!", 1)[-1]
+        forms = {cell, bare}
+    elif line is not None:
+        forms = {str(line), f"line {line}"}
+    else:
+        return set()
+    files = {file, file.replace("\\", "/").rsplit("/", 1)[-1]} if file else set()
+    return {_place(f) for f in forms} | {_place(f"{name}:{f}") for f in forms for name in files}
+
+
+def _full(file: str | None, line: int | None, cell: str | None) -> str:
+    return f"{file}:{cell}" if cell else f"{file}:{line}"
 
 
 def read_decisions(path: Path) -> list[Decision]:
@@ -110,25 +134,37 @@ def apply_decisions(entries: pl.DataFrame, problems: list[Problem],
     given); a decision at an unreadable row's place adds the entry the row should have been.
     """
     entries = conform(entries)
-    place = pl.coalesce(pl.col("cell"), pl.col("line").cast(pl.Utf8)).str.strip_chars() \
-        .str.to_lowercase()
-    keyed = entries.with_columns(place.alias("place"), pl.int_range(pl.len()).alias("at"))
+    keyed = entries.with_columns(pl.int_range(pl.len()).alias("at"))
+    by_player: dict[str, list[dict[str, Any]]] = {}
+    for row in keyed.filter(pl.col("deck_id").is_in([d.player_id for d in decisions])) \
+            .iter_rows(named=True):
+        by_player.setdefault(str(row["deck_id"]), []).append(row)
     updates: dict[int, tuple[Decision, str]] = {}
     added: list[dict[str, Any]] = []
     still_open = list(problems)
     applied: list[Decision] = []
     unmatched: list[Problem] = []
     for number, decision in enumerate(decisions, start=2):
-        hits = keyed.filter((pl.col("deck_id") == decision.player_id)
-                            & (pl.col("place") == _place(decision.where)))
-        if hits.height:
-            row = hits.row(0, named=True)
+        place = _place(decision.where)
+        hits = [row for row in by_player.get(decision.player_id, [])
+                if place in address_forms(row["file"], row["line"], row["cell"])]
+        rows_at = [p for p in still_open if p.deck_id == decision.player_id
+                   and place in address_forms(p.file, p.line, p.column)]
+        places = sorted({_full(r["file"], r["line"], r["cell"]) for r in hits}
+                        | {_full(p.file, p.line, p.column) for p in rows_at})
+        if len(places) > 1:
+            unmatched.append(Problem(label, number, "where",
+                                     f"{decision.where!r} is more than one place of player "
+                                     f"{decision.player_id}'s list ({'; '.join(places[:5])}): "
+                                     "give the sheet or the file", code="UNMATCHED_DECISION"))
+            continue
+        if hits:
+            row = hits[0]
             typed = str(row["name"] if row["name"] is not None else row["passcode"])
             updates[int(row["at"])] = (decision, typed)
             applied.append(Decision(**{**asdict(decision), "typed": typed}))
             continue
-        row_problem = next((p for p in still_open if p.deck_id == decision.player_id and _place(
-            decision.where) in (_place(p.column), _place(str(p.line)))), None)
+        row_problem = rows_at[0] if rows_at else None
         if row_problem is None:
             unmatched.append(Problem(label, number, "where",
                                      f"no open entry of player {decision.player_id} at "

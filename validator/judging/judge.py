@@ -27,8 +27,8 @@ from validator.judging.penalties import Policy
 from validator.judging.siding import exchanges_allowed
 from validator.vocab import SECTIONS, Stage
 
-__all__ = ["JudgeCheck", "ListLine", "SideBySide", "decision", "found_deck", "judge_check",
-           "registered_lines", "side_by_side"]
+__all__ = ["JudgeCheck", "ListLine", "SideBySide", "counts_changed", "decision", "found_deck",
+           "judge_check", "read_as", "registered_lines", "side_by_side"]
 
 GROUPS = ("monster", "spell", "trap", "extra", "side")
 
@@ -40,25 +40,41 @@ class ListLine:
     group: str  # monster, spell, trap, extra, side, or "unreadable"
     section: str
     key: int | None  # the card; None: the head judge must decide what the line is
-    name: str
+    name: str  # the card's name; for an unreadable line, what the line says, as written
     qty: int | None  # None: the quantity could not be read
     where: str
     note: str = ""  # why the line is unreadable
+    read_as: str = ""  # an unreadable line: the one card its name names, when it names one
+    candidates: tuple[str, ...] = ()  # a name that names no single card: the nearest cards
+
+
+def read_as(texts: list[str], cards: CardDB, fmt: Format) -> dict[str, str]:
+    """The card each text names, by its English name, for the texts that name one card."""
+    if not texts:
+        return {}
+    resolved = resolve(entries_frame([{"name": t, "qty": 1} for t in texts]), cards, fmt) \
+        .join(cards.by_card.select("card_id", "name_en"), on="card_id", how="left")
+    return {str(name): str(card) for name, card in resolved.select("name", "name_en")
+            .drop_nulls().iter_rows()}
 
 
 def registered_lines(entries: pl.DataFrame, cards: CardDB, fmt: Format,
                      unreadable: list[Problem] | None = None) -> list[ListLine]:
     """A player's registered list grouped Monster/Spell/Trap/Extra/Side, by card; entries
-    that name no single card and rows that could not be read come last as "unreadable"
-    lines, never counted as if they were read."""
+    that name no single card (with the nearest cards) and rows that could not be read (with
+    the card their name names) come last as "unreadable" lines, never counted as if they
+    were read."""
     lines: list[ListLine] = []
     if not entries.is_empty():
         resolved = resolve(entries, cards, fmt).join(
             cards.by_card.select("card_id", "name_en", "kind"), on="card_id", how="left")
         grouped = (
             resolved.with_columns(
-                pl.when(pl.col("card_id").is_null()).then(pl.col("name")).alias("typed"))
-            .group_by("section", "card_id", "typed", maintain_order=True)
+                pl.when(pl.col("card_id").is_null()).then(pl.col("name")).alias("typed"),
+                # each entry that names no card is a line of its own, at its own address
+                pl.when(pl.col("card_id").is_null()).then(pl.int_range(pl.len()))
+                .alias("alone"))
+            .group_by("section", "card_id", "typed", "alone", maintain_order=True)
             .agg(pl.col("qty").sum(), pl.col("name_en").first(), pl.col("kind").first(),
                  pl.col("cell").first(), pl.col("line").first(),
                  pl.col("suggestions").first())
@@ -67,17 +83,21 @@ def registered_lines(entries: pl.DataFrame, cards: CardDB, fmt: Format,
             section = str(row["section"])
             where = row["cell"] or (f"line {row['line']}" if row["line"] else "")
             if row["card_id"] is None:
-                hint = " / ".join(row["suggestions"] or [])
+                near = tuple(row["suggestions"] or [])
                 lines.append(ListLine("unreadable", section, None, str(row["typed"] or "?"),
-                                      row["qty"], where,
-                                      "names no single card" + (f": {hint}?" if hint else "")))
+                                      row["qty"], where, "names no single card"
+                                      + (f": {' / '.join(near)}?" if near else ""),
+                                      candidates=near))
                 continue
             group = section if section != "main" else str(row["kind"] or "monster")
             lines.append(ListLine(group if group in GROUPS else "monster", section,
                                   int(row["card_id"]), str(row["name_en"]), row["qty"], where))
-    for problem in unreadable or []:
-        lines.append(ListLine("unreadable", problem.section or "main", None, "", None,
-                              problem.column or f"line {problem.line}", problem.message))
+    rows = unreadable or []
+    named = read_as([p.text for p in rows if p.text], cards, fmt)
+    for problem in rows:
+        lines.append(ListLine("unreadable", problem.section or "main", None, problem.text or "",
+                              None, problem.column or f"line {problem.line}", problem.message,
+                              read_as=named.get(problem.text or "", "")))
     order = {g: i for i, g in enumerate((*GROUPS, "unreadable"))}
     return sorted(lines, key=lambda line: (order[line.group], line.name))
 
@@ -109,7 +129,8 @@ def side_by_side(registered: pl.DataFrame, deck: pl.DataFrame | None, violations
     differs = {(str(s), int(c)) for s, c in mismatched.select(
         pl.col("section").cast(pl.Utf8), pl.coalesce("card_id", "passcode")).drop_nulls()
         .iter_rows()}
-    rows = [SideBySide(line.group, line.name or line.note, line.qty,
+    rows = [SideBySide(line.group, line.name if line.key is not None else " — ".join(
+                           t for t in (line.name, line.note) if t), line.qty,
                        None if deck is None or line.key is None
                        else found.pop((line.section, line.key), 0),
                        line.where, (line.section, line.key or 0) in differs)
@@ -139,6 +160,16 @@ def found_deck(player_id: str, counts: dict[tuple[str, int], int],
     return entries_frame(rows)
 
 
+def counts_changed(lines: list[ListLine], counts: dict[tuple[str, int], int],
+                   extra: list[tuple[str, str, int]]) -> bool:
+    """Whether the judge's counts say anything but the list as registered: a count changed
+    from the list's, or a card added that is not on it."""
+    listed = {(line.section, line.key): line.qty or 0 for line in lines if line.key is not None}
+    given = {key: qty for key, qty in counts.items() if key in listed or qty > 0}
+    return bool(extra) or any(given.get(key, qty) != qty for key, qty in listed.items()) \
+        or any(key not in listed for key in given)
+
+
 @dataclass
 class JudgeCheck:
     """The found deck checked against the registered list (``report.model`` judges it)."""
@@ -146,21 +177,24 @@ class JudgeCheck:
     result: CheckResult
     duel: int | None
     siding: bool
+    counted: bool = False  # the deck was counted line by line from the list, not pasted
 
 
 def judge_check(player_id: str, deck: pl.DataFrame, registered: pl.DataFrame, *,
                 cards: CardDB, fmt: Format, banlist: Banlist, stage: Stage,
                 duel: int | None = None, unreadable: pl.DataFrame | None = None,
-                attributes: CardTable | None = None) -> JudgeCheck:
+                attributes: CardTable | None = None, counted: bool = False) -> JudgeCheck:
     """The found deck against the registered list, side deck exchanges allowed as
     :func:`~validator.judging.siding.exchanges_allowed` says. ``attributes``: the card table
     of the cards, list and format, when their loader made it (a judge checks deck after deck
-    against the same three)."""
+    against the same three). ``counted``: the deck was counted from the list's lines, so
+    the lines that wait for the head judge's decision were not counted and the deck's
+    verdicts wait with them, as the player's do (a pasted deck is checked as it is)."""
     siding = exchanges_allowed(duel, stage)
     result = check(deck, cards=cards, fmt=fmt, banlist=banlist, registered=registered,
                    deck_ids=[player_id], siding=siding, unreadable=unreadable,
-                   attributes=attributes)
-    return JudgeCheck(result, duel, siding)
+                   attributes=attributes, counted_from_list=counted)
+    return JudgeCheck(result, duel, siding, counted)
 
 
 def decision(default: str | None, chosen: str, policy: Policy) -> str:

@@ -34,8 +34,8 @@ def test_each_cell_is_a_text_list_of_its_columns_section() -> None:
                 ["2026-11-29", "0401-999-888", "Kim Min", "", "", "Effect Veiler"])
     assert [(r["deck_id"], r["section"], r["qty"], r["name"], r["line"], r["cell"], r["origin"])
             for r in out.rows] == [
-        ("0400000001", "main", 3, "Raigeki", 2, "D2", 1),
-        ("0400000001", "main", 2, "Pot of Greed", 2, "D2", 1),
+        ("0400000001", "main", 3, "Raigeki", 2, "D2, line 1", 1),
+        ("0400000001", "main", 2, "Pot of Greed", 2, "D2, line 2", 1),
         ("0400000001", "extra", 1, "Accesscode Talker", 2, "E2", 1),
         ("0401999888", "side", 1, "Effect Veiler", 4, "F4", 2)]
     assert [(p.player_id, p.player_name, p.place, p.line, p.stamp, p.rows, p.forms)
@@ -60,21 +60,32 @@ def test_a_row_without_a_player_is_a_problem_of_that_row() -> None:
     assert (out.rows_read, out.rows_reported) == (1, 1)
 
 
-@pytest.mark.parametrize(("at", "cell", "column", "section"), [
-    (3, "0 Raigeki", "D2", "main"),
-    (5, "x" * 300, "F2", "side"),
-    (3, "ydke://%%%!!!", "D2", "main"),
-])
-def test_a_cell_that_cannot_be_read_reports_its_submission(at: int, cell: str, column: str,
-                                                           section: str) -> None:
-    row = ["", "7", "Ana", "", "1 Accesscode Talker", ""]
-    row[at] = cell
+def test_a_cell_that_is_not_a_list_reports_its_submission() -> None:
+    row = ["", "7", "Ana", "ydke://%%%!!!", "1 Accesscode Talker", ""]
     out = _read(row)
     assert [(p.line, p.column, p.deck_id, p.section) for p in out.problems] == [
-        (2, column, "7", section)]
+        (2, "D2", "7", "main")]
     assert [(p.player_id, p.rows) for p in out.players] == [("7", 0)]  # not used, reported
     assert (out.rows_read, out.rows_reported) == (1, 1)
     assert [r["name"] for r in out.rows] == ["Accesscode Talker"]  # the readable cell is kept
+
+
+@pytest.mark.parametrize(("at", "cell", "column", "section"), [
+    (3, "0 Raigeki", "D2", "main"),
+    (5, "Blue-Eyes " * 30, "F2", "side"),  # a name longer than any card's
+    (3, "1 Pot of Greed\n0 Raigeki", "D2, line 2", "main"),
+])
+def test_a_line_that_cannot_be_read_is_a_decision_at_its_own_address(
+        at: int, cell: str, column: str, section: str) -> None:
+    row = ["", "7", "Ana", "", "1 Accesscode Talker", ""]
+    row[at] = cell
+    out = _read(row)
+    assert [(p.code in ("BAD_QUANTITY", "NAME_TOO_LONG"), p.line, p.column, p.deck_id,
+             p.section) for p in out.problems] == [(True, 2, column, "7", section)]
+    assert [(p.player_id, p.rows) for p in out.players] == [("7", 1)]
+    assert (out.rows_read, out.rows_reported) == (1, 0)
+    assert "Accesscode Talker" in [r["name"] for r in out.rows]  # every readable line is kept
+    assert len(out.rows) == 1 + cell.count("\n")
 
 
 @pytest.mark.parametrize(("text", "when"), [

@@ -55,29 +55,29 @@ def _swap_one(client: TestClient) -> dict[str, str]:
 # --- the form's fields
 
 def test_the_form_s_counts_added_cards_and_pasted_deck_are_read() -> None:
-    counts, extra, pasted = judge_inputs(FormData([
+    form = judge_inputs(FormData([
         ("csrf", "x"), ("n:main:14558127", "3"), ("n:side:-7", " 2 "), ("n:extra:1", ""),
         ("add_name_0", "Raigeki"), ("add_section_0", "side"), ("add_qty_0", "2"),
         ("add_name_1", "  "), ("add_qty_1", "9"),  # a blank row: ignored
         ("add_name_2", "Pot of Greed"),  # one copy, in the main deck, unless told
         ("deck_text", "#main\n14558127\n")]))
-    assert counts == {("main", 14558127): 3, ("side", -7): 2, ("extra", 1): 0}
-    assert extra == [("side", "Raigeki", 2), ("main", "Pot of Greed", 1)]
-    assert pasted == "#main\n14558127\n"
+    assert form.counts == {("main", 14558127): 3, ("side", -7): 2, ("extra", 1): 0}
+    assert form.extra == [("side", "Raigeki", 2), ("main", "Pot of Greed", 1)]
+    assert form.pasted == "#main\n14558127\n"
 
 
 @pytest.mark.parametrize("qty", ["0", "", " "])
 def test_an_added_card_of_no_copies_is_not_in_the_deck(qty: str) -> None:
     """The page's running totals count the number typed in a row (none when it is 0 or
     cleared); the check counts the same, not one copy."""
-    _, extra, _ = judge_inputs(FormData([("add_name_0", "Raigeki"), ("add_qty_0", qty),
-                                         ("add_name_1", "Pot of Greed"), ("add_qty_1", "2")]))
-    assert extra == [("main", "Pot of Greed", 2)]
+    form = judge_inputs(FormData([("add_name_0", "Raigeki"), ("add_qty_0", qty),
+                                  ("add_name_1", "Pot of Greed"), ("add_qty_1", "2")]))
+    assert form.extra == [("main", "Pot of Greed", 2)]
 
 
 def test_added_rows_past_the_last_one_the_form_offers_are_not_read() -> None:
-    _, extra, _ = judge_inputs(FormData([(f"add_name_{MAX_EXTRA_ROWS}", "Raigeki")]))
-    assert extra == []
+    form = judge_inputs(FormData([(f"add_name_{MAX_EXTRA_ROWS}", "Raigeki")]))
+    assert form.extra == []
 
 
 @pytest.mark.parametrize(("field", "value", "place", "code"), [

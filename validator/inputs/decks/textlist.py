@@ -67,7 +67,7 @@ def text_list_rows(data: bytes | str, file: str, deck_id: str) -> tuple[
                  else None)
         if wrong:
             bad.append(Problem(file, number, None, wrong[1], code=wrong[0], deck_id=deck_id,
-                               section=section))
+                               section=section, text=name[:150] or None))
             continue
         entry: dict[str, object] = {"deck_id": deck_id, "section": section, "qty": qty,
                                     "file": file, "line": number, "slot": slot, **typed_card(name)}

@@ -50,12 +50,13 @@ class Found:
     notes: list[Problem] = field(default_factory=list)
 
     def problem(self, sheet: Sheet, row: int, col: int | None, message: str, *, code: str,
-                deck_id: str | None = None, section: str | None = None) -> None:
+                deck_id: str | None = None, section: str | None = None,
+                text: str | None = None) -> None:
         """A problem at a cell; with ``deck_id`` the row could hold a card of that player's
         list, so it is also a decision for the head judge."""
         at = where(sheet, row, col) if col is not None else (sheet.name or None)
         self.problems.append(Problem(sheet.file, row, at, message, code=code, deck_id=deck_id,
-                                     section=section))
+                                     section=section, text=text or None))
 
     def origin(self) -> int:
         self.origins += 1

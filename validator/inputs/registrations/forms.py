@@ -23,7 +23,7 @@ from validator.inputs.registrations._found import (
     where,
 )
 
-__all__ = ["read_forms"]
+__all__ = ["cell_line", "read_forms"]
 
 STAMP_FORMATS = ("%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%S", "%Y/%m/%d %H:%M:%S",
                   "%m/%d/%Y %H:%M:%S", "%d/%m/%Y %H:%M:%S", "%Y-%m-%d %H:%M",
@@ -37,6 +37,11 @@ def stamp(text: str) -> dt.datetime | None:
         except ValueError:
             continue
     return None
+
+def cell_line(cell: str, line: int | None, multiline: bool) -> str:
+    """The address of one line of a cell: ``Form responses!D4, line 2`` (the cell alone
+    when it holds one line)."""
+    return f"{cell}, line {line}" if multiline and line is not None else cell
 
 def read_forms(sheet: Sheet, header_row: int, cols: dict[str, int], out: Found) -> None:
     def cell(row: list[str], key: str) -> str:
@@ -75,17 +80,23 @@ def read_forms(sheet: Sheet, header_row: int, cols: dict[str, int], out: Found) 
                                       .with_columns(pl.lit(origin, pl.Int64).alias("origin")))
                     continue
                 rows, bad = text_list_rows(text, sheet.file, player)
-                if bad:
-                    raise InputError(bad)
             except InputError as exc:
                 failed = True
                 out.problems.extend(Problem(sheet.file, r, at, p.message, code=p.code,
                                             deck_id=player, section=section)
                                     for p in exc.problems)
                 continue
-            # the cell's column names the section; its lines are located by the cell
-            out.rows.extend({**entry, "section": section or "main", "line": r, "cell": at,
-                             "origin": origin} for entry in rows)
+            # the cell's column names the section; each line has its own address
+            lines = len(text.splitlines()) > 1
+            out.problems.extend(Problem(sheet.file, r, cell_line(at, p.line, lines), p.message,
+                                        code=p.code, deck_id=player,
+                                        section=section or p.section, text=p.text)
+                                for p in bad)
+            for entry in rows:
+                number = entry["line"]
+                out.rows.append({**entry, "section": section or "main", "line": r,
+                                 "cell": cell_line(at, number if isinstance(number, int)
+                                                   else None, lines), "origin": origin})
         out.rows_reported += failed
         out.players.append(Player(player, name or player, sheet.file, sheet.name,
                                    f"{place(sheet)} row {r}", origin, 0 if failed else 1,

@@ -61,7 +61,7 @@ def read_konami(sheet: Sheet, out: Found, fallback_id: str) -> bool:
                  label_value(sheet, "player_name"))
     starts = {(r, c) for r, c, *_ in blocks}
     rows: list[dict[str, Any]] = []
-    row_problems: list[tuple[int, int, tuple[str, str], str]] = []
+    row_problems: list[tuple[int, int, tuple[str, str], str, str]] = []
     totals: list[tuple[int, int, str]] = []
     read = 0
     for r0, c, section, slot, title in blocks:
@@ -89,7 +89,7 @@ def read_konami(sheet: Sheet, out: Found, fallback_id: str) -> bool:
             read += 1
             qty, name_text, wrong = quantity_and_name(qty_text, name_text)
             if wrong is not None:
-                row_problems.append((r + 1, c + (qty is not None), wrong, section))
+                row_problems.append((r + 1, c + (qty is not None), wrong, section, name_text))
                 continue
             assert qty is not None
             total += qty
@@ -107,8 +107,9 @@ def read_konami(sheet: Sheet, out: Found, fallback_id: str) -> bool:
     origin = out.origin()
     out.rows_read += read
     out.rows_reported += len(row_problems)
-    for line, col, (code, text), section in row_problems:
-        out.problem(sheet, line, col, text, code=code, deck_id=player_id, section=section)
+    for line, col, (code, text), section, card in row_problems:
+        out.problem(sheet, line, col, text, code=code, deck_id=player_id, section=section,
+                    text=card)
     for line, col, text in totals:
         out.problem(sheet, line, col, text, code="TOTAL_MISMATCH")
     out.rows.extend({**row, "deck_id": player_id, "origin": origin} for row in rows)

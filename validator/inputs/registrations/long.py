@@ -83,13 +83,13 @@ def read_long(sheet: Sheet, header_row: int, cols: dict[str, int], out: Found) -
         if message:
             out.problems.append(Problem(sheet.file, None, sheet.name or None,
                                         f"player id {raw!r} {message}", code="PLAYER_ID"))
-    for line, message, player_of, section_of_row in frame.filter(
-            pl.col("problem").is_not_null()).select("line", "problem", "player",
-                                                     "named").iter_rows():
+    for line, message, player_of, section_of_row, card in frame.filter(
+            pl.col("problem").is_not_null()).select("line", "problem", "player", "named",
+                                                     column("card")).iter_rows():
         key, text_ = message.split("|", 1)
         column_index = cols.get(key, cols.get("player_name", cols.get("player_id")))
         out.problem(sheet, line, column_index, text_, code=_CODE_OF[key],
-                    deck_id=player_of or None, section=section_of_row)
+                    deck_id=player_of or None, section=section_of_row, text=card)
         out.rows_reported += 1
     good = frame.filter(pl.col("problem").is_null())
     by_code = code != ""

@@ -222,14 +222,14 @@ def read_filled_form(form: FormSheet, out: Found) -> None:
     """A filled Konami PDF sheet: rows located by their field names, written totals
     checked against the rows."""
     rows: list[dict[str, Any]] = []
-    wrong: list[tuple[str, tuple[str, str], str]] = []
+    wrong: list[tuple[str, tuple[str, str], str, str]] = []
     added: dict[str, int] = {}
     for item in form.rows:
         header = section_header(item.block)
         qty, name, problem = quantity_and_name(item.count, item.name)
         if problem is not None:
             wrong.append((item.count_field if qty is None else item.name_field, problem,
-                          header.section))
+                          header.section, name))
             continue
         assert qty is not None
         added[item.block] = added.get(item.block, 0) + qty
@@ -247,9 +247,9 @@ def read_filled_form(form: FormSheet, out: Found) -> None:
     origin = out.origin()
     out.rows_read += len(form.rows)
     out.rows_reported += len(wrong)
-    for where, (code, text), section in wrong:
+    for where, (code, text), section, card in wrong:
         out.problems.append(Problem(form.file, None, where, text, code=code, deck_id=player_id,
-                                    section=section))
+                                    section=section, text=card or None))
     out.problems.extend(form_problems(form, added))
     out.rows.extend({**row, "deck_id": player_id, "origin": origin} for row in rows)
     out.players.append(Player(player_id, form.player_name or player_id, form.file, "",

@@ -4,6 +4,7 @@ paste it), get the violations, penalty, remedies and timing, and record it."""
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
 
@@ -14,15 +15,23 @@ from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
 from validator.engine.status import unreadable_rows
-from validator.errors import InputError
+from validator.errors import ImplementationError, InputError, Problem, ProblemCollector
 from validator.event.run import EventResult
-from validator.judging.judge import decision, found_deck, judge_check, registered_lines
+from validator.judging.judge import (
+    ListLine,
+    counts_changed,
+    decision,
+    found_deck,
+    judge_check,
+    registered_lines,
+)
 from validator.report.model import Report, judged_check
 from validator.report.penalty_log import repeats
 from validator.text.lexicon import MAX_QUANTITY, whole_number
 from validator.vocab import SECTIONS, STAGES, Stage
-from validator.web.pages import form, latest, optional_number, page, state_of
+from validator.web.pages import form, latest, page, state_of
 from validator.web.routes.players import player_row
+from validator.web.state import EventState
 
 router = APIRouter()
 
@@ -48,11 +57,45 @@ def _number(text: str, what: str, most: int = MAX_QUANTITY) -> int:
     return number
 
 
-def judge_inputs(data: FormData) -> tuple[dict[tuple[str, int], int],
-                                          list[tuple[str, str, int]], str]:
+@dataclass(frozen=True)
+class JudgeForm:
+    """The judge's check form, validated: what was found (counts per registered card, cards
+    not on the list, or a pasted deck) and when (duel, round, stage)."""
+
+    counts: dict[tuple[str, int], int]
+    extra: list[tuple[str, str, int]]
+    pasted: str
+    duel: int | None  # None: not given (compared as duel 1 is)
+    round: int | None
+    stage: Stage
+    use: str  # "counts" or "pasted": which of the two the judge chose when both were given
+
+    @property
+    def uses_paste(self) -> bool:
+        return bool(self.pasted.strip()) and self.use != "counts"
+
+
+def _whole(data: FormData, key: str, problems: ProblemCollector, *,
+           required: bool) -> int | None:
+    """A whole number from 1; a field the form did not send at all is not given (as a
+    command line without ``--duel``), an empty one is when ``required``."""
+    text = str(data.get(key, "")).strip()
+    if not text and (not required or key not in data):
+        return None
+    number = whole_number(text, 9999)
+    if number is None or number < 1:
+        problems.add(f"the {key} is a whole number from 1 (1, 2, 3), not {text[:20]!r}"
+                     if text else f"enter the {key} (1, 2, 3)", column=key, code="BAD_OPTION")
+        return None
+    return number
+
+
+def judge_inputs(data: FormData) -> JudgeForm:
     """Counts per registered card (``n:SECTION:CARD``), cards not on the list
-    (``add_name_i``/``add_qty_i``/``add_section_i``; a row of no copies adds none) and a
-    pasted deck; a malformed field is a clear error, never a crash."""
+    (``add_name_i``/``add_qty_i``/``add_section_i``; a row of no copies adds none), a pasted
+    deck, the duel (a whole number from 1, as ``--duel`` takes), the round and the stage;
+    every malformed field is a problem of the form, never a guess."""
+    problems = ProblemCollector("judge")
     counts: dict[tuple[str, int], int] = {}
     extra: list[tuple[str, str, int]] = []
     for key, value in data.multi_items():
@@ -74,33 +117,68 @@ def judge_inputs(data: FormData) -> tuple[dict[tuple[str, int], int],
             copies = _number(str(data.get(f"add_qty_{i}", "1")), f"add_qty_{i}")
             if copies:
                 extra.append((section, name, copies))
-    return counts, extra, str(data.get("deck_text", ""))
+    duel = _whole(data, "duel", problems, required=True)
+    round_ = _whole(data, "round", problems, required=False)
+    stage = _STAGES.get(str(data.get("stage", "in-duel")))
+    if stage is None:
+        problems.add("choose when the deck is checked: during a duel, between duels or "
+                     "between matches", column="stage", code="BAD_OPTION")
+    problems.raise_if_any()
+    if stage is None:  # reported above
+        raise ImplementationError("a form problem was not raised")
+    use = str(data.get("use", ""))
+    return JudgeForm(counts, extra, str(data.get("deck_text", "")), duel, round_, stage,
+                     use if use in ("counts", "pasted") else "")
+
+
+def _lines(state: EventState, result: EventResult, player_id: str) -> list[ListLine]:
+    setup = state.setup()
+    return registered_lines(result.entries.filter(pl.col("deck_id") == player_id),
+                            setup.cards, setup.fmt,
+                            [p for p in result.problems if p.deck_id == player_id])
 
 
 async def _run(request: Request, player_id: str, data: FormData) -> tuple[Report, dict[
-        str, Any]]:
+        str, Any], JudgeForm]:
     """The judge's check, judged, in the thread pool beside any event check (it reads the
-    latest finished one), and the player's row of that event check."""
+    latest finished one), the player's row of that event check, and the form as read."""
     result = (await latest(request)).result
     if result is None:
         raise InputError.at("judge", "upload registrations first", code="NOT_READY")
     row = player_row(result.players, player_id)
-    return await run_in_threadpool(_check, request, result, player_id, data), row
+    try:
+        fields = judge_inputs(data)
+        if fields.pasted.strip() and not fields.use and counts_changed(
+                _lines(state_of(request), result, player_id), fields.counts, fields.extra):
+            raise InputError.at("judge", "the counts were changed and a deck was pasted: "
+                                "choose which of the two to check", column="use",
+                                code="BAD_OPTION")
+        checked = await run_in_threadpool(_check, request, result, player_id, fields)
+    except InputError as exc:
+        raise FormError(row, data, exc) from exc
+    return checked, row, fields
 
 
-def _check(request: Request, result: EventResult, player_id: str, data: FormData) -> Report:
+def _check(request: Request, result: EventResult, player_id: str, fields: JudgeForm) -> Report:
     state = state_of(request)
     setup, policy, settings = state.setup(), state.policy(), state.settings()
-    counts, extra, pasted = judge_inputs(data)
-    stage = _STAGES.get(str(data.get("stage", "")), "in-duel")
-    deck = found_deck(player_id, counts, extra, pasted)
+    pasted = fields.pasted if fields.uses_paste else ""
+    deck = found_deck(player_id, fields.counts, fields.extra, pasted)
     registered = result.entries.filter(pl.col("deck_id") == player_id)
     unreadable = unreadable_rows([p for p in result.problems if p.deck_id == player_id], True)
     checked = judge_check(player_id, deck, registered, cards=setup.cards, fmt=setup.fmt,
-                          banlist=setup.banlist, stage=stage,
-                          duel=optional_number(str(data.get("duel", ""))),
-                          unreadable=unreadable, attributes=state.card_table(setup))
-    return judged_check(checked, policy, stage, settings.lang)
+                          banlist=setup.banlist, stage=fields.stage, duel=fields.duel,
+                          unreadable=unreadable, attributes=state.card_table(setup),
+                          counted=not pasted)
+    return judged_check(checked, policy, fields.stage, settings.lang)
+
+
+class FormError(Exception):
+    """A judge's form that cannot be checked as sent: shown again with what is wrong."""
+
+    def __init__(self, player: dict[str, Any], data: FormData, error: InputError) -> None:
+        super().__init__(str(error))
+        self.player, self.data, self.error = player, data, error
 
 
 def _deck(checked: Report) -> int:
@@ -127,20 +205,58 @@ async def judge_player(request: Request, player_id: str) -> Response:
     result = (await latest(request)).result
     if result is None:
         raise InputError.at("judge", "upload registrations first", code="NOT_READY")
-    row = player_row(result.players, player_id)
-    setup = state.setup()
-    lines = registered_lines(result.entries.filter(pl.col("deck_id") == player_id),
-                             setup.cards, setup.fmt,
-                             [p for p in result.problems if p.deck_id == player_id])
-    return page(request, "judge.html", player=row, lines=lines, extra_rows=EXTRA_ROWS,
+    return _judge_page(request, state, result, player_row(result.players, player_id))
+
+
+def _judge_page(request: Request, state: EventState, result: EventResult,
+                player: dict[str, Any], sent: FormData | None = None,
+                error: InputError | None = None) -> Response:
+    """The count form; after a form that could not be checked, with what was sent and
+    what is wrong with it."""
+    player_id = str(player["player_id"])
+    lines = _lines(state, result, player_id)
+    values = {k: v for k, v in sent.multi_items() if isinstance(v, str)} if sent else {}
+    extra = max(EXTRA_ROWS, sum(1 for k in values if k.startswith("add_name_")))
+    return page(request, "judge.html", http_status=400 if error else 200, player=player,
+                lines=lines, extra_rows=min(extra, MAX_EXTRA_ROWS),
                 unreadable=[line for line in lines if line.key is None],
-                history=state.db.log(player_id), sections=SECTIONS)
+                history=state.db.log(player_id), sections=SECTIONS, values=values,
+                errors=[_form_error(p) for p in error.problems] if error else [],
+                invalid={p.column for p in error.problems} if error else set(),
+                ask_use=bool(error and "use" in [p.column for p in error.problems]))
+
+
+#: the judge's form fields, as the form labels them
+_LABELS = {"duel": "Duel", "round": "Round", "stage": "When", "use": "Counts or pasted deck"}
+
+
+def _form_error(problem: Problem) -> dict[str, str]:
+    """A problem of the judge's form, by the field it is in, in the form's words."""
+    field = problem.column or ""
+    if field in _LABELS:
+        label = _LABELS[field]
+    elif problem.file == "judge" and problem.line is not None:
+        label, field = f"Pasted deck, line {problem.line}", "deck_text"
+    else:
+        label = field or problem.place
+    return {"field": field, "label": label, "message": problem.message, "code": problem.code}
+
+
+async def judge_form_error(request: Request, exc: FormError) -> Response:
+    """A judge's form that could not be checked: the form again, filled as sent."""
+    result = (await latest(request)).result
+    if result is None:
+        raise exc.error
+    return _judge_page(request, state_of(request), result, exc.player, exc.data, exc.error)
 
 
 @router.post("/judge/{player_id}/check", response_class=HTMLResponse)
 async def judge_run(request: Request, player_id: str) -> Response:
     data = await form(request)
-    checked, row = await _run(request, player_id, data)
+    try:
+        checked, row, fields = await _run(request, player_id, data)
+    except FormError as exc:
+        return await judge_form_error(request, exc)
     deck = _deck(checked)
     state = state_of(request)
     history = state.db.log(player_id)
@@ -151,14 +267,17 @@ async def judge_run(request: Request, player_id: str) -> Response:
                 violations=checked.violations.to_dicts(), history=history,
                 repeats=[c for c in checked.codes(deck) if c in earlier], hidden=hidden,
                 penalties=state.policy().by_severity(), judge=str(data.get("judge", "")),
-                round=str(data.get("round", "")), duel=str(data.get("duel", "")),
-                repeated=repeats(history))
+                round=str(data.get("round", "")), duel=fields.duel,
+                checked_paste=fields.uses_paste, repeated=repeats(history))
 
 
 @router.post("/judge/{player_id}/record")
 async def judge_record(request: Request, player_id: str) -> Response:
     data = await form(request)
-    checked, row = await _run(request, player_id, data)
+    try:
+        checked, row, fields = await _run(request, player_id, data)
+    except FormError as exc:
+        return await judge_form_error(request, exc)
     deck = _deck(checked)
     if checked.status(deck) == "legal":
         raise InputError.at("judge", "the deck matches the list: nothing to record",
@@ -179,9 +298,8 @@ async def judge_record(request: Request, player_id: str) -> Response:
                                       "does not prescribe needs a reason", code="BAD_OPTION")
     state_of(request).db.record(
         player_id=player_id, player_name=row["player_name"], judge=judge,
-        round=optional_number(str(data.get("round", ""))),
-        duel=optional_number(str(data.get("duel", ""))),
-        kind="deck", codes=checked.codes(deck), default_penalty=prescribed or "",
+        round=fields.round, duel=fields.duel, kind="deck", codes=checked.codes(deck),
+        default_penalty=prescribed or "",
         penalty=chosen, decision=made, reason=reason,
         details={"applies_to": policy.applies_to(chosen, header.stage, header.lang),
                  "remedies": verdict.remedies if verdict is not None else [],

@@ -11,7 +11,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from validator.errors import InputError
-from validator.judging.judge import side_by_side
+from validator.judging.judge import read_as, side_by_side
 from validator.report.model import Report
 from validator.text.lexicon import MAX_QUANTITY, quantity_in_range, whole_number
 from validator.vocab import SECTIONS
@@ -29,8 +29,12 @@ def player_row(players: pl.DataFrame, player_id: str) -> dict[str, Any]:
     return row
 
 
-def open_items(report: Report, player_id: str) -> list[dict[str, Any]]:
-    """The entries of the player's list the head judge must settle, with suggestions."""
+def open_items(report: Report, player_id: str,
+               named: dict[str, str] | None = None) -> list[dict[str, Any]]:
+    """The entries of the player's list the head judge must settle, with suggestions: the
+    nearest cards of a name that names none, the card an unreadable row's name names
+    (``named``: text → card)."""
+    named = named or {}
     items: list[dict[str, Any]] = []
     unresolved = report.unresolved.filter(pl.col("deck_id") == player_id)
     for row in unresolved.iter_rows(named=True):
@@ -39,10 +43,12 @@ def open_items(report: Report, player_id: str) -> list[dict[str, Any]]:
                       "suggestions": row["suggestions"] or [], "kind": "name"})
     for problem in report.problems:
         if problem.deck_id == player_id:
+            card = named.get(problem.text or "")
             items.append({"where": problem.column or str(problem.line or ""),
-                          "typed": problem.message, "qty": None,
-                          "section": problem.section or "main", "suggestions": [],
-                          "kind": "row"})
+                          "typed": problem.message, "text": problem.text or "",
+                          "read_as": card or "", "qty": None,
+                          "section": problem.section or "main",
+                          "suggestions": [card] if card else [], "kind": "row"})
     return items
 
 
@@ -65,7 +71,10 @@ async def player(request: Request, player_id: str) -> Response:
                         [p for p in report.problems if p.deck_id == player_id])
     return page(request, "player.html", player=row, violations=mine.to_dicts(),
                 fuzzy=report.fuzzy.get(player_id, []), verdict=report.verdict(row["deck"]),
-                header=report.header, diff=rows, items=open_items(report, player_id),
+                header=report.header, diff=rows,
+                items=open_items(report, player_id, read_as(
+                    [p.text for p in report.problems if p.deck_id == player_id and p.text],
+                    setup.cards, setup.fmt)),
                 checking=snapshot.checking,
                 history=state.db.log(player_id), decisions=state.db.decisions(player_id))
 
