@@ -261,11 +261,11 @@ def test_check_of_3000_files_on_a_terminal(tmp_path: Path,
     assert "Reading deck files" in screen.getvalue()
     assert "Checking decks" in screen.getvalue()
     lines = ran.output.splitlines()
-    assert lines[1] == f"3000 decks: {3000 - len(illegal)} legal, {len(illegal)} illegal, " \
+    assert lines[2] == f"3000 decks: {3000 - len(illegal)} legal, {len(illegal)} illegal, " \
                       "0 need a head judge's decision"
     listed = {line.split()[0] for line in lines if line.startswith("p")}
     assert listed == illegal
-    assert lines[-1] == lines[1]  # a long listing ends with the counts again
+    assert lines[-1] == lines[2]  # a long listing ends with the counts again
     screen.truncate(0)
     quiet = CliRunner().invoke(main, ["check", str(decks), "--cards", "demo", "--quiet"])
     assert (quiet.exit_code, quiet.output, screen.getvalue()) == (1, "", "")

@@ -95,7 +95,7 @@ def test_report_downloads(client: TestClient) -> None:
     workbook = load_workbook(io.BytesIO(xlsx.content))
     assert workbook.sheetnames[:3] == ["Summary", "Players", "Violations"]
     report = client.get("/report.json").json()
-    assert report["summary"]["illegal"] == 11
+    assert report["summary"]["illegal"] == 12  # 9 illegal, 2 to decide, 1 deck not checked
 
 
 def test_judge_finds_missing_card_records_and_history_survives_restart(tmp_path: Path) -> None:
