@@ -119,3 +119,25 @@ def test_every_report_and_page_gives_each_player_the_same_status(
     assert players["summary"]["illegal"] == 64 - 51
     unreadable = next(p for p in players["players"] if p["player_id"] == UNREADABLE)
     assert unreadable["deck_source"] == str(decks / f"{UNREADABLE}.ydk")
+
+
+def test_decks_replaced_by_one_leave_the_others_not_checked_never_legal(
+        decks: Path, tmp_path: Path) -> None:
+    """Replacing the decks with one file: the players whose decks went are not checked,
+    not legal (their deck-only violations are no longer counted as legal)."""
+    _pages(decks, tmp_path / "event.sqlite")  # the sample event, every deck uploaded
+    kept = "0400064653"  # Lucas Tanaka: a deck-only violation
+    with TestClient(create_app(tmp_path / "event.sqlite", cards_spec="demo",
+                               hosts=HOSTS)) as client:
+        token = re.search(r'name="csrf" value="([^"]+)"', client.get("/").text)
+        assert token
+        deck = (decks / f"{kept}.ydk").read_bytes()
+        assert client.post("/upload/decks", data={"csrf": token.group(1), "replace": "on"},
+                           files=[("files", (f"{kept}.ydk", deck))]).status_code == 200
+        report = client.get("/report.json").json()
+    statuses = {p["player_id"]: p["status"] for p in report["players"]}
+    assert statuses[kept] == "illegal"
+    assert report["statuses"]["legal"] == 0
+    assert report["statuses"]["not_checked"] == sum(
+        status == "not_checked" for status in statuses.values()) > 50
+    assert report["summary"]["illegal"] == 64
