@@ -261,11 +261,11 @@ def test_check_of_3000_files_on_a_terminal(tmp_path: Path,
     assert "Reading deck files" in screen.getvalue()
     assert "Checking decks" in screen.getvalue()
     lines = ran.output.splitlines()
-    assert lines[1] == f"3000 decks: {3000 - len(illegal)} legal, {len(illegal)} illegal, " \
+    assert lines[2] == f"3000 decks: {3000 - len(illegal)} legal, {len(illegal)} illegal, " \
                       "0 need a head judge's decision"
     listed = {line.split()[0] for line in lines if line.startswith("p")}
     assert listed == illegal
-    assert lines[-1] == lines[1]  # a long listing ends with the counts again
+    assert lines[-1] == lines[2]  # a long listing ends with the counts again
     screen.truncate(0)
     quiet = CliRunner().invoke(main, ["check", str(decks), "--cards", "demo", "--quiet"])
     assert (quiet.exit_code, quiet.output, screen.getvalue()) == (1, "", "")
@@ -357,3 +357,80 @@ def test_a_busy_port_is_one_clear_line(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert f"127.0.0.1:{port}: BAD_OPTION" in result.output
     assert "deckcheck serving" not in result.output  # the address only once listening
+
+
+SAMPLE = ROOT / "sample_decklists" / "regional-tcg.xlsx"
+
+
+def test_event_json_to_stdout_is_only_json_and_no_workbook_without_report(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    ran = CliRunner().invoke(main, ["event", str(SAMPLE), "--decks", str(ROOT / "decks" / "tcg"),
+                                    "--cards", "demo", "--json", "-"])
+    assert ran.exit_code == 1, ran.output
+    report = json.loads(ran.stdout)
+    assert len(report["players"]) == 64
+    assert "NO_DECK" in ran.stderr  # the problems go to stderr
+    assert list(tmp_path.iterdir()) == []  # no --report: no workbook written
+
+
+def test_event_prints_the_check_header_and_each_player_not_legal(tmp_path: Path) -> None:
+    ran = CliRunner().invoke(main, ["event", str(SAMPLE), "--decks", str(ROOT / "decks" / "tcg"),
+                                    "--cards", "demo"])
+    assert ran.exit_code == 1, ran.output
+    lines = ran.stdout.splitlines()
+    assert lines[0].startswith("Advanced Format (TCG) — list Demo 2026.05 TCG — ")
+    assert lines[1] == "card data: demo"
+    assert lines[2] == ("64 players: 52 legal, 9 illegal, 2 need a head judge's decision, "
+                        "1 not checked")
+    heads = [line for line in lines if line.startswith("0400")]
+    assert len(heads) == 12  # the players who are not legal, one block each
+    lucas = lines.index(next(h for h in heads if h.startswith("0400064653 ")))
+    assert lines[lucas + 1].startswith("  LIST_MISMATCH ")
+    assert lines[lucas + 2].startswith("  → Duel Forfeiture, applied to ")
+    assert lines[lucas + 3].startswith("    • ")
+    every = CliRunner().invoke(main, ["event", str(SAMPLE), "--decks",
+                                      str(ROOT / "decks" / "tcg"), "--cards", "demo", "--all"])
+    assert sum(line.startswith("0400") for line in every.stdout.splitlines()) == 64
+    quiet = CliRunner().invoke(main, ["event", str(SAMPLE), "--decks",
+                                      str(ROOT / "decks" / "tcg"), "--cards", "demo", "--quiet"])
+    assert (quiet.exit_code, quiet.stdout) == (1, "")
+
+
+@pytest.mark.parametrize(("name", "data"), [
+    ("empty.csv", b""),
+    ("binary.xlsx", bytes(range(256)) * 8),
+])
+def test_event_without_a_readable_player_exits_2_naming_the_file(
+        name: str, data: bytes, tmp_path: Path) -> None:
+    path = tmp_path / name
+    path.write_bytes(data)
+    ran = CliRunner().invoke(main, ["event", str(path), "--cards", "demo"])
+    assert ran.exit_code == 2, ran.output
+    assert f"{path}: NO_PLAYERS " in ran.stderr
+    assert ran.stdout == ""
+
+
+def test_an_empty_deck_file_keeps_its_file_in_every_output(tmp_path: Path) -> None:
+    from openpyxl import load_workbook
+
+    decks = tmp_path / "decks"
+    decks.mkdir()
+    for deck in (ROOT / "decks" / "tcg").glob("*.ydk"):
+        (decks / deck.name).write_bytes(deck.read_bytes())
+    empty = decks / "0400001301.ydk"
+    empty.write_bytes(b"")
+    report, data = tmp_path / "report.xlsx", tmp_path / "report.json"
+    ran = CliRunner().invoke(main, ["event", str(SAMPLE), "--decks", str(decks), "--cards",
+                                    "demo", "--report", str(report), "--json", str(data)])
+    assert ran.exit_code == 1, ran.output
+    [player] = [p for p in json.loads(data.read_text())["players"]
+                if p["player_id"] == "0400001301"]
+    assert (player["deck_source"], player["status"]) == (str(empty), "illegal")
+    assert player["deck_counts"] == {"main": 0, "extra": 0, "side": 0}
+    sheet = load_workbook(report)["Players"]
+    titles = [cell.value for cell in sheet[1]]
+    [row] = [r for r in sheet.iter_rows(min_row=2, values_only=True) if r[0] == "0400001301"]
+    assert row[titles.index("Deck file")] == str(empty)
+    assert any(line.startswith("0400001301 ") and f"({empty})" in line
+               for line in ran.stdout.splitlines())

@@ -265,6 +265,8 @@ SAMPLES: dict[str, Sample] = {
     "PDF_ENCRYPTED": lambda tmp, _: _pdf_codes(tmp, _pdf(encrypted=True)),
     "NOT_A_FORM": lambda tmp, _: _pdf_codes(tmp, _pdf(encrypted=False)),
     "NO_REGISTRATIONS": lambda tmp, _: _raised(lambda: read_registrations(tmp)),
+    "NO_PLAYERS": lambda tmp, _: _raised(lambda: run_event(_write(tmp / "empty.csv", ""),
+                                                           load("advanced-tcg", "demo"))),
     "NO_HEADER": lambda tmp, _: _reg_codes(tmp, "hello,world\n1,2\n"),
     "NO_PLAYER_COLUMN": lambda tmp, _: _reg_codes(tmp, "Deck owner,Qty,Card Name\n"
                                                        "x,3,Raigeki\n"),

@@ -72,4 +72,4 @@ def test_readme_example_runs(example: Example, tmp_path: Path,
             if value.endswith(".json"):
                 assert json.loads(Path(value).read_text())["format"]
     if "--json" in words and words[words.index("--json") + 1] == "-":
-        assert json.loads(result.output)["decks"]
+        assert json.loads(result.stdout)["decks" if words[0] == "check" else "players"]

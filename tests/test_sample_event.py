@@ -92,10 +92,13 @@ def test_golden_check_json(duel: int, piece: int, tmp_path: Path,
 def test_tcg_illegal_players_are_exactly_the_planted_problems() -> None:
     result = _run("regional-tcg")
     illegal = set(result.players.filter(~result.players["legal"])["player_id"].to_list())
-    assert illegal == {player_id(i) for i in PROBLEMS}
+    # the player without a deck is not legal: their deck was not checked
+    assert illegal == {player_id(i) for i in (*PROBLEMS, NO_DECK)}
+    unchecked = result.players.filter(pl.col("status") == "not_checked")["player_id"]
+    assert unchecked.to_list() == [player_id(NO_DECK)]
     legal = set(result.players.filter(result.players["legal"])["player_id"].to_list())
     # an alternate artwork, Japanese and Korean names, and a near-identical typo are all fine
-    assert {player_id(i) for i in (ALT_ART, JAPANESE, KOREAN, FUZZY, NO_DECK)} <= legal
+    assert {player_id(i) for i in (ALT_ART, JAPANESE, KOREAN, FUZZY)} <= legal
     assert result.players_without_deck == [player_id(NO_DECK)]
     assert result.unmatched_decks == ["0499999999"]
 
@@ -117,7 +120,8 @@ def test_players_with_unsettled_entries_need_a_decision_and_get_no_penalty() -> 
         held = [v for v in player["violations"] if not v["decision"]]
         assert held
         assert all(v["held"] for v in held)  # the list-dependent verdicts wait
-    assert report["statuses"] == {"legal": 53, "illegal": 9, "needs_decision": 2}
+    assert report["statuses"] == {"legal": 52, "illegal": 9, "needs_decision": 2,
+                                  "not_checked": 1}
 
 
 def _decided(tmp_path: Path, rows: str) -> Path:

@@ -17,7 +17,7 @@ WORDS = {
     "STAGES": ("pre-event", "in-duel", "between-duels", "between-matches"),
     "LANGS": ("en", "ja", "ko", "th"),
     "REGULATIONS": ("th", "ja", "ko"),
-    "STATUSES": ("legal", "illegal", "needs_decision"),
+    "STATUSES": ("legal", "illegal", "needs_decision", "not_checked"),
 }
 LITERALS = {"SECTIONS": vocab.Section, "SLOTS": vocab.Slot, "STAGES": vocab.Stage,
             "LANGS": vocab.Lang, "REGULATIONS": vocab.Regulation, "STATUSES": vocab.Status}
@@ -52,3 +52,8 @@ def test_card_names_are_stored_in_every_name_language(demo_db: CardDB) -> None:
               if c.startswith("name_") and c != "name_id"]
     assert tuple(stored) == vocab.NAME_LANGS
     assert set(vocab.LANGS) - {"th"} <= set(vocab.NAME_LANGS)  # no card is named in Thai
+
+
+def test_every_status_has_one_label() -> None:
+    assert tuple(vocab.STATUS_LABELS) == vocab.STATUSES
+    assert len(set(vocab.STATUS_LABELS.values())) == len(vocab.STATUSES)

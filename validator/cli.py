@@ -130,6 +130,20 @@ out_option = click.option(
     "--out", "target", type=click.Path(path_type=Path), default=None,
     help="Where to write: a file for one deck (default: a PDF beside the deck, other formats "
          "to stdout), a folder for several (one file per deck, named by its id).")
+duel_option = click.option(
+    "--duel", type=click.IntRange(min=1), default=None,
+    help="The duel of the match the decks are for: from 2 on, side deck exchanges are "
+         "allowed when comparing with the registered lists, and the check is between duels "
+         "unless --stage says otherwise.")
+stage_option = click.option(
+    "--stage", type=click.Choice(STAGES), default=None,
+    help="When the check happens (decides when a penalty applies; default: between-duels "
+         "with --duel 2 or later, else pre-event).")
+all_option = click.option("--all", "every_deck", is_flag=True,
+                          help="List every deck (player), legal ones too.")
+quiet_option = click.option("--quiet", is_flag=True,
+                            help="Print nothing per deck or player (only problems and the "
+                                 "exit status).")
 decisions_option = click.option(
     "--decisions", type=click.Path(path_type=Path), default=None,
     help="The head judge's decisions (CSV: player_id, where, card, qty, decided_by, reason) "
@@ -302,23 +316,20 @@ def _decisions(path: Path | None) -> list[Decision]:
 @format_option
 @click.option("--registrations", type=click.Path(path_type=Path), default=None,
               help="Registered deck lists to compare the decks with (deck file name = player id).")
-@click.option("--duel", type=click.IntRange(min=1), default=None,
-              help="The duel of the match the deck is for: from 2 on, side deck exchanges "
-                   "are allowed when comparing with the registered list.")
+@duel_option
 @decisions_option
 @regulation_option
 @lang_option
-@click.option("--stage", type=click.Choice(STAGES), default="pre-event",
-              show_default=True, help="When the check happens (decides when a penalty applies).")
+@stage_option
 @json_option
-@click.option("--all", "every_deck", is_flag=True, help="List every deck, legal ones too.")
-@click.option("--quiet", is_flag=True, help="Print nothing per deck (only the exit status).")
+@all_option
+@quiet_option
 @data_dir_option
 @user_errors
 def check_command(decks: tuple[Path, ...], cards_spec: str | None, banlist_spec: str | None,
                   list_name: str | None, format_spec: str, registrations: Path | None,
                   duel: int | None, decisions: Path | None, regulation: str | None, lang: Lang,
-                  stage: Stage, json_target: str | None, every_deck: bool, quiet: bool,
+                  stage: Stage | None, json_target: str | None, every_deck: bool, quiet: bool,
                   data_dir: Path | None) -> None:
     """Check decks (YDK, ydke, deck codes, text lists; files or folders) and print every
     violation.
@@ -333,8 +344,11 @@ def check_command(decks: tuple[Path, ...], cards_spec: str | None, banlist_spec:
     from validator.engine.tables import CardTable, card_attributes
     from validator.inputs.decks.batch import read_deck_paths, require_decks
     from validator.judging.checking import check_decks
+    from validator.judging.siding import stage_of
     from validator.report.json import report_pieces
     from validator.report.model import judged_check
+
+    stage = stage_of(duel, stage)
 
     def prepared() -> tuple[Setup, CardTable, Policy]:
         setup = load(format_spec, cards_spec, banlist_spec, list_name, data_dir)
@@ -546,21 +560,30 @@ def convert_command(decks: tuple[Path, ...], to: str, target: Path | None, lang:
 @banlist_option
 @list_option
 @format_option
+@duel_option
 @decisions_option
 @regulation_option
 @lang_option
-@click.option("--report", type=click.Path(path_type=Path), required=True,
-              help="The XLSX report to write.")
+@stage_option
+@click.option("--report", type=click.Path(path_type=Path), default=None,
+              help="Write the XLSX report to this file.")
 @json_option
+@all_option
+@quiet_option
 @data_dir_option
 @user_errors
 def event_command(registrations: Path, decks: Path | None, cards_spec: str | None,
                   banlist_spec: str | None, list_name: str | None, format_spec: str,
-                  decisions: Path | None, regulation: str | None, lang: Lang, report: Path,
-                  json_target: str | None, data_dir: Path | None) -> None:
+                  duel: int | None, decisions: Path | None, regulation: str | None, lang: Lang,
+                  stage: Stage | None, report: Path | None, json_target: str | None,
+                  every_deck: bool, quiet: bool, data_dir: Path | None) -> None:
     """Check a whole event: every registered list, every submitted deck, list against deck.
 
-    Exit status as `check`: 0 all legal, 1 violations found, 2 bad input.
+    Prints what the decks were judged by and, for each player who is not legal, their
+    violations, penalty or the head judge's decision, and remedies.
+
+    Exit status: 0 every player legal, 1 any player not legal (illegal, waiting for a
+    decision, or their deck not checked), 2 bad input (no player could be read).
 
     Example: deckcheck event sample_decklists/regional-tcg.xlsx --decks decks/tcg
     --report out/report.xlsx --json out/report.json
@@ -568,34 +591,42 @@ def event_command(registrations: Path, decks: Path | None, cards_spec: str | Non
 
     from validator.cards.load import load
     from validator.event.run import run_event
+    from validator.judging.siding import stage_of
     from validator.report.json import report_pieces
     from validator.report.model import judged_event
-    from validator.report.text import event_lines, problem_lines
-    from validator.report.xlsx import write_event_xlsx
+    from validator.report.text import print_text, problem_lines
 
+    stage = stage_of(duel, stage)
     steps = ("Loading card data and list", "Reading and checking lists and decks",
              "Writing the report")
-    with _progress(err.is_terminal) as step:
+    with _progress(not quiet and err.is_terminal) as step:
         step(steps[0], 0, 1)
         setup = load(format_spec, cards_spec, banlist_spec, list_name, data_dir)
         policy = _policy(regulation, setup.fmt.rush, lang)
         settled = _decisions(decisions)
         step(steps[0], 1, 1)
         step(steps[1], 0, 1)
-        result = run_event(registrations, setup, decks=decks, decisions=settled)
+        result = run_event(registrations, setup, decks=decks, decisions=settled, duel=duel,
+                           stage=stage)
         step(steps[1], 1, 1)
         step(steps[2], 0, 1)
-        judged = judged_event(result, policy, "pre-event", lang)
-        write_event_xlsx(judged, report)
+        judged = judged_event(result, policy, stage, lang)
+        if report is not None:
+            from validator.report.xlsx import write_event_xlsx
+
+            write_event_xlsx(judged, report)
         if json_target:
             _write_json(report_pieces(judged), json_target)
         step(steps[2], 1, 1)
-    out.file.write("\n".join(event_lines(judged)) + "\n")
     _shown(problem_lines(judged.problems), "[yellow]problem:[/yellow]",
-           "problems (see the report)")
-    out.print(f"Report: {report}" + (f"\nJSON:   {json_target}" if json_target else ""),
-              highlight=False)
-    sys.exit(0 if bool(judged.items["legal"].all()) else 1)
+           "problems (see the JSON or XLSX report)")
+    if json_target != "-" and not quiet:
+        print_text(judged, _made(out), every_deck=every_deck)
+        written = [f"{label} {path}" for label, path in (("Report:", report),
+                                                         ("JSON:  ", json_target)) if path]
+        if written:
+            out.print("\n".join(written), highlight=False)
+    sys.exit(0 if judged.statuses["legal"] == judged.items.height else 1)
 
 
 @main.command("serve")

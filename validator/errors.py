@@ -60,6 +60,7 @@ PROBLEM_CODES: dict[str, str] = {
     "NOT_A_FORM": "a PDF that is not a fillable Konami deck registration form",
     # registrations
     "NO_REGISTRATIONS": "a folder or zip that holds no registration file",
+    "NO_PLAYERS": "registrations from which no player could be read; the event is not checked",
     "NO_HEADER": "a sheet in no known layout: no header of player, quantity and card "
                  "columns, no Main/Extra/Side columns, no Monster/Spell/Trap blocks",
     "NO_PLAYER_COLUMN": "a header that names the cards but no player; the sheet is not read",
@@ -83,7 +84,7 @@ PROBLEM_CODES: dict[str, str] = {
     "BAD_YDKE": "a ydke:// link that cannot be decoded, or a pasted line that is not "
                 "'PLAYER_ID ydke://...'",
     "UNMATCHED_DECK": "a submitted deck that pairs with no registered player",
-    "NO_DECK": "a registered player who submitted no deck",
+    "NO_DECK": "a registered player whose deck is not checked: none submitted, or unreadable",
     # card data, lists and the data store
     "EMPTY_FILE": "a file with no rows where a header row was expected",
     "MISSING_COLUMN": "a header row that lacks a column the file needs",

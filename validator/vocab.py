@@ -8,7 +8,9 @@ and as a tuple for polars Enums, CLI choices and forms (the tuple is read off th
 * ``Lang``: the languages of penalties, remedies and the web app; card names come in more
   (``NAME_LANGS``);
 * ``Regulation``: the penalty regulations shipped (``data/policies``);
-* ``Status``: a deck's (or player's) verdict.
+* ``Status``: a deck's (or player's) verdict; ``not_checked``: decks were collected but
+  this player's was not checked (none submitted, unreadable, or removed). ``STATUS_LABELS``
+  names each status in reports and pages.
 """
 
 from __future__ import annotations
@@ -18,15 +20,15 @@ from typing import Literal, get_args
 import polars as pl
 
 __all__ = ["LANGS", "NAME_LANGS", "ON_ENUM", "REGULATIONS", "SECTIONS", "SECTION_ENUM", "SLOTS",
-           "SLOT_ENUM", "STAGES", "STATUSES", "STATUS_ENUM", "Lang", "Regulation", "Section",
-           "Slot", "Stage", "Status"]
+           "SLOT_ENUM", "STAGES", "STATUSES", "STATUS_ENUM", "STATUS_LABELS", "Lang",
+           "Regulation", "Section", "Slot", "Stage", "Status"]
 
 Section = Literal["main", "extra", "side"]
 Slot = Literal["monster", "spell", "trap", "extra", "skill", "main_or_extra"]
 Stage = Literal["pre-event", "in-duel", "between-duels", "between-matches"]
 Lang = Literal["en", "ja", "ko", "th"]
 Regulation = Literal["th", "ja", "ko"]
-Status = Literal["legal", "illegal", "needs_decision"]
+Status = Literal["legal", "illegal", "needs_decision", "not_checked"]
 
 SECTIONS: tuple[Section, ...] = get_args(Section)
 SLOTS: tuple[Slot, ...] = get_args(Slot)
@@ -34,6 +36,10 @@ STAGES: tuple[Stage, ...] = get_args(Stage)
 LANGS: tuple[Lang, ...] = get_args(Lang)
 REGULATIONS: tuple[Regulation, ...] = get_args(Regulation)
 STATUSES: tuple[Status, ...] = get_args(Status)
+#: each status as reports and pages name it
+STATUS_LABELS: dict[Status, str] = {"legal": "Legal", "illegal": "Illegal",
+                                    "needs_decision": "Needs a decision",
+                                    "not_checked": "Not checked"}
 
 #: the languages card names are stored in (``name_<lang>`` columns of the card data)
 NAME_LANGS: tuple[str, ...] = ("en", "ja", "ko", "zh", "zh_tw", "fr", "de", "it", "es", "pt")

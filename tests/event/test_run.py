@@ -78,3 +78,31 @@ def test_an_empty_deck_folder_is_one_clear_line(tmp_path: Path) -> None:
                                        str(tmp_path / "r.xlsx")])
     assert result.exit_code == 2
     assert "NO_DECK_FILES" in result.output
+
+
+
+def test_a_player_whose_deck_was_not_checked_is_not_checked_unless_illegal(
+        tmp_path: Path) -> None:
+    root = Path(__file__).resolve().parent.parent.parent
+    lists = root / "sample_decklists" / "regional-tcg.xlsx"
+    folder = tmp_path / "decks"
+    folder.mkdir()
+    legal = "0400009220"  # a legal list, its deck submitted
+    (folder / f"{legal}.ydk").write_bytes((root / "decks" / "tcg" / f"{legal}.ydk").read_bytes())
+    (folder / "0400001301.ydk").write_bytes(b"\x00\xff not text")  # a legal list
+    setup = load("advanced-tcg", "demo")
+    result = run_event(lists, setup, decks=folder)
+    status = dict(result.players.select("player_id", pl.col("status").cast(pl.Utf8)).rows())
+    source = dict(result.players.select("player_id", "deck_source").rows())
+    assert status[legal] == "legal"
+    assert status["0400001301"] == "not_checked"  # its file could not be read
+    assert source["0400001301"] == str(folder / "0400001301.ydk")
+    assert status["0400262628"] == "not_checked"  # no deck submitted
+    assert source["0400262628"] is None
+    assert status["0400025058"] == "illegal"  # a Limited card over its limit on the list
+    assert not result.players.filter(pl.col("status") != "legal")["legal"].any()
+    no_deck = {p.file for p in result.problems if p.code == "NO_DECK"}
+    assert str(folder / "0400001301.ydk") in no_deck
+    # without decks collected, the lists alone are judged: nobody is "not checked"
+    alone = run_event(lists, setup)
+    assert "not_checked" not in alone.players["status"].cast(pl.Utf8).to_list()

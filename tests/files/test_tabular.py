@@ -197,3 +197,17 @@ def test_what_is_not_a_sheet_is_an_input_error(name: str, data: bytes) -> None:
     with pytest.raises(InputError) as raised:
         read_sheets(Path(name), data=data)
     assert raised.value.file == name
+
+
+def test_a_partial_read_reports_an_oversized_cell_and_reads_every_other_row() -> None:
+    lines = [b"player,qty,card"] + [b"P%d,3,Raigeki" % i for i in range(1, 6)]
+    lines[3] = b'P3,3,"' + b"y" * 200_000 + b'"'
+    sheet = read_csv_grid(Path("f.csv"), b"\n".join(lines) + b"\n", partial=True)
+    assert sheet.rows[3] == []  # the row keeps its number, its cells are not read
+    assert [row[0] for row in sheet.rows if row] == ["player", "P1", "P2", "P4", "P5"]
+    [problem] = sheet.problems
+    assert (problem.code, problem.file, problem.line, problem.column) == (
+        "SHEET_TOO_LARGE", "f.csv", 4, "C4")
+    with pytest.raises(InputError) as raised:  # read whole or not at all, unless partial
+        read_csv_grid(Path("f.csv"), b"\n".join(lines) + b"\n")
+    assert [p.code for p in raised.value.problems] == ["SHEET_TOO_LARGE"]

@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 
 from tests.web.helpers import LEGAL_PLAYER, client_for, csrf_token, upload_sample
 from validator.cli import main
-from validator.judging.siding import exchanges_allowed
+from validator.judging.siding import exchanges_allowed, stage_of
 from validator.vocab import STAGES, Stage
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -33,6 +33,36 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 def test_exchanges_are_allowed_from_duel_two_while_the_match_is_on(
         duel: int | None, stage: Stage, allowed: bool) -> None:
     assert exchanges_allowed(duel, stage) is allowed
+
+
+@pytest.mark.parametrize(("duel", "stage", "expected"), [
+    (None, None, "pre-event"),
+    (1, None, "pre-event"),
+    (2, None, "between-duels"),  # duel 2 of a match is played after the players sided
+    (3, None, "between-duels"),
+    (2, "in-duel", "in-duel"),  # a stage given is kept
+    (2, "pre-event", "pre-event"),
+    (None, "between-matches", "between-matches"),
+])
+def test_a_duel_number_implies_between_duels_unless_a_stage_is_given(
+        duel: int | None, stage: Stage | None, expected: Stage) -> None:
+    assert stage_of(duel, stage) == expected
+
+
+@pytest.mark.parametrize("command", ["check", "event"])
+def test_duel_two_without_a_stage_is_checked_between_duels(command: str) -> None:
+    registrations = str(ROOT / "sample_decklists" / "regional-tcg.xlsx")
+    decks = str(ROOT / "decks" / "tcg")
+    words = (["check", decks, "--registrations", registrations] if command == "check"
+             else ["event", registrations, "--decks", decks])
+    result = CliRunner().invoke(main, [*words, "--cards", "demo", "--duel", "2", "--json", "-"])
+    assert result.exit_code in (1, 2), result.output
+    report = json.loads(result.stdout)
+    assert report["stage"] == "between-duels"
+    items = report["decks" if command == "check" else "players"]
+    timings = {item["penalty"]["applies_to"] for item in items if item["penalty"]}
+    assert timings
+    assert not any("first duel" in timing for timing in timings)
 
 
 def _swapped_deck() -> str:

@@ -154,10 +154,12 @@ def test_the_encoder_writes_what_the_model_says(judged: Report) -> None:
             pl.lit("Stern talk").alias("label"),
             pl.lit(["Say sorry."], pl.List(pl.Utf8)).alias("remedies")),
         header=dataclasses.replace(judged.header, regulation="custom"),
-        statuses={"legal": 1, "illegal": 2, "needs_decision": 3})
+        statuses={"legal": 1, "illegal": 2, "needs_decision": 3, "not_checked": 1})
     data = report_dict(changed)
     assert data["regulation"] == "custom"
-    assert data["statuses"] == {"legal": 1, "illegal": 2, "needs_decision": 3}
+    assert data["statuses"] == {"legal": 1, "illegal": 2, "needs_decision": 3, "not_checked": 1}
+    # the summary is derived from the statuses: every deck not legal is counted illegal
+    assert (data["summary"]["legal"], data["summary"]["illegal"]) == (1, len(data["decks"]) - 1)
     short = next(d for d in data["decks"] if d["deck_id"] == SHORT)
     assert short["penalty"]["label"] == "Stern talk"
     assert short["remedies"] == short["penalty"]["remedies"] == ["Say sorry."]

@@ -60,7 +60,7 @@ def test_the_header_says_what_the_decks_were_judged_by(judged: Report, th: Polic
 
 def test_each_deck_gets_its_status_penalty_timing_clauses_and_remedies(
         judged: Report, th: Policy) -> None:
-    assert judged.statuses == {"legal": 3, "illegal": 3, "needs_decision": 1}
+    assert judged.statuses == {"legal": 3, "illegal": 3, "needs_decision": 1, "not_checked": 0}
     assert [_status(judged, p) for p in (LEGAL, FUZZY, NO_LIST)] == ["legal"] * 3
     assert _verdict(judged, LEGAL) is None
     assert judged.codes(deck_of(judged, LEGAL)) == []
@@ -164,7 +164,7 @@ def test_an_event_is_judged_player_by_player(judged_players: Report, th: Policy)
     assert report.id_column == "player_id"
     assert (report.header.duel, report.header.comparison) == (None, "sections")
     assert report.items.height == 6
-    assert report.statuses == {"legal": 2, "illegal": 3, "needs_decision": 1}
+    assert report.statuses == {"legal": 2, "illegal": 3, "needs_decision": 1, "not_checked": 0}
     assert report.unmatched_decks == [NO_LIST]
     assert report.players_without_deck == []
     swapped = _verdict(report, SWAPPED)  # no duel: sided cards are a mismatch
@@ -251,12 +251,12 @@ def test_the_reports_judge_nothing_again(monkeypatch: pytest.MonkeyPatch, judged
     """Once judged, the JSON, terminal and workbook reports only write the model."""
     from validator.judging import verdicts as judging
     from validator.report.json import report_bytes
-    from validator.report.text import event_lines, text_lines
+    from validator.report.text import text_lines
     from validator.report.xlsx import event_xlsx
 
     def written() -> tuple[object, ...]:
         return (report_bytes(judged), report_bytes(judged_players),
-                text_lines(judged, every_deck=True), event_lines(judged_players),
+                text_lines(judged, every_deck=True), text_lines(judged_players, every_deck=True),
                 event_xlsx(judged_players, dt.datetime(2026, 12, 5, tzinfo=dt.UTC)))
 
     def refused(*args: Any, **kwargs: Any) -> pl.DataFrame:

@@ -12,7 +12,7 @@ from tests.deckbuild import FORBIDDEN, LEGAL, SHORT, SWAPPED, UNSETTLED
 from tests.report.conftest import Checked
 from validator.judging.penalties import Policy, load_policy
 from validator.report.model import Report, judged_check
-from validator.report.text import event_lines, print_text, text_lines
+from validator.report.text import header_lines, print_text, text_lines
 
 
 def _blocks(lines: list[str]) -> dict[str, list[str]]:
@@ -31,8 +31,9 @@ def test_the_summary_comes_first(judged: Report, th: Policy) -> None:
     lines = text_lines(judged)
     assert lines[0] == (f"Advanced Format (TCG) — list Demo 2026.05 TCG — {th.title} — "
                         "compared with the registered lists")
-    assert lines[1] == "7 decks: 3 legal, 3 illegal, 1 need a head judge's decision"
-    assert lines[2:5] == ["  MAIN_TOO_SMALL: 1", "  FORBIDDEN_CARD: 1", "  LIST_MISMATCH: 10"]
+    assert lines[1] == f"card data: {judged.header.cards}"
+    assert lines[2] == "7 decks: 3 legal, 3 illegal, 1 need a head judge's decision"
+    assert lines[3:6] == ["  MAIN_TOO_SMALL: 1", "  FORBIDDEN_CARD: 1", "  LIST_MISMATCH: 10"]
 
 
 def test_only_decks_that_are_not_legal_unless_every_deck(judged: Report) -> None:
@@ -84,11 +85,11 @@ def test_the_text_writes_what_the_model_says(judged: Report) -> None:
 
 def test_a_long_listing_ends_with_the_counts_again(judged: Report) -> None:
     short = text_lines(judged, every_deck=True)
-    assert short[-1] != short[1]  # 7 blocks: no repeat
+    assert short[-1] != short[2]  # 7 blocks: no repeat
     twice = dataclasses.replace(judged, items=pl.concat([judged.items, judged.items]))
     lines = text_lines(twice, every_deck=True)
-    assert lines[-1] == f"\n{lines[1]}"
-    assert lines[1].startswith("14 decks: ")
+    assert lines[-1] == f"\n{lines[2]}"
+    assert lines[2].startswith("14 decks: ")
 
 
 def test_print_text_writes_the_lines(judged: Report) -> None:
@@ -97,17 +98,42 @@ def test_print_text_writes_the_lines(judged: Report) -> None:
     assert screen.getvalue() == "\n".join(text_lines(judged, every_deck=True)) + "\n"
 
 
-def test_the_event_summary(judged_players: Report) -> None:
-    lines = event_lines(judged_players, shown=2)
-    counted = dict(line.rsplit(None, 1) for line in lines[1:11])
-    assert {k.strip(): int(v) for k, v in counted.items()} == {
-        "players": 6, "legal": 2, "illegal": 3, "need a head judge's decision": 1,
-        "head judge's decisions applied": 0,
-        "problems (unreadable rows, unmatched decks)": 1, "MAIN_TOO_SMALL": 1,
-        "FORBIDDEN_CARD": 2, "LIST_MISMATCH": 10, "UNRESOLVED_NAME": 1}
-    assert lines[11:] == ["  ILLEGAL 0400000002 Ben Ito (8 violations)",
-                          "  ILLEGAL 0400000003 Cho Min (2 violations)",
-                          "  … and 2 more (see the report)"]
-    every = event_lines(judged_players)
-    assert "  DECIDE 0400000005 Eve Kim (2 violations)" in every
-    assert not any(line.startswith("  …") for line in every)
+def _player_blocks(lines: list[str]) -> dict[str, list[str]]:
+    """The lines of each player's block (its head line first), by player id."""
+    blocks: dict[str, list[str]] = {}
+    current: list[str] | None = None
+    for line in lines:
+        if line.startswith("\n"):
+            current = blocks.setdefault(line.split()[0], [line])
+        elif current is not None and line.startswith("  "):
+            current.append(line)
+    return blocks
+
+
+def test_the_event_has_the_check_header_and_a_block_per_player_not_legal(
+        judged_players: Report, judged: Report) -> None:
+    lines = text_lines(judged_players)
+    assert lines[:2] == header_lines(judged_players) == header_lines(judged)
+    assert lines[2] == ("6 players: 2 legal, 3 illegal, 1 need a head judge's decision, "
+                        "0 not checked")
+    blocks = _player_blocks(lines)
+    players = judged_players.items
+    assert set(blocks) == set(players.filter(~pl.col("legal"))["player_id"].to_list())
+    ben = blocks["0400000002"]
+    assert "ILLEGAL" in ben[0].split()
+    assert sum(line.startswith("  LIST_MISMATCH ") for line in ben) >= 1
+    assert any(line.startswith("  → ") for line in ben)
+    assert any(line.startswith("    • ") for line in ben)
+    every = _player_blocks(text_lines(judged_players, every_deck=True))
+    assert set(every) == set(players["player_id"].to_list())
+
+
+def test_a_player_whose_deck_was_not_checked(judged_players: Report) -> None:
+    first = judged_players.items["player_id"][0]
+    items = judged_players.items.with_columns(
+        pl.when(pl.col("player_id") == first).then(pl.lit("not_checked"))
+        .otherwise(pl.col("status").cast(pl.Utf8)).alias("status"))
+    report = dataclasses.replace(judged_players, items=items)
+    block = _player_blocks(text_lines(report))[first]
+    assert "NOT CHECKED" in block[0]
+    assert block[1].startswith("  → deck not checked")

@@ -36,7 +36,7 @@ def _check(client: TestClient, player: str, **fields: str) -> tuple[int, str]:
 
 
 def _verdict(page: str) -> str:
-    found = re.search(r'<p class="(\w+) verdict">', page)
+    found = re.search(r'<p class="(\w+) verdict"[^>]*>', page)
     assert found
     return found.group(1)
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 import csv
 import io
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from validator.errors import InputError
+from validator.errors import InputError, Problem
 from validator.files.safety import MAX_COLUMNS
 
 __all__ = ["Sheet", "cell_name", "decode_text", "read_csv_grid", "read_sheets"]
@@ -28,6 +28,9 @@ class Sheet:
     name: str
     rows: list[list[str]]
     hidden: bool = False
+    #: rows left out (empty) because they could not be read: a cell or a row far larger
+    #: than any deck list has (only when read with ``partial``)
+    problems: list[Problem] = field(default_factory=list)
 
 
 def cell_name(row: int, col: int) -> str:
@@ -101,7 +104,11 @@ MAX_FIELD = 64 << 10
 csv.field_size_limit(max(csv.field_size_limit(), 1 << 20))
 
 
-def read_csv_grid(path: Path, data: bytes | None = None) -> Sheet:
+def read_csv_grid(path: Path, data: bytes | None = None, *, partial: bool = False) -> Sheet:
+    """A CSV file as a grid of text. A row with a cell or a row far larger than any deck
+    list has is reported; with ``partial`` it is left out (empty) and the rest of the file is
+    read, the problem in ``Sheet.problems``; else the problems are raised once the file is
+    read."""
     raw = path.read_bytes() if data is None else data
     text = decode_text(raw, str(path))
     sample = text[:4096]
@@ -111,24 +118,33 @@ def read_csv_grid(path: Path, data: bytes | None = None) -> Sheet:
         delimiter = ","
     reader = csv.reader(io.StringIO(text), delimiter=delimiter, doublequote=True)
     rows: list[list[str]] = []
+    problems: list[Problem] = []
     try:
         for row in reader:
-            if len(row) > MAX_COLUMNS:
-                raise InputError.at(str(path), f"row {reader.line_num} has {len(row):,} "
-                                               f"columns; a deck list has at most "
-                                               f"{MAX_COLUMNS:,}", line=reader.line_num,
-                                    code="SHEET_TOO_LARGE")
             longest = max((len(cell) for cell in row), default=0)
-            if longest > MAX_FIELD:
-                raise InputError.at(str(path), f"a cell of {longest:,} characters; a deck list "
-                                               f"cell has at most {MAX_FIELD:,}",
-                                    line=reader.line_num, code="SHEET_TOO_LARGE")
-            rows.append([cell.strip() for cell in row])
+            if len(row) > MAX_COLUMNS:
+                problems.append(Problem(str(path), reader.line_num, None,
+                                        f"a row of {len(row):,} columns; a deck list has at "
+                                        f"most {MAX_COLUMNS:,}: the row is not read",
+                                        code="SHEET_TOO_LARGE"))
+                rows.append([])
+            elif longest > MAX_FIELD:
+                column = max(range(len(row)), key=lambda i: len(row[i]))
+                problems.append(Problem(str(path), reader.line_num,
+                                        cell_name(len(rows) + 1, column),
+                                        f"a cell of {longest:,} characters; a deck list cell "
+                                        f"has at most {MAX_FIELD:,}: the row is not read",
+                                        code="SHEET_TOO_LARGE"))
+                rows.append([])
+            else:
+                rows.append([cell.strip() for cell in row])
     except csv.Error as exc:
         raise InputError.at(str(path), f"not readable as CSV: {exc} (a deck list cell has at "
                                        f"most {MAX_FIELD:,} characters)",
                             line=reader.line_num, code="BAD_CSV") from exc
-    return Sheet(str(path), "", rows)
+    if problems and not partial:
+        raise InputError(problems)
+    return Sheet(str(path), "", rows, problems=problems)
 
 
 def _cell_text(value: object) -> str:
@@ -139,15 +155,16 @@ def _cell_text(value: object) -> str:
     return str(value).strip()
 
 
-def read_sheets(path: Path, *, include_hidden: bool = False,
-                data: bytes | None = None) -> list[Sheet]:
+def read_sheets(path: Path, *, include_hidden: bool = False, data: bytes | None = None,
+                partial: bool = False) -> list[Sheet]:
     """Every sheet of a CSV (one) or XLSX workbook, as text grids.
 
-    ``data`` gives the file's bytes (an upload); ``path`` then only names it.
+    ``data`` gives the file's bytes (an upload); ``path`` then only names it. ``partial``:
+    a CSV row that cannot be read is left out and reported (:func:`read_csv_grid`).
     """
     suffix = path.suffix.lower()
     if suffix in (".csv", ".tsv", ".txt"):
-        return [read_csv_grid(path, data)]
+        return [read_csv_grid(path, data, partial=partial)]
     if suffix not in (".xlsx", ".xlsm", ".xls", ".ods"):
         raise InputError.at(str(path), "expected a .csv or .xlsx file", code="WRONG_FILE_TYPE")
     from python_calamine import CalamineWorkbook

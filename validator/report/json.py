@@ -229,9 +229,8 @@ def _header(report: Report) -> dict[str, Any]:
 
 
 def _summary(noun: str, report: Report) -> dict[str, Any]:
-    table = report.items
-    legal = int(table["legal"].sum())
-    return {noun: table.height, "legal": legal, "illegal": table.height - legal,
+    total, legal = report.items.height, report.statuses["legal"]
+    return {noun: total, "legal": legal, "illegal": total - legal,
             "violations_by_code": report.counts}
 
 

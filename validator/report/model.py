@@ -115,7 +115,8 @@ class Report:
         return self._by_deck.get(deck)
 
     def status(self, deck: int) -> str:
-        """legal, illegal or needs_decision."""
+        """legal, illegal, needs_decision or not_checked (a player whose deck, collected
+        with the others, was not checked)."""
         return str(self.items.filter(pl.col("deck") == deck)["status"].item())
 
     def codes(self, deck: int) -> list[str]:
@@ -132,7 +133,8 @@ class Report:
 
 
 def status_counts(frame: pl.DataFrame) -> dict[str, int]:
-    """How many decks (players) are legal, illegal, or wait for a decision."""
+    """How many decks (players) have each status: the one count every report's summary is
+    derived from."""
     counted = dict(frame["status"].cast(pl.Utf8).value_counts().iter_rows())
     return {status: int(counted.get(status, 0)) for status in STATUSES}
 
@@ -224,10 +226,12 @@ def judged_check(checked: CheckResult | DeckCheck | JudgeCheck, policy: Policy, 
 def judged_event(result: EventResult, policy: Policy, stage: Stage, lang: Lang) -> Report:
     """The judgement of a whole event: each registered player's list and deck together."""
     compared = result.deck_check is not None
+    comparison: Comparison | None = None
+    if compared:
+        comparison = "siding" if result.siding else "sections"
     return Report(
         kind="event",
-        header=_header(result.list_check, policy, stage, lang, None,
-                       "sections" if compared else None),
+        header=_header(result.list_check, policy, stage, lang, result.duel, comparison),
         items=result.players, violations=result.violations,
         verdicts=verdicts(result.violations, policy, stage, lang, compared=compared),
         fuzzy=fuzzy_by_deck(result.list_check, result.deck_check),

@@ -8,8 +8,10 @@ from openpyxl.cell.cell import Cell, MergedCell
 from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.worksheet.worksheet import Worksheet
 
-__all__ = ["FILLS", "HEADER_FONT", "autosize", "csv_safe", "looks_like_formula", "put",
-           "write_header"]
+from validator.vocab import Status
+
+__all__ = ["FILLS", "HEADER_FONT", "STATUS_FILLS", "autosize", "csv_safe", "looks_like_formula",
+           "put", "write_header"]
 
 HEADER_FONT = Font(bold=True, color="FFFFFF")
 FILLS = {
@@ -18,7 +20,12 @@ FILLS = {
     "illegal": PatternFill("solid", fgColor="FFC7CE"),
     "warning": PatternFill("solid", fgColor="FFEB9C"),
     "block": PatternFill("solid", fgColor="D9E1F2"),
+    "unknown": PatternFill("solid", fgColor="D9D9D9"),
 }
+#: the fill of each status
+STATUS_FILLS: dict[Status, PatternFill] = {
+    "legal": FILLS["legal"], "illegal": FILLS["illegal"], "needs_decision": FILLS["warning"],
+    "not_checked": FILLS["unknown"]}
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 

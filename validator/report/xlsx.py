@@ -30,15 +30,14 @@ from validator.errors import ImplementationError
 from validator.event.store import LogEntry
 from validator.report.model import Header, Report, Verdict
 from validator.report.penalty_log import HEADER, rows
-from validator.report.style import FILLS, autosize, put, write_header
+from validator.report.style import STATUS_FILLS, autosize, put, write_header
+from validator.vocab import STATUS_LABELS, Status
 
 __all__ = ["event_xlsx", "generated_now", "log_xlsx", "write_event_xlsx"]
 
 _FIXED_DATE = (1980, 1, 1, 0, 0, 0)
 _WRAP = Alignment(wrap_text=True, vertical="top")
 _BOLD = Font(bold=True)
-_STATUS_LABEL = {"legal": "Legal", "illegal": "Illegal", "needs_decision": "Needs a decision"}
-_STATUS_FILL = {"legal": "legal", "illegal": "illegal", "needs_decision": "warning"}
 
 
 def _penalty_cell(verdict: Verdict | None, header: Header) -> str:
@@ -63,6 +62,7 @@ def _summary(ws: Worksheet, report: Report, generated_at: str) -> None:
         ("Legal", counted["legal"]),
         ("Illegal", counted["illegal"]),
         ("Needs a head judge's decision", counted["needs_decision"]),
+        ("Deck not checked", counted["not_checked"]),
         ("Head judge's decisions applied", len(report.decisions)),
         ("Problems (unreadable rows, unmatched decks)", len(report.problems)),
         ("Generated at", generated_at),
@@ -90,7 +90,8 @@ def _players(ws: Worksheet, report: Report) -> None:
     write_header(ws, 1, titles)
     for r, row in enumerate(report.items.iter_rows(named=True), start=2):
         verdict = report.verdict(row["deck"])
-        values = [row["player_id"], row["player_name"], _STATUS_LABEL[str(row["status"])],
+        status: Status = row["status"]
+        values = [row["player_id"], row["player_name"], STATUS_LABELS[status],
                   "yes" if row["list_legal"] else "no",
                   "" if row["deck_legal"] is None else ("yes" if row["deck_legal"] else "no"),
                   row["list_main"], row["list_extra"], row["list_side"], row["deck_source"],
@@ -103,7 +104,7 @@ def _players(ws: Worksheet, report: Report) -> None:
             put(ws, r, c, value)
         if verdict:
             ws.cell(row=r, column=13).alignment = _WRAP
-        ws.cell(row=r, column=3).fill = FILLS[_STATUS_FILL[str(row["status"])]]
+        ws.cell(row=r, column=3).fill = STATUS_FILLS[status]
     ws.freeze_panes = "A2"
     ws.auto_filter.ref = ws.dimensions
     autosize(ws, {13: 70})

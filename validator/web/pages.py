@@ -17,7 +17,7 @@ from validator.engine.rules import CODES
 from validator.errors import InputError
 from validator.report.model import Report
 from validator.text.lexicon import whole_number
-from validator.vocab import LANGS, REGULATIONS
+from validator.vocab import LANGS, REGULATIONS, STATUS_LABELS, STATUSES
 from validator.web.state import EventState, Snapshot, safe_name
 
 __all__ = ["Forbidden", "files", "form", "judged", "latest", "optional_number", "page",
@@ -25,7 +25,8 @@ __all__ = ["Forbidden", "files", "form", "judged", "latest", "optional_number", 
 
 HERE = Path(__file__).resolve().parent
 templates = Jinja2Templates(directory=str(HERE / "templates"))
-templates.env.globals.update(LANGS=LANGS, REGULATIONS=REGULATIONS, CODES=CODES, quote=quote)
+templates.env.globals.update(LANGS=LANGS, REGULATIONS=REGULATIONS, CODES=CODES, quote=quote,
+                             STATUSES=STATUSES, STATUS_LABELS=STATUS_LABELS)
 
 
 class Forbidden(Exception):

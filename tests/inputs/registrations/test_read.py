@@ -210,3 +210,14 @@ def test_a_csv_with_a_utf8_bom_and_broken_text_is_a_problem_and_the_others_are_r
                                   [b"\xef\xbb\xbfPlayer,Qty,Card\n1,3,Caf\xe9\n", LONG.encode()])
     assert _where(reg.problems) == [("bad.csv", None, None)]
     assert reg.entries["file"].to_list() == ["good.csv"]
+
+
+def test_a_csv_with_one_huge_cell_reads_every_other_row() -> None:
+    rows = ["Player ID,Player Name,Section,Qty,Card Name"]
+    rows += [f"04000000{i:02d},Player {i},Main,3,Raigeki" for i in range(1, 21)]
+    rows[7] = "0400000007,Player 7,Main,3,\"" + "x" * 200_000 + "\""
+    reg = read_registration_files([Path("lists.csv")], ["\n".join(rows).encode() + b"\n"])
+    read = reg.players["player_id"].to_list()
+    assert read == [f"04000000{i:02d}" for i in range(1, 21) if i != 7]
+    assert reg.entries.height == 19
+    assert [(p.code, p.line) for p in reg.problems] == [("SHEET_TOO_LARGE", 8)]

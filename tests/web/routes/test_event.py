@@ -367,7 +367,7 @@ def test_report_downloads(sample: TestClient) -> None:
     assert answer.headers["content-type"] == "application/json"
     assert answer.headers["content-disposition"] == 'attachment; filename="report.json"'
     report = answer.json()
-    assert report["summary"]["illegal"] == 11
+    assert report["summary"]["illegal"] == 12  # 9 illegal, 2 to decide, 1 deck not checked
     assert (report["format"], report["regulation"]) == ("advanced-tcg", "th")
     assert len(report["players"]) == 64
 

@@ -25,7 +25,7 @@ def _where(page: str) -> str:
 def test_a_forbidden_card_s_player_page_shows_the_verdict_and_penalty(
         sample: TestClient) -> None:
     player = sample.get(f"/players/{FORBIDDEN_PLAYER}").text
-    assert '<p class="illegal verdict">Illegal</p>' in player
+    assert 'data-status="illegal">Illegal</p>' in player
     assert "<code>FORBIDDEN_CARD</code>" in player
     assert "Pot of Greed is Forbidden" in player
     assert "Duel Forfeiture" in player
@@ -35,7 +35,7 @@ def test_a_forbidden_card_s_player_page_shows_the_verdict_and_penalty(
 def test_a_legal_player_s_page_has_no_violation_and_nothing_to_decide(
         sample: TestClient) -> None:
     page = sample.get(f"/players/{LEGAL_PLAYER}").text
-    assert '<p class="legal verdict">Legal</p>' in page
+    assert 'data-status="legal"' in page
     assert "<h2>Violations</h2>" not in page
     assert 'action="/players/' not in page  # no decision form
     assert "No decisions." in page
@@ -76,7 +76,7 @@ def test_the_head_judge_settles_a_name_and_the_player_is_legal_again(
         sample: TestClient) -> None:
     client = sample  # the only test of this module that decides
     page = client.get(f"/players/{ASH}").text
-    assert "Needs the head judge&#39;s decision" in page
+    assert 'data-status="needs_decision"' in page
     assert "Ash Blosom" in page
     assert "No penalty" not in page
     token = csrf_token(client, f"/players/{ASH}")
@@ -86,7 +86,7 @@ def test_the_head_judge_settles_a_name_and_the_player_is_legal_again(
         "reason": "obvious typo"})
     assert settled.status_code == 200
     after = client.get(f"/players/{ASH}").text
-    assert '<p class="legal verdict">Legal</p>' in after
+    assert 'data-status="legal"' in after
     assert "Head judge Mai" in after  # in the player's decisions
     report = client.get("/report.json").json()
     assert [d["player_id"] for d in report["decisions"]] == [ASH]
@@ -98,7 +98,7 @@ def test_a_decision_on_an_unreadable_quantity_is_recorded_and_applied(
         sample_alone: TestClient) -> None:
     client = sample_alone
     page = client.get(f"/players/{THREE}").text
-    assert "Needs the head judge&#39;s decision" in page
+    assert 'data-status="needs_decision"' in page
     where = _where(page)
     assert where.endswith("!A17")
     decided = client.post(f"/players/{THREE}/decide", data={
@@ -110,7 +110,7 @@ def test_a_decision_on_an_unreadable_quantity_is_recorded_and_applied(
     [stored] = event_of(client).db.decisions(THREE)
     assert (stored["where"], stored["card"], stored["qty"], stored["section"]) == (
         where, "10045474", 3, "main")
-    assert '<p class="legal verdict">Legal</p>' in client.get(f"/players/{THREE}").text
+    assert 'data-status="legal"' in client.get(f"/players/{THREE}").text
     assert f"{where}: 10045474 ×3 — Head judge Mai: three written out" in client.get(
         f"/players/{THREE}/log").text
 

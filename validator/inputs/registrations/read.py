@@ -118,11 +118,12 @@ def read_file(path: Path, data: bytes | None, out: Found) -> None:
         if suffix == ".pdf":
             read_filled_form(read_form(pdf_bytes(path, data), str(path)), out)
             return
-        sheets = read_sheets(path, include_hidden=True, data=data)
+        sheets = read_sheets(path, include_hidden=True, data=data, partial=True)
     except InputError as exc:
         out.problems.extend(exc.problems)
         return
     for sheet in sheets:
+        out.problems.extend(sheet.problems)
         if sheet.hidden:
             out.problems.append(Problem(sheet.file, None, sheet.name,
                                         "hidden sheet not read; unhide it to include it",

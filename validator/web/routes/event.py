@@ -24,7 +24,7 @@ from validator.judging.penalties import policy_from_toml
 from validator.report.json import report_bytes
 from validator.report.model import Report
 from validator.report.xlsx import event_xlsx
-from validator.vocab import LANGS, REGULATIONS
+from validator.vocab import LANGS, REGULATIONS, STATUSES
 from validator.web.pages import files, form, judged, latest, page, state_of
 from validator.web.state import CUSTOM_POLICY
 
@@ -44,7 +44,7 @@ async def index(request: Request, status: str = "", code: str = "", q: str = "",
     players: list[dict[str, Any]] = []
     if report is not None:
         frame = report.items
-        if status in ("legal", "illegal", "needs_decision"):
+        if status in STATUSES:
             frame = frame.filter(pl.col("status") == status)
         if code:
             with_code = report.violations.filter(pl.col("code") == code)["player_id"]
