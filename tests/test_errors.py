@@ -234,6 +234,13 @@ def _check_failed(tmp: Path, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return _codes(problems)
 
 
+def _nothing_read(tmp: Path) -> list[str]:
+    """An uploaded CSV with nothing in it: the upload fails, and says why."""
+    state = EventState(EventDB(tmp / "event.sqlite"), store.demo_cards())
+    batch = state.db.add_uploads("registrations", [("empty.csv", b"")])
+    return _codes(state.check_all()[2].outcomes[batch].problems)
+
+
 def _many_without_player(tmp: Path) -> list[str]:
     return _reg_codes(tmp, HEADER + ",,Main,3,Raigeki\n" * 150)
 
@@ -334,6 +341,7 @@ SAMPLES: dict[str, Sample] = {
     "UNKNOWN_PLAYER": lambda tmp, _: _web_codes(tmp, "/players/NOBODY",
                                                  HEADER + "P1,Ana,Main,3,Raigeki\n"),
     "CHECK_FAILED": _check_failed,
+    "NOTHING_READ": lambda tmp, _: _nothing_read(tmp),
     MORE: lambda tmp, _: _many_without_player(tmp),
 }
 
