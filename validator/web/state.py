@@ -49,7 +49,7 @@ from validator.event.versions import (
     empty_registrations,
     in_effect,
 )
-from validator.inputs.decks.batch import DeckFiles, read_deck_uploads
+from validator.inputs.decks.batch import DeckFiles, read_deck_uploads, require_decks
 from validator.inputs.registrations.read import Registrations, read_registration_files
 from validator.judging.decisions import Decision
 from validator.judging.penalties import Policy, load_policy, policy_from_toml
@@ -208,6 +208,7 @@ class EventState:
                 read = read_registration_files([Path(safe_name(upload.name))], [data])
             elif upload.kind == "decks":
                 read = read_deck_uploads([(upload.name, data)])
+                require_decks(read, upload.name)
             else:
                 read = read_deck_uploads([], data.decode("utf-8", "replace"))
         except InputError as exc:

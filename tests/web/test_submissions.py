@@ -1,0 +1,254 @@
+"""Submissions as versions over HTTP: one player's corrected deck replaces only theirs and
+keeps the earlier one in their history (viewable, restorable); the same file twice is not
+counted twice; one upload can be undone; replace all is asked for and confirmed; an upload
+from which nothing could be read is a failure at the top of the page; an older event
+database opens with its uploads in effect."""
+
+from __future__ import annotations
+
+import io
+import re
+import sqlite3
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from validator.event.store import EventDB
+from validator.web.app import create_app
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+WORKBOOK = ROOT / "sample_decklists" / "regional-tcg.xlsx"
+DECKS = ROOT / "decks" / "tcg"
+LUCAS = "0400064653"  # Lucas Tanaka: illegal in the sample (Raigeki missing from his deck)
+HOSTS = frozenset({"testserver"})
+
+
+def _token(client: TestClient, path: str = "/") -> str:
+    match = re.search(r'name="csrf" value="([^"]+)"', client.get(path).text)
+    assert match
+    return match.group(1)
+
+
+def _decks_zip() -> bytes:
+    """The 64 sample decks, zipped: the same bytes every time (one file uploaded twice)."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for deck in sorted(DECKS.glob("*.ydk")):
+            archive.writestr(zipfile.ZipInfo(deck.name, (2026, 12, 5, 9, 0, 0)),
+                             deck.read_bytes())
+    return buffer.getvalue()
+
+
+def _db(client: TestClient) -> EventDB:
+    app: Any = client.app
+    db: EventDB = app.state.event.db
+    return db
+
+
+def _statuses(client: TestClient) -> dict[str, str]:
+    players = client.get("/report.json").json()["players"]
+    return {p["player_id"]: p["status"] for p in players}
+
+
+def _problems(client: TestClient) -> list[tuple[str, str]]:
+    return [(p["code"], p["file"]) for p in client.get("/report.json").json()["problems"]]
+
+
+def _upload(client: TestClient, kind: str, name: str, data: bytes,
+            **fields: str) -> tuple[int, str]:
+    """Upload one file; the batch it became (0 when none) and the page shown after it."""
+    sent = client.post(f"/upload/{kind}", data={"csrf": _token(client), **fields},
+                       files=[("files", (name, data))])
+    assert sent.history  # post/redirect/get
+    assert sent.history[0].status_code == 303
+    found = re.search(r"upload=(\d+)", str(sent.url))
+    return (int(found.group(1)) if found else 0), sent.text
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(tmp_path / "event.sqlite", cards_spec="demo",
+                               hosts=HOSTS)) as c:
+        c.post("/event", data={"csrf": _token(c), "name": "Sample Regional",
+                               "date": "2026-12-05", "format": "advanced-tcg",
+                               "regulation": "th", "lang": "en"})
+        _upload(c, "registrations", WORKBOOK.name, WORKBOOK.read_bytes())
+        _upload(c, "decks", "decks.zip", _decks_zip())
+        yield c
+
+
+def _corrected_deck() -> bytes:
+    """Lucas's deck with the Raigeki his list registers and his deck lacks."""
+    from validator.cards.store import demo_cards
+
+    cards = demo_cards().by_card
+    raigeki = int(cards.filter(cards["name_en"] == "Raigeki")["passcode"][0])
+    deck = (DECKS / f"{LUCAS}.ydk").read_bytes()
+    return deck.replace(b"#main\n", f"#main\n{raigeki}\n".encode(), 1)
+
+
+def test_one_corrected_deck_replaces_only_that_players_and_can_be_restored(
+        client: TestClient) -> None:
+    before = _statuses(client)
+    assert before[LUCAS] == "illegal"
+    batch, shown = _upload(client, "decks", f"{LUCAS}.ydk", _corrected_deck())
+    assert "1 deck file(s) received" in shown
+    after = _statuses(client)
+    assert after[LUCAS] == "legal"
+    assert {p: s for p, s in after.items() if p != LUCAS} == {
+        p: s for p, s in before.items() if p != LUCAS}
+    page = client.get(f"/players/{LUCAS}").text
+    history = re.findall(r'/players/0400064653/versions/deck/(\d+)"', page)
+    assert history == [str(batch), "2"]  # newest first: the corrected deck, then the zip's
+    earlier = client.get(f"/players/{LUCAS}/versions/deck/2")
+    assert earlier.status_code == 200
+    assert "an earlier version, not checked" in earlier.text
+    restored = client.post(f"/players/{LUCAS}/restore",
+                           data={"csrf": _token(client), "part": "deck", "upload": "2"})
+    assert restored.history[0].status_code == 303
+    assert _statuses(client) == before
+    # a newer upload for the player replaces the restored version again
+    _upload(client, "decks", f"{LUCAS}.ydk",
+            _corrected_deck().replace(b"#created by", b"#created again by"))
+    assert _statuses(client)[LUCAS] == "legal"
+
+
+def test_the_same_zip_twice_is_recognised_and_adds_no_problem(client: TestClient) -> None:
+    problems = _problems(client)
+    uploads = len(_db(client).submissions())
+    batch, shown = _upload(client, "decks", "decks-again.zip", _decks_zip())
+    assert batch == 0
+    assert "not counted twice" in shown
+    assert _problems(client) == problems
+    assert len(_db(client).submissions()) == uploads
+    _, lists = _upload(client, "registrations", WORKBOOK.name, WORKBOOK.read_bytes())
+    assert "not counted twice" in lists
+    assert _problems(client) == problems
+
+
+def test_a_list_with_other_bytes_for_the_same_players_replaces_theirs_without_duplicates(
+        client: TestClient) -> None:
+    from openpyxl import load_workbook
+
+    problems = _problems(client)
+    workbook = load_workbook(WORKBOOK)
+    workbook.properties.title = "re-exported"  # other bytes, the same lists
+    buffer = io.BytesIO()
+    workbook.save(buffer)
+    batch, _ = _upload(client, "registrations", "regional-tcg-2.xlsx", buffer.getvalue())
+    assert batch > 0
+    again = _problems(client)
+    assert len(again) == len(problems)
+    assert {code for code, _ in again} == {code for code, _ in problems}
+
+
+def test_undo_of_an_upload_restores_the_previous_results(client: TestClient) -> None:
+    before, problems = _statuses(client), _problems(client)
+    batch, _ = _upload(client, "decks", f"{LUCAS}.ydk", _corrected_deck())
+    assert _statuses(client) != before
+    undone = client.post(f"/uploads/{batch}/remove", data={"csrf": _token(client)})
+    assert undone.history[0].status_code == 303
+    assert _statuses(client) == before
+    assert _problems(client) == problems
+    client.post(f"/uploads/{batch}/restore", data={"csrf": _token(client)})  # put back
+    assert _statuses(client)[LUCAS] == "legal"
+
+
+def test_replace_all_is_asked_for_then_confirmed_and_can_be_undone(
+        client: TestClient) -> None:
+    before = _statuses(client)
+    sent = client.post("/upload/decks", data={"csrf": _token(client), "replace": "on"},
+                       files=[("files", (f"{LUCAS}.ydk", _corrected_deck()))])
+    assert str(sent.url).endswith(f"/uploads/{sent.history[0].headers['location'][9:]}")
+    assert "Replace all earlier decks" in sent.text
+    assert _statuses(client) == before  # nothing changes until it is confirmed
+    batch = int(sent.history[0].headers["location"].rsplit("/", 1)[1])
+    client.post(f"/uploads/{batch}/confirm", data={"csrf": _token(client), "choice": "replace"})
+    report = client.get("/report.json").json()
+    no_deck = [p for p in report["problems"] if p["code"] == "NO_DECK"]
+    assert len(no_deck) == len(before) - 1  # every other player's deck was set aside
+    assert _statuses(client)[LUCAS] == "legal"
+    client.post(f"/uploads/{batch}/remove", data={"csrf": _token(client)})
+    assert _statuses(client) == before
+
+
+def test_replace_all_cancelled_changes_nothing(client: TestClient) -> None:
+    before = _statuses(client)
+    sent = client.post("/upload/decks", data={"csrf": _token(client), "replace": "on"},
+                       files=[("files", (f"{LUCAS}.ydk", _corrected_deck()))])
+    batch = int(sent.history[0].headers["location"].rsplit("/", 1)[1])
+    client.post(f"/uploads/{batch}/confirm", data={"csrf": _token(client), "choice": "cancel"})
+    assert _statuses(client) == before
+    state = {s.id: s.state for s in _db(client).submissions()}
+    assert state[batch] == "removed"
+
+
+@pytest.mark.parametrize(("kind", "name", "data", "code"), [
+    ("registrations", "garbage.csv", b"hello,world\n1,2\n", "NO_HEADER"),
+    ("registrations", "empty.csv", b"", "NOTHING_READ"),
+    ("registrations", "decks.zip", None, "NO_REGISTRATIONS"),  # decks uploaded as lists
+    ("decks", "lists.zip", "lists", "NO_DECK_FILES"),  # lists uploaded as decks
+])
+def test_an_upload_nothing_could_be_read_from_is_a_failure_at_the_top(
+        client: TestClient, kind: str, name: str, data: bytes | str | None, code: str) -> None:
+    before = _statuses(client)
+    if data == "lists":
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w") as archive:
+            archive.writestr(WORKBOOK.name, WORKBOOK.read_bytes())
+        data = buffer.getvalue()
+    batch, shown = _upload(client, kind, name, data if isinstance(data, bytes) else _decks_zip())
+    top = shown.split('<div id="received"', 1)[1].split("</div>", 1)[0]
+    assert "Upload failed" in top
+    assert f"<code>{code}</code>" in top
+    assert "file(s) received" not in top
+    assert _statuses(client) == before  # it replaced nothing
+    again = client.get(f"/?upload={batch}")  # a reload shows it again, uploads nothing
+    assert "Upload failed" in again.text
+    assert len([s for s in _db(client).submissions() if s.batch == batch]) == 1
+
+
+def test_a_refused_upload_redirects_and_a_reload_uploads_nothing(client: TestClient) -> None:
+    uploads = len(_db(client).submissions())
+    batch, shown = _upload(client, "decks", "tool.exe", b"MZ")
+    assert "<code>WRONG_FILE_TYPE</code>" in shown
+    reload = client.get(f"/?upload={batch}")
+    assert reload.status_code == 200
+    assert "<code>WRONG_FILE_TYPE</code>" in reload.text
+    submissions = _db(client).submissions()
+    assert len(submissions) == uploads + 1
+    assert submissions[-1].state == "refused"
+    assert submissions[-1].size == 0  # the refused bytes are not kept
+
+
+def test_an_older_event_database_opens_with_its_uploads_in_effect(tmp_path: Path) -> None:
+    """A file written before uploads had states: every upload is in effect; the same
+    players' lists uploaded twice are checked once."""
+    db = tmp_path / "old.sqlite"
+    lists = b"Player ID,Player Name,Section,Qty,Card Name\nP1,Ana,Main,3,Raigeki\n"
+    with sqlite3.connect(db) as conn:
+        conn.executescript("""
+            CREATE TABLE uploads (
+                id INTEGER PRIMARY KEY,
+                kind TEXT NOT NULL CHECK (kind IN ('registrations', 'decks', 'links')),
+                name TEXT NOT NULL, data BLOB NOT NULL, sha256 TEXT NOT NULL,
+                received_at TEXT NOT NULL);
+        """)
+        for number, when in ((1, "2026-12-01T09:00:00+00:00"), (2, "2026-12-01T09:05:00+00:00")):
+            conn.execute("INSERT INTO uploads VALUES (?, 'registrations', 'lists.csv', ?, "
+                         "'x', ?)", (number, lists, when))
+    opened = EventDB(db)
+    assert [(s.id, s.batch, s.state, s.replace_all) for s in opened.submissions()] == [
+        (1, 1, "active", False), (2, 2, "active", False)]
+    assert len(opened.uploads("registrations")) == 2
+    opened.close()
+    with TestClient(create_app(db, cards_spec="demo", hosts=HOSTS)) as client:
+        report = client.get("/report.json").json()
+        assert [p["player_id"] for p in report["players"]] == ["P1"]
+        assert not [p for p in report["problems"] if p["code"] == "REGISTERED_TWICE"]
+        page = client.get("/players/P1").text
+        assert re.findall(r"/players/P1/versions/list/(\d+)", page) == ["2", "1"]
