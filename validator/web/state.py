@@ -117,6 +117,7 @@ class EventState:
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _latest: tuple[str, Checked] | None = None
     _running: tuple[str, Future[None]] | None = None
+    _next: Future[None] | None = None  # asked for while another check ran
     _pool: ProcessPoolExecutor | None = None
     # the setup and policy of the settings they were loaded for: pages and judge checks ask
     # for them on every request; a change of settings, policy file or data store reloads
@@ -279,30 +280,45 @@ class EventState:
         checked = self._in_process() if self.checks == "process" else self.check_all()
         with self._lock:
             self._latest = (version, checked)
-            self._running = None
 
     def refresh(self) -> Future[None]:
-        """Start checking the event as it is now, unless that check is done or running."""
+        """Start checking the event as it is now, unless that check is done or running; while
+        another check runs, this one waits for it (one at a time: a slower, older check never
+        overwrites a newer one's result)."""
         version = self.db.version()
         with self._lock:
             if self._latest is not None and self._latest[0] == version:
                 done: Future[None] = Future()
                 done.set_result(None)
                 return done
-            if self._running is not None and self._running[0] == version:
-                return self._running[1]
+            if self._running is not None:
+                if self._running[0] == version:
+                    return self._running[1]
+                if self._next is None:
+                    self._next = Future()
+                return self._next
             future: Future[None] = Future()
             self._running = (version, future)
+        self._start(version, future)
+        return future
 
+    def _start(self, version: str, future: Future[None]) -> None:
         def work() -> None:
             try:
                 self._run(version)
             finally:
+                with self._lock:
+                    self._running, waiting, self._next = None, self._next, None
                 future.set_result(None)
-                self.refresh()  # the event may have changed meanwhile
+                if waiting is not None:  # the event changed meanwhile: check it as it is now
+                    current = self.db.version()
+                    with self._lock:
+                        self._running = (current, waiting)
+                    self._start(current, waiting)
+                else:
+                    self.refresh()
 
         threading.Thread(target=work, name="event-check", daemon=True).start()
-        return future
 
     def snapshot(self) -> Snapshot:
         """The latest finished check, at once (never waits)."""
