@@ -124,7 +124,7 @@ def _web_codes(tmp: Path, path: str, lists: str | None = None) -> list[str]:
                                files=[("files", ("lists.csv", lists.encode()))])
             assert sent.status_code == 200
         text = client.get(path).text
-    return re.findall(r"<li>[^<]*?: ([A-Z][A-Z0-9_]+) ", text)
+    return re.findall(r"<li>(?:(?!</li>).)*?<code>([A-Z][A-Z0-9_]+)</code>", text)
 
 
 def _konami(tmp: Path, *sheets: KonamiSheet) -> Path:

@@ -133,7 +133,7 @@ def test_downgrade_needs_a_reason(client: TestClient) -> None:
     form = {"csrf": token, "judge": "J", "deck_text": "#main\n14558127\n"}
     refused = client.post(f"/judge/{LEGAL_PLAYER}/record", data={**form, "penalty": "WARNING"})
     assert refused.status_code == 400
-    assert "reason: BAD_OPTION" in refused.text
+    assert "the reason</span>: <code>BAD_OPTION</code>" in refused.text
 
 
 def test_infraction_log_export_and_print(client: TestClient) -> None:

@@ -154,7 +154,7 @@ def test_an_organizers_own_policy_is_uploaded_and_used(client: TestClient) -> No
     broken = client.post("/policy", data={"csrf": token},
                          files=[("file", ("bad.toml", b'regulation = "x"\ntitle = 3\n'))])
     assert broken.status_code == 400
-    assert "bad.toml (title): BAD_SETTING" in broken.text
+    assert "bad.toml (title)</span>: <code>BAD_SETTING</code>" in broken.text
 
 
 def test_a_fuzzily_read_entry_is_shown_as_such(client: TestClient) -> None:
