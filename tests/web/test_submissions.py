@@ -106,7 +106,7 @@ def test_one_corrected_deck_replaces_only_that_players_and_can_be_restored(
     assert history == [str(batch), "2"]  # newest first: the corrected deck, then the zip's
     earlier = client.get(f"/players/{LUCAS}/versions/deck/2")
     assert earlier.status_code == 200
-    assert "an earlier version, not checked" in earlier.text
+    assert "not the one checked" in earlier.text
     restored = client.post(f"/players/{LUCAS}/restore",
                            data={"csrf": _token(client), "part": "deck", "upload": "2"})
     assert restored.history[0].status_code == 303

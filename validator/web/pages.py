@@ -28,6 +28,9 @@ __all__ = ["Forbidden", "error_page", "files", "form", "judged", "latest", "opti
 HERE = Path(__file__).resolve().parent
 templates = Jinja2Templates(directory=str(HERE / "templates"))
 templates.env.globals.update(LANGS=LANGS, REGULATIONS=REGULATIONS, CODES=CODES, quote=quote)
+#: a stored time (ISO 8601, UTC) as a page shows it: ``2026-12-05 09:30:00``
+templates.env.filters["when"] = lambda stamp: str(stamp).replace("T", " ").removesuffix(
+    "+00:00")
 
 
 class Forbidden(Exception):

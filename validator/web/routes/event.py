@@ -71,8 +71,11 @@ def upload_rows(submissions: list[Submission], versions: Versions) -> list[dict[
         elif outcome.failed:
             status, problems = f"failed: no {one} could be read", outcome.problems
         else:
-            status = (f"{outcome.read} {many if outcome.read != 1 else one} read; the one "
-                      f"checked for {outcome.current} player(s)")
+            status = (f"{outcome.read} {many if outcome.read != 1 else one} read; checked "
+                      f"for {outcome.current} player(s)")
+            if outcome.current < outcome.read:
+                status += (f", {outcome.read - outcome.current} replaced by a newer upload "
+                           "or an earlier version restored")
         shown = problems[:SHOWN_PER_UPLOAD] + [
             p for p in problems[SHOWN_PER_UPLOAD:] if p.code == MORE]
         rows.append({"sub": sub, "status": status, "problems": shown,
@@ -198,8 +201,8 @@ async def _receive(request: Request, kind: str, allowed: tuple[str, ...],
         for item in items:
             digest = hashlib.sha256(item[2]).hexdigest()
             if digest in held:
-                again.append(f"{item[1]} (upload #{held[digest].id}, "
-                             f"{held[digest].received_at})")
+                when = held[digest].received_at.replace("T", " ").removesuffix("+00:00")
+                again.append(f"{item[1]} (upload #{held[digest].id}, {when} UTC)")
             else:
                 fresh.append(item)
                 held[digest] = Submission(0, 0, item[0], item[1], digest, "this upload",
