@@ -252,3 +252,55 @@ def test_an_older_event_database_opens_with_its_uploads_in_effect(tmp_path: Path
         assert not [p for p in report["problems"] if p["code"] == "REGISTERED_TWICE"]
         page = client.get("/players/P1").text
         assert re.findall(r"/players/P1/versions/list/(\d+)", page) == ["2", "1"]
+
+
+def test_a_kill_while_an_upload_of_several_files_commits_keeps_none_of_them(
+        tmp_path: Path) -> None:
+    """The files of one form are one change: all of them, or (killed before the commit)
+    none; a kill while an undo commits leaves the upload in effect."""
+    import contextlib
+    import threading
+    import time
+    import urllib.request
+
+    from tests.web.server import Server
+    from validator.event.store import FAULT_PAUSE
+
+    db = tmp_path / "event.sqlite"
+    EventDB(db).add_uploads("decks", [("P0.ydk", b"#main\n")])  # an upload to undo later
+
+    def post(server: Server, path: str, cookie: str, body: bytes, kind: str) -> None:
+        request = urllib.request.Request(server.url + path, data=body, method="POST",
+                                         headers={"Cookie": cookie, "Content-Type": kind})
+        with contextlib.suppress(OSError):  # the server was killed
+            urllib.request.urlopen(request, timeout=30).close()
+
+    def session(server: Server) -> tuple[str, str]:
+        with urllib.request.urlopen(server.url + "/") as response:
+            cookie = response.headers["set-cookie"].split(";")[0]
+            token = re.search(r'name="csrf" value="([^"]+)"', response.read().decode())
+        assert token
+        return cookie, token.group(1)
+
+    with Server(db) as server:  # the event's secret is made before any pause
+        session(server)
+    for path, body_of in (
+            ("/upload/decks", lambda token: (
+                b"--b\r\nContent-Disposition: form-data; name=\"csrf\"\r\n\r\n"
+                + token.encode() + b"\r\n"
+                + b"".join(b"--b\r\nContent-Disposition: form-data; name=\"files\"; "
+                           b"filename=\"P%d.ydk\"\r\n\r\n#main\r\n" % n for n in (1, 2))
+                + b"--b--\r\n", "multipart/form-data; boundary=b")),
+            ("/uploads/1/remove", lambda token: (
+                f"csrf={token}".encode(), "application/x-www-form-urlencoded"))):
+        with Server(db, env={FAULT_PAUSE: "5"}) as server:
+            cookie, token = session(server)
+            body, kind = body_of(token)
+            thread = threading.Thread(target=post, args=(server, path, cookie, body, kind),
+                                      daemon=True)
+            thread.start()
+            time.sleep(1.5)  # the change is made, its commit waits
+            server.kill()
+            thread.join(timeout=10)
+        assert [(s.id, s.name, s.state) for s in EventDB(db).submissions()] == [
+            (1, "P0.ydk", "active")], path
