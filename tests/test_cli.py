@@ -279,8 +279,8 @@ def test_check_and_event_refuse_a_folder_without_deck_files_alike(tmp_path: Path
                                       "demo", "--report", str(tmp_path / "r.xlsx")])]
     for run in runs:
         assert run.exit_code == 2
-        assert f"{tmp_path}: NO_DECK_FILES no deck files found (.ydk, .ydke, .txt, .zip)" \
-            in run.stderr
+        assert f"{tmp_path}: NO_DECK_FILES no deck files found (.ydk, .ydke, .omega, .txt, " \
+            ".zip)" in run.stderr
 
 
 def test_problems_past_the_screen_are_counted(tmp_path: Path) -> None:
@@ -290,3 +290,70 @@ def test_problems_past_the_screen_are_counted(tmp_path: Path) -> None:
     assert run.exit_code == 2
     assert run.stderr.count("error:") == SHOWN
     assert "… and 5 more problems" in run.stderr
+
+
+def test_convert_a_folder_to_omega_and_back(tmp_path: Path) -> None:
+    decks = tmp_path / "decks"
+    decks.mkdir()
+    main_cards = [14558127] * 3 + [1225009] * 3 + [2511] * 34
+    _ydk(decks / "1001.ydk", main_cards, [2857636], [14558127])
+    _ydk(decks / "1002.ydk", main_cards[:-1], [2857636, 2857636])
+    runner = CliRunner()
+    result = runner.invoke(main, ["convert", str(decks), "--to", "omega", "--out",
+                                  str(tmp_path / "omega"), "--cards", "demo"])
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in (tmp_path / "omega").iterdir()) == ["1001.omega",
+                                                                      "1002.omega"]
+    back = runner.invoke(main, ["convert", str(tmp_path / "omega" / "1001.omega"), "--to",
+                                "ydk", "--cards", "demo"])
+    assert back.exit_code == 0, back.output
+    assert back.stdout == (decks / "1001.ydk").read_text().replace(
+        "#main", "#created by deckcheck\n#main", 1)
+    checked = runner.invoke(main, ["check", str(tmp_path / "omega"), "--cards", "demo",
+                                   "--json", "-"])
+    verdicts = {d["deck_id"]: tuple(d["counts"][s] for s in ("main", "extra", "side"))
+                for d in json.loads(checked.stdout)["decks"]}
+    assert verdicts == {"1001": (40, 1, 1), "1002": (39, 2, 0)}
+
+
+def test_convert_writes_the_decks_it_can_and_names_the_one_it_cannot(tmp_path: Path) -> None:
+    decks = tmp_path / "decks"
+    decks.mkdir()
+    _ydk(decks / "ok.ydk", [14558127] * 40)
+    _ydk(decks / "skill.ydk", [14558127] * 40 + [300000001])
+    result = CliRunner().invoke(main, ["convert", str(decks), "--to", "mycard", "--out",
+                                       str(tmp_path / "out"), "--cards", "demo"])
+    assert result.exit_code == 2
+    assert [p.name for p in (tmp_path / "out").iterdir()] == ["ok.txt"]
+    assert "skill.ydk" in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_convert_several_decks_needs_a_folder(tmp_path: Path) -> None:
+    decks = tmp_path / "decks"
+    decks.mkdir()
+    _ydk(decks / "a.ydk", [14558127] * 40)
+    _ydk(decks / "b.ydk", [14558127] * 40)
+    result = CliRunner().invoke(main, ["convert", str(decks), "--to", "text", "--cards",
+                                       "demo"])
+    assert result.exit_code == 2
+    assert "--out" in result.stderr
+
+
+def test_serving_beyond_loopback_needs_a_password(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["serve", "--db", str(tmp_path / "e.sqlite"),
+                                       "--host", "0.0.0.0"])
+    assert result.exit_code == 2
+    assert "--host: BAD_OPTION" in result.output
+
+
+def test_a_busy_port_is_one_clear_line(tmp_path: Path) -> None:
+    import socket
+
+    with socket.create_server(("127.0.0.1", 0)) as busy:
+        port = busy.getsockname()[1]
+        result = CliRunner().invoke(main, ["serve", "--db", str(tmp_path / "e.sqlite"),
+                                           "--port", str(port)])
+    assert result.exit_code == 2
+    assert f"127.0.0.1:{port}: BAD_OPTION" in result.output
+    assert "deckcheck serving" not in result.output  # the address only once listening

@@ -39,6 +39,7 @@ from validator.errors import (
 from validator.event.run import run_event
 from validator.event.store import EventDB
 from validator.inputs.decks.batch import read_deck_paths, read_deck_uploads
+from validator.inputs.entries import entries_frame
 from validator.inputs.registrations.read import (
     Registrations,
     read_registration_files,
@@ -49,6 +50,7 @@ from validator.judging.infractions import infraction
 from validator.judging.penalties import load_policy
 from validator.report.json import report_dict
 from validator.report.model import judged_event
+from validator.sheets.convert import convert
 from validator.sheets.workbook import KonamiSheet, write_konami_workbook
 from validator.web.app import create_app
 from validator.web.state import EventState
@@ -124,7 +126,7 @@ def _web_codes(tmp: Path, path: str, lists: str | None = None) -> list[str]:
                                files=[("files", ("lists.csv", lists.encode()))])
             assert sent.status_code == 200
         text = client.get(path).text
-    return re.findall(r"<li>(?:(?!</li>).)*?<code>([A-Z][A-Z0-9_]+)</code>", text)
+    return re.findall(r"<li[^>]*>(?:(?!</li>).)*?<code>([A-Z][A-Z0-9_]+)</code>", text)
 
 
 def _konami(tmp: Path, *sheets: KonamiSheet) -> Path:
@@ -252,6 +254,10 @@ SAMPLES: dict[str, Sample] = {
     "FILE_TOO_LARGE": lambda tmp, _: _deck_codes(tmp, {"big.ydk": b"#" * ((1 << 20) + 1)}),
     "WRONG_FILE_TYPE": lambda tmp, _: _codes(read_registration_files(
         [tmp / "lists.xlsx"], [b"not a zip"]).problems),
+    "BAD_DECK_CODE": lambda tmp, _: _deck_codes(tmp, {"d.omega": "A" * 60}),
+    "CANNOT_WRITE": lambda tmp, _: _codes(convert(
+        entries_frame([{"deck_id": "p1", "section": "main", "passcode": 300000001, "qty": 1}]),
+        ["p1"], {}, "mycard", store.demo_cards(), load_format("advanced-tcg"))[1]),
     "NOT_TEXT": lambda tmp, _: _deck_codes(tmp, {"d.txt": "3 Raigeki\x01\n"}),
     "NOT_UTF8": lambda tmp, _: _deck_codes(tmp, {"d.ydk": b"#main\n\xff\n"}),
     "ZIP_DAMAGED": lambda tmp, _: _deck_codes(tmp, {"decks.zip": b"PK\x03\x04 not a zip"}),

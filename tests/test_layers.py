@@ -1,5 +1,6 @@
 """The package's layout: stages of the data flow that import only from the stages below them
-(the contract in ``pyproject.toml``), no import cycle, few modules loose at the top."""
+(the contract in ``pyproject.toml``), no import cycle, few modules loose at the top, and
+tests that mirror the modules."""
 
 from __future__ import annotations
 
@@ -60,3 +61,25 @@ def test_the_readme_names_every_package_of_the_layout() -> None:
     packages = sorted(p.parent.name for p in (ROOT / "validator").glob("*/__init__.py"))
     assert packages  # the package has subpackages to name
     assert [p for p in packages if f"`{p}/`" not in layout] == []
+
+
+def _mirrored_test(module: Path) -> Path:
+    """validator/a/b.py → tests/a/test_b.py"""
+    relative = module.relative_to(ROOT / "validator")
+    return ROOT / "tests" / relative.parent / f"test_{relative.name}"
+
+
+def _modules() -> list[Path]:
+    """Every module of the package but ``__init__`` and private helpers (``_name.py``)."""
+    return sorted(p for p in (ROOT / "validator").rglob("*.py") if not p.name.startswith("_"))
+
+
+def test_every_module_has_its_own_test_file_at_the_mirrored_path() -> None:
+    modules = _modules()
+    assert len(modules) > 50  # the whole package, not an empty glob
+    missing = [str(m.relative_to(ROOT)) for m in modules if not _mirrored_test(m).is_file()]
+    assert missing == []
+    empty = [str(_mirrored_test(m).relative_to(ROOT)) for m in modules
+             if _mirrored_test(m).is_file()
+             and "\ndef test_" not in _mirrored_test(m).read_text(encoding="utf-8")]
+    assert empty == []

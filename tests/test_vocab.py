@@ -13,7 +13,7 @@ from validator.cards.db import CardDB
 
 WORDS = {
     "SECTIONS": ("main", "extra", "side"),
-    "SLOTS": ("monster", "spell", "trap", "extra", "skill"),
+    "SLOTS": ("monster", "spell", "trap", "extra", "skill", "main_or_extra"),
     "STAGES": ("pre-event", "in-duel", "between-duels", "between-matches"),
     "LANGS": ("en", "ja", "ko", "th"),
     "REGULATIONS": ("th", "ja", "ko"),

@@ -19,7 +19,7 @@ import click
 from validator.cards import store
 from validator.errors import SHOWN, InputError
 from validator.files.safety import MAX_UPLOAD
-from validator.vocab import LANGS, STAGES
+from validator.vocab import LANGS, NAME_LANGS, STAGES
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -122,8 +122,14 @@ regulation_option = click.option(
     "--regulation", default=None,
     help="Penalty regulation: th, ja, ko, or a policy TOML file of the same schema (default: "
          "ko for Rush Duel, ja when --lang ja, else th).")
+#: the one help text of --lang (convert takes every language card names come in)
+LANG_HELP = "Language of what is written: penalties, remedies, card names."
 lang_option = click.option("--lang", type=click.Choice(LANGS), default="en",
-                           show_default=True, help="Language of penalties and remedies.")
+                           show_default=True, help=LANG_HELP)
+out_option = click.option(
+    "--out", "target", type=click.Path(path_type=Path), default=None,
+    help="Where to write: a file for one deck (default: a PDF beside the deck, other formats "
+         "to stdout), a folder for several (one file per deck, named by its id).")
 decisions_option = click.option(
     "--decisions", type=click.Path(path_type=Path), default=None,
     help="The head judge's decisions (CSV: player_id, where, card, qty, decided_by, reason) "
@@ -314,7 +320,8 @@ def check_command(decks: tuple[Path, ...], cards_spec: str | None, banlist_spec:
                   duel: int | None, decisions: Path | None, regulation: str | None, lang: Lang,
                   stage: Stage, json_target: str | None, every_deck: bool, quiet: bool,
                   data_dir: Path | None) -> None:
-    """Check decks (YDK, ydke, text lists; files or folders) and print every violation.
+    """Check decks (YDK, ydke, deck codes, text lists; files or folders) and print every
+    violation.
 
     Exit status: 0 all legal, 1 violations found (or a decision is needed), 2 bad input.
 
@@ -435,8 +442,7 @@ def template_command(target: Path | None, players: int, as_pdf: bool) -> None:
 @click.option("--name", "player_name", default="", help="The player's name (first … last).")
 @click.option("--event", default="", help="The event's name.")
 @click.option("--date", default="", help="The event's date (YYYY-MM-DD).")
-@click.option("--out", "target", type=click.Path(path_type=Path), default=None,
-              help="Where to write the sheet (default: the deck's name with .pdf).")
+@out_option
 @cards_option
 @format_option
 @data_dir_option
@@ -444,8 +450,8 @@ def template_command(target: Path | None, players: int, as_pdf: bool) -> None:
 def pdf_command(deck: Path, player_id: str, player_name: str, event: str, date: str,
                 target: Path | None, cards_spec: str | None, format_spec: str,
                 data_dir: Path | None) -> None:
-    """Fill a PDF deck registration sheet from a deck (YDK, ydke or text list): cards by
-    their English names under Monster, Spell, Trap, Extra and Side, totals filled.
+    """Fill a PDF deck registration sheet from a deck (any deck file): cards by their
+    English names under Monster, Spell, Trap, Extra and Side, totals filled.
 
     Example: deckcheck pdf decks/0400001301.ydk --player-id 0400001301 --name "Ana Lee"
     --event "Regional" --date 2026-12-05
@@ -471,6 +477,64 @@ def pdf_command(deck: Path, player_id: str, player_name: str, event: str, date: 
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_bytes(write_form(sheet))
     out.print(f"Wrote {target}")
+
+
+_CONVERT_TO = ("ydk", "ydke", "omega", "mycard", "ygomobile", "text", "pdf")
+
+
+@main.command("convert")
+@click.argument("decks", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--to", "to", type=click.Choice(_CONVERT_TO), required=True,
+              help="The format to write: YDK, a ydke link, an Omega code, a mycard deck code, "
+                   "a YGOMobile link, a text list or a filled PDF sheet.")
+@out_option
+@click.option("--lang", type=click.Choice(NAME_LANGS), default="en", show_default=True,
+              help=LANG_HELP)
+@cards_option
+@format_option
+@data_dir_option
+@user_errors
+def convert_command(decks: tuple[Path, ...], to: str, target: Path | None, lang: str,
+                    cards_spec: str | None, format_spec: str, data_dir: Path | None) -> None:
+    """Write decks (any format deckcheck reads; files or folders) in another format.
+
+    Exit status: 0 every deck written, 2 a deck could not be read or written (the others
+    are written).
+
+    Example: deckcheck convert decks/ --to omega --out omega/
+    """
+    from validator.cards.load import load_pool
+    from validator.inputs.decks.batch import read_deck_paths, require_decks
+    from validator.report.text import problem_lines
+    from validator.sheets.convert import SUFFIXES, convert
+
+    files = read_deck_paths(list(decks))
+    require_decks(files, " ".join(map(str, decks)))
+    cards, fmt = load_pool(format_spec, cards_spec, data_dir)
+    done, problems = convert(files.entries, files.ids, files.labels, to, cards, fmt, lang)
+    problems = files.problems + problems
+    single = len(decks) == 1 and not decks[0].is_dir() and len(files.ids) == 1
+    for deck in done:
+        for note in deck.notes:
+            err.print(f"note: {escape(note)}", highlight=False)
+        if single and target is None and to != "pdf":
+            sys.stdout.buffer.write(deck.data)
+            continue
+        if single:
+            path = target or decks[0].with_suffix(SUFFIXES[to])
+        elif target is None:
+            raise InputError.at("--out", "several decks: name a folder to write them to",
+                                code="BAD_OPTION")
+        else:
+            path = target / f"{deck.deck_id}{SUFFIXES[to]}"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(deck.data)
+        if single:
+            err.print(f"Wrote {escape(str(path))}", highlight=False)
+    if done and not single:
+        err.print(f"Wrote {len(done)} decks to {escape(str(target))}", highlight=False)
+    _shown(problem_lines(problems), "[red]error:[/red]", "problems")
+    sys.exit(2 if problems else 0)
 
 
 @main.command("event")

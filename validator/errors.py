@@ -109,6 +109,10 @@ PROBLEM_CODES: dict[str, str] = {
     "STORE_VERSION": "a data store written by another version of deckcheck",
     "UNKNOWN_SOURCE": "a card data source name the download list does not have",
     "DOWNLOAD_FAILED": "a download that failed (an HTTP error, no connection)",
+    # deck codes
+    "BAD_DECK_CODE": "a deck code (Omega, mycard, YGOMobile, ydke) that does not decode",
+    "CANNOT_WRITE": "a deck the chosen format cannot hold (a passcode wider than its field, "
+                    "more entries than it holds, a card without a passcode)",
     # the library's own inputs
     "BAD_ENTRIES": "an entry table given to the engine with a column missing or of another type",
     # formats, policies and decisions

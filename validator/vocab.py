@@ -1,7 +1,9 @@
 """The words every module shares, each defined once: as a ``Literal`` for the type checker
 and as a tuple for polars Enums, CLI choices and forms (the tuple is read off the Literal).
 
-* ``Section``: the parts of a deck; ``Slot``: the kind of card an entry is written under;
+* ``Section``: the parts of a deck; ``Slot``: the kind of card an entry is written under
+  (``main_or_extra``: the main and extra deck given as one, as an Omega code gives them:
+  the card's kind decides its section);
 * ``Stage``: when a check happens (decides when a penalty applies);
 * ``Lang``: the languages of penalties, remedies and the web app; card names come in more
   (``NAME_LANGS``);
@@ -20,7 +22,7 @@ __all__ = ["LANGS", "NAME_LANGS", "ON_ENUM", "REGULATIONS", "SECTIONS", "SECTION
            "Slot", "Stage", "Status"]
 
 Section = Literal["main", "extra", "side"]
-Slot = Literal["monster", "spell", "trap", "extra", "skill"]
+Slot = Literal["monster", "spell", "trap", "extra", "skill", "main_or_extra"]
 Stage = Literal["pre-event", "in-duel", "between-duels", "between-matches"]
 Lang = Literal["en", "ja", "ko", "th"]
 Regulation = Literal["th", "ja", "ko"]

@@ -220,3 +220,20 @@ def test_a_malformed_nicknames_file_is_refused_naming_file_and_field(
         nicknames(path)
     assert {p.file for p in info.value.problems} == {str(path)}
     assert {p.column for p in info.value.problems} == fields
+
+
+def test_main_and_extra_given_as_one_are_split_by_the_cards_kind(demo_db: CardDB) -> None:
+    """An Omega code's entries: Extra Deck monsters go to the extra deck, other cards and
+    unknown passcodes stay in the main deck; entries of other slots are left alone."""
+    entries = entries_frame([
+        {"deck_id": "d", "section": "main", "passcode": 2857636, "qty": 1,  # Knightmare Phoenix
+         "slot": "main_or_extra"},
+        {"deck_id": "d", "section": "main", "passcode": 14558127, "qty": 3,
+         "slot": "main_or_extra"},
+        {"deck_id": "d", "section": "main", "passcode": 12, "qty": 1, "slot": "main_or_extra"},
+        {"deck_id": "d", "section": "main", "passcode": 2857636, "qty": 1},  # as typed: kept
+        {"deck_id": "d", "section": "side", "passcode": 2857636, "qty": 1}])
+    out = resolve(entries, demo_db, load_format("advanced-tcg"))
+    assert out.select(pl.col("section").cast(pl.Utf8), "passcode", "status").rows() == [
+        ("extra", 2857636, "ok"), ("main", 14558127, "ok"), ("main", 12, "unknown"),
+        ("main", 2857636, "ok"), ("side", 2857636, "ok")]

@@ -23,3 +23,17 @@ def test_a_pasted_text_list_and_a_bad_line() -> None:
         ("main", "Raigeki", 3), ("extra", "Accesscode Talker", 1)]
     with pytest.raises(InputError):
         found_deck("P1", {}, [], pasted="#main\n89631139\nnot a passcode\n")
+
+
+def test_a_pasted_deck_code_is_read_as_a_deck() -> None:
+    from validator.inputs.decks.codes import to_mycard, to_omega
+
+    omega = found_deck("P1", {}, [], pasted=to_omega([89631139] * 40, [1861629], []))
+    assert omega.select(pl.col("section").cast(pl.Utf8), pl.col("slot").cast(pl.Utf8),
+                        "passcode").unique().sort("passcode").rows() == [
+        ("main", "main_or_extra", 1861629), ("main", "main_or_extra", 89631139)]
+    mycard = found_deck("P1", {}, [], pasted=to_mycard([89631139] * 40, [1861629], []))
+    assert mycard.group_by(pl.col("section").cast(pl.Utf8)).agg(pl.col("qty").sum()).sort(
+        "section").rows() == [("extra", 1), ("main", 40)]
+    with pytest.raises(InputError):
+        found_deck("P1", {}, [], pasted="A" * 60)

@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
-from tests.web.test_app import LEGAL_PLAYER, _client, _token, _upload_sample
+from tests.web.helpers import LEGAL_PLAYER, client_for, csrf_token, upload_sample
 from validator.cli import main
 from validator.judging.siding import exchanges_allowed
 from validator.vocab import STAGES, Stage
@@ -49,8 +49,8 @@ def _swapped_deck() -> str:
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
-    with _client(tmp_path_factory.mktemp("event") / "event.sqlite") as c:
-        _upload_sample(c)
+    with client_for(tmp_path_factory.mktemp("event") / "event.sqlite") as c:
+        upload_sample(c)
         yield c
 
 
@@ -69,7 +69,7 @@ def _by_command_line(deck: Path, stage: Stage) -> tuple[bool, int]:
 
 
 def _by_judge_page(client: TestClient, deck: str, stage: Stage) -> tuple[bool, int]:
-    token = _token(client, f"/judge/{LEGAL_PLAYER}")
+    token = csrf_token(client, f"/judge/{LEGAL_PLAYER}")
     page = client.post(f"/judge/{LEGAL_PLAYER}/check", data={
         "csrf": token, "judge": "J", "round": "3", "duel": "2", "stage": stage,
         "deck_text": deck}).text

@@ -10,16 +10,10 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+from tests.web.helpers import HOSTS, csrf_token
 from validator.web.app import create_app
 
-HOSTS = frozenset({"testserver"})
 LISTS = b"Player ID,Player Name,Section,Qty,Card Name\nP1,Ana,Main,3,Raigeki\n"
-
-
-def _token(client: TestClient, path: str = "/") -> str:
-    match = re.search(r'name="csrf" value="([^"]+)"', client.get(path).text)
-    assert match
-    return match.group(1)
 
 
 @pytest.fixture
@@ -47,7 +41,7 @@ def test_an_unknown_address_is_a_page(client: TestClient) -> None:
 
 
 def test_an_unknown_player_is_a_not_found_page_naming_the_code(client: TestClient) -> None:
-    client.post("/upload/registrations", data={"csrf": _token(client)},
+    client.post("/upload/registrations", data={"csrf": csrf_token(client)},
                 files=[("files", ("lists.csv", LISTS))])
     response = client.get("/players/NOBODY")
     assert response.status_code == 404
@@ -69,7 +63,7 @@ def test_opening_a_forms_address_is_a_page_that_leads_back_to_its_form(
 
 
 def test_an_oversized_upload_is_a_page(client: TestClient) -> None:
-    response = client.post("/upload/registrations", data={"csrf": _token(client)},
+    response = client.post("/upload/registrations", data={"csrf": csrf_token(client)},
                            files=[("files", ("big.csv", b"a," * (1 << 20)))])
     assert response.status_code == 413
     _is_app_page(response.text, 413)
@@ -101,10 +95,10 @@ def test_a_bug_is_a_page_that_says_nothing_was_half_saved(
 
 
 def test_a_form_field_at_fault_is_named_in_plain_words(client: TestClient) -> None:
-    client.post("/upload/registrations", data={"csrf": _token(client)},
+    client.post("/upload/registrations", data={"csrf": csrf_token(client)},
                 files=[("files", ("lists.csv", LISTS))])
     refused = client.post("/players/P1/decide", data={
-        "csrf": _token(client), "where": "C2", "card": "Raigeki", "qty": "lots",
+        "csrf": csrf_token(client), "where": "C2", "card": "Raigeki", "qty": "lots",
         "decided_by": "HJ", "reason": "typo"})
     assert refused.status_code == 400
     _is_app_page(refused.text, 400)
@@ -112,7 +106,7 @@ def test_a_form_field_at_fault_is_named_in_plain_words(client: TestClient) -> No
 
 
 def test_every_form_that_changes_the_event_answers_with_a_redirect(client: TestClient) -> None:
-    token = _token(client)
+    token = csrf_token(client)
     posts = [
         ("/event", {"name": "E", "date": "2026-12-05", "format": "advanced-tcg",
                     "regulation": "th", "lang": "en"}, None),

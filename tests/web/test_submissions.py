@@ -12,25 +12,13 @@ import sqlite3
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
+from tests.web.helpers import DECKS, HOSTS, LUCAS, WORKBOOK, corrected_deck, csrf_token, event_of
 from validator.event.store import EventDB
 from validator.web.app import create_app
-
-ROOT = Path(__file__).resolve().parent.parent.parent
-WORKBOOK = ROOT / "sample_decklists" / "regional-tcg.xlsx"
-DECKS = ROOT / "decks" / "tcg"
-LUCAS = "0400064653"  # Lucas Tanaka: illegal in the sample (Raigeki missing from his deck)
-HOSTS = frozenset({"testserver"})
-
-
-def _token(client: TestClient, path: str = "/") -> str:
-    match = re.search(r'name="csrf" value="([^"]+)"', client.get(path).text)
-    assert match
-    return match.group(1)
 
 
 def _decks_zip() -> bytes:
@@ -44,9 +32,7 @@ def _decks_zip() -> bytes:
 
 
 def _db(client: TestClient) -> EventDB:
-    app: Any = client.app
-    db: EventDB = app.state.event.db
-    return db
+    return event_of(client).db
 
 
 def _statuses(client: TestClient) -> dict[str, str]:
@@ -61,7 +47,7 @@ def _problems(client: TestClient) -> list[tuple[str, str]]:
 def _upload(client: TestClient, kind: str, name: str, data: bytes,
             **fields: str) -> tuple[int, str]:
     """Upload one file; the batch it became (0 when none) and the page shown after it."""
-    sent = client.post(f"/upload/{kind}", data={"csrf": _token(client), **fields},
+    sent = client.post(f"/upload/{kind}", data={"csrf": csrf_token(client), **fields},
                        files=[("files", (name, data))])
     assert sent.history  # post/redirect/get
     assert sent.history[0].status_code == 303
@@ -73,7 +59,7 @@ def _upload(client: TestClient, kind: str, name: str, data: bytes,
 def client(tmp_path: Path) -> Iterator[TestClient]:
     with TestClient(create_app(tmp_path / "event.sqlite", cards_spec="demo",
                                hosts=HOSTS)) as c:
-        c.post("/event", data={"csrf": _token(c), "name": "Sample Regional",
+        c.post("/event", data={"csrf": csrf_token(c), "name": "Sample Regional",
                                "date": "2026-12-05", "format": "advanced-tcg",
                                "regulation": "th", "lang": "en"})
         _upload(c, "registrations", WORKBOOK.name, WORKBOOK.read_bytes())
@@ -81,21 +67,11 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
         yield c
 
 
-def _corrected_deck() -> bytes:
-    """Lucas's deck with the Raigeki his list registers and his deck lacks."""
-    from validator.cards.store import demo_cards
-
-    cards = demo_cards().by_card
-    raigeki = int(cards.filter(cards["name_en"] == "Raigeki")["passcode"][0])
-    deck = (DECKS / f"{LUCAS}.ydk").read_bytes()
-    return deck.replace(b"#main\n", f"#main\n{raigeki}\n".encode(), 1)
-
-
 def test_one_corrected_deck_replaces_only_that_players_and_can_be_restored(
         client: TestClient) -> None:
     before = _statuses(client)
     assert before[LUCAS] == "illegal"
-    batch, shown = _upload(client, "decks", f"{LUCAS}.ydk", _corrected_deck())
+    batch, shown = _upload(client, "decks", f"{LUCAS}.ydk", corrected_deck())
     assert "1 deck file(s) received" in shown
     after = _statuses(client)
     assert after[LUCAS] == "legal"
@@ -108,12 +84,12 @@ def test_one_corrected_deck_replaces_only_that_players_and_can_be_restored(
     assert earlier.status_code == 200
     assert "not the one checked" in earlier.text
     restored = client.post(f"/players/{LUCAS}/restore",
-                           data={"csrf": _token(client), "part": "deck", "upload": "2"})
+                           data={"csrf": csrf_token(client), "part": "deck", "upload": "2"})
     assert restored.history[0].status_code == 303
     assert _statuses(client) == before
     # a newer upload for the player replaces the restored version again
     _upload(client, "decks", f"{LUCAS}.ydk",
-            _corrected_deck().replace(b"#created by", b"#created again by"))
+            corrected_deck().replace(b"#created by", b"#created again by"))
     assert _statuses(client)[LUCAS] == "legal"
 
 
@@ -148,40 +124,40 @@ def test_a_list_with_other_bytes_for_the_same_players_replaces_theirs_without_du
 
 def test_undo_of_an_upload_restores_the_previous_results(client: TestClient) -> None:
     before, problems = _statuses(client), _problems(client)
-    batch, _ = _upload(client, "decks", f"{LUCAS}.ydk", _corrected_deck())
+    batch, _ = _upload(client, "decks", f"{LUCAS}.ydk", corrected_deck())
     assert _statuses(client) != before
-    undone = client.post(f"/uploads/{batch}/remove", data={"csrf": _token(client)})
+    undone = client.post(f"/uploads/{batch}/remove", data={"csrf": csrf_token(client)})
     assert undone.history[0].status_code == 303
     assert _statuses(client) == before
     assert _problems(client) == problems
-    client.post(f"/uploads/{batch}/restore", data={"csrf": _token(client)})  # put back
+    client.post(f"/uploads/{batch}/restore", data={"csrf": csrf_token(client)})  # put back
     assert _statuses(client)[LUCAS] == "legal"
 
 
 def test_replace_all_is_asked_for_then_confirmed_and_can_be_undone(
         client: TestClient) -> None:
     before = _statuses(client)
-    sent = client.post("/upload/decks", data={"csrf": _token(client), "replace": "on"},
-                       files=[("files", (f"{LUCAS}.ydk", _corrected_deck()))])
+    sent = client.post("/upload/decks", data={"csrf": csrf_token(client), "replace": "on"},
+                       files=[("files", (f"{LUCAS}.ydk", corrected_deck()))])
     assert str(sent.url).endswith(f"/uploads/{sent.history[0].headers['location'][9:]}")
     assert "Replace all earlier decks" in sent.text
     assert _statuses(client) == before  # nothing changes until it is confirmed
     batch = int(sent.history[0].headers["location"].rsplit("/", 1)[1])
-    client.post(f"/uploads/{batch}/confirm", data={"csrf": _token(client), "choice": "replace"})
+    client.post(f"/uploads/{batch}/confirm", data={"csrf": csrf_token(client), "choice": "replace"})
     report = client.get("/report.json").json()
     no_deck = [p for p in report["problems"] if p["code"] == "NO_DECK"]
     assert len(no_deck) == len(before) - 1  # every other player's deck was set aside
     assert _statuses(client)[LUCAS] == "legal"
-    client.post(f"/uploads/{batch}/remove", data={"csrf": _token(client)})
+    client.post(f"/uploads/{batch}/remove", data={"csrf": csrf_token(client)})
     assert _statuses(client) == before
 
 
 def test_replace_all_cancelled_changes_nothing(client: TestClient) -> None:
     before = _statuses(client)
-    sent = client.post("/upload/decks", data={"csrf": _token(client), "replace": "on"},
-                       files=[("files", (f"{LUCAS}.ydk", _corrected_deck()))])
+    sent = client.post("/upload/decks", data={"csrf": csrf_token(client), "replace": "on"},
+                       files=[("files", (f"{LUCAS}.ydk", corrected_deck()))])
     batch = int(sent.history[0].headers["location"].rsplit("/", 1)[1])
-    client.post(f"/uploads/{batch}/confirm", data={"csrf": _token(client), "choice": "cancel"})
+    client.post(f"/uploads/{batch}/confirm", data={"csrf": csrf_token(client), "choice": "cancel"})
     assert _statuses(client) == before
     state = {s.id: s.state for s in _db(client).submissions()}
     assert state[batch] == "removed"

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tests.web.helpers import LUCAS, corrected_deck
 from tests.web.server import Server
 from tests.web.test_browser import OUT, _upload
 from tests.web.test_browser import browser as browser  # the module's Chromium fixture
-from tests.web.test_submissions import LUCAS, _corrected_deck
 from validator.event.store import EventDB
 
 
@@ -35,7 +35,7 @@ def test_corrected_deck_restore_and_reload_after_a_rejected_upload(
         assert _status_of(page, LUCAS) == "Illegal"
         others = {s.id for s in EventDB(db).submissions()}
         deck = tmp_path / f"{LUCAS}.ydk"
-        deck.write_bytes(_corrected_deck())
+        deck.write_bytes(corrected_deck())
         form = page.locator("form[action='/upload/decks']")
         form.locator("input[type=file]").set_input_files(str(deck))
         with page.expect_navigation():

@@ -21,6 +21,10 @@ batch); a suggestion is taken as the reading only when it is near-identical to o
 name and clearly better than every other card's (``ACCEPT_SCORE``, ``ACCEPT_MARGIN``), and
 the entry records that it was read fuzzily. Anything else stays unresolved, with its
 suggestions — never silently another card. Work is done once per distinct name.
+
+Entries of the main and extra deck given as one (the slot ``main_or_extra``, as an Omega
+code gives them) are in the main deck; the resolver moves each Extra Deck monster among them
+to the extra deck (:func:`split_main_extra`). An unknown passcode stays in the main deck.
 """
 
 from __future__ import annotations
@@ -38,7 +42,8 @@ from validator.inputs.entries import ENTRY_SCHEMA
 from validator.text.datafile import Refusal, data_file, read_model, refused
 from validator.text.normalize import name_key, name_key_expr
 
-__all__ = ["ACCEPT_MARGIN", "ACCEPT_SCORE", "RESOLVED_SCHEMA", "Admits", "resolve"]
+__all__ = ["ACCEPT_MARGIN", "ACCEPT_SCORE", "RESOLVED_SCHEMA", "Admits", "resolve",
+           "split_main_extra"]
 
 ACCEPT_SCORE = 90.0
 ACCEPT_MARGIN = 8.0
@@ -300,7 +305,7 @@ def resolve(entries: pl.DataFrame, cards: CardDB, fmt: Format | Admits | None = 
         pl.when(by_passcode).then(pl.col("code_id"))
         .otherwise(pl.coalesce("name_id", "fuzzy_id"))
     )
-    return keyed.with_columns(
+    resolved = keyed.with_columns(
         card_id.alias("card_id"),
         # literals typed as the Enum: no string is built per row
         pl.when(by_passcode & pl.col("code_id").is_null()).then(_status("unknown"))
@@ -313,3 +318,17 @@ def resolve(entries: pl.DataFrame, cards: CardDB, fmt: Format | Admits | None = 
         pl.coalesce("ambiguous", "suggestions").alias("suggestions"),
         (~by_passcode & pl.col("ambiguous").is_not_null()).alias("ambiguous"),
     ).drop("code_id", "name_id", "fuzzy_id")
+    return split_main_extra(resolved, cards)
+
+
+def split_main_extra(resolved: pl.DataFrame, cards: CardDB) -> pl.DataFrame:
+    """Entries of the main and extra deck given as one (slot ``main_or_extra``) moved to the
+    extra deck when their card is an Extra Deck monster; every other entry as it is."""
+    hinted = pl.col("slot") == "main_or_extra"
+    if not resolved.select(hinted.any()).item():
+        return resolved
+    extra = cards.by_card.filter(pl.col("extra"))["card_id"]
+    return resolved.with_columns(
+        pl.when(hinted & pl.col("card_id").is_in(extra.implode()))
+        .then(pl.lit("extra", ENTRY_SCHEMA["section"])).otherwise(pl.col("section"))
+        .alias("section"))

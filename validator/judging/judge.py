@@ -1,9 +1,9 @@
 """A judge's deck check: the deck as found against the player's registered list.
 
 The found deck is given as counts per registered card (and extra cards by name), or as a
-pasted deck (YDK, ydke link or text list). The engine checks it like any deck, and the
-report model judges it like any check: the penalty follows the regulation, with timing from
-the stage (in a duel, between duels).
+pasted deck (YDK, ydke link, deck code or text list). The engine checks it like any deck, and
+the report model judges it like any check: the penalty follows the regulation, with timing
+from the stage (in a duel, between duels).
 """
 
 from __future__ import annotations
@@ -125,7 +125,7 @@ def found_deck(player_id: str, counts: dict[tuple[str, int], int],
     """The deck as the judge found it: counted cards by key, added cards by name, or a
     pasted deck (which, when given, is the whole deck)."""
     text = pasted.strip()
-    if text:  # read as a submitted deck is: YDK, a ydke link or a text list
+    if text:  # read as a submitted deck is: YDK, a ydke link, a deck code or a text list
         read = parse_sources([Source("judge", player_id, text.encode())], [])
         if read.problems:
             raise InputError(read.problems)

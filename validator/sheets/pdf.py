@@ -147,16 +147,17 @@ def _set_values(data: bytes, values: dict[str, str]) -> bytes:
 
 
 def sheet_from_deck(entries: pl.DataFrame, cards: CardDB, fmt: Format, *, player_id: str = "",
-                    player_name: str = "", event: str = "", date: str = "") -> tuple[
-                        KonamiSheet, list[str]]:
-    """A deck as the sheet's blocks: cards by their English name, main deck cards under
-    Monster, Spell or Trap, in deck order. A card whose English name would not read back
-    as that card (two cards share it), or a passcode no card has, is written as its
-    passcode; the notes say which."""
+                    player_name: str = "", event: str = "", date: str = "",
+                    lang: str = "en") -> tuple[KonamiSheet, list[str]]:
+    """A deck as the sheet's blocks: cards by their name in ``lang`` (English where the card
+    has none), main deck cards under Monster, Spell or Trap, in deck order. A card whose
+    name would not read back as that card (two cards share it), or a passcode no card has,
+    is written as its passcode; the notes say which."""
     from validator.engine.resolve import resolve
 
+    named = pl.coalesce(f"name_{lang}", "name_en") if lang != "en" else pl.col("name_en")
     resolved = resolve(entries, cards, fmt).join(
-        cards.by_card.select("card_id", "name_en", pl.col("kind").cast(pl.Utf8)),
+        cards.by_card.select("card_id", named.alias("name_en"), pl.col("kind").cast(pl.Utf8)),
         on="card_id", how="left", maintain_order="left")
     block = (pl.when(pl.col("section") != "main").then(pl.col("section").cast(pl.Utf8))
              .when(pl.col("kind").is_in(["spell", "trap"])).then(pl.col("kind"))

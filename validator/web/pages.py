@@ -150,7 +150,8 @@ def error_page(request: Request, http_status: int, title: str, message: str,
         own = urlsplit(referer)
         back = referer if own.netloc == request.url.netloc and own.path != request.url.path \
             else None
-    shown = [{"where": where(request, p), "code": p.code, "message": p.message}
+    shown = [{"where": where(request, p), "place": p.place, "code": p.code,
+              "message": p.message}
              for p in problems or []]
     return page(request, "error.html", http_status=http_status, title=title,
                 message=message, problems=shown, more=more, back=back, status=http_status)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
+import polars as pl
 import pytest
 
 from tests.inputs.registrations.lists import LISTS, csv_text, expected, table
@@ -113,3 +114,25 @@ def test_forms_export_ydke_links(tmp_path: Path) -> None:
     reg = read_registrations(path)
     assert reg.entries.select("deck_id", "passcode").rows() == [
         ("1001", 14558127)] * 3 + [("1001", 86066372)]
+
+
+@pytest.mark.parametrize("column", ["Deck code", "Omega code", "ydke", "YGOMobile link"])
+def test_forms_export_deck_codes(column: str, tmp_path: Path) -> None:
+    """A column of deck codes, each player's in any format; one that does not decode is one
+    problem naming its cell."""
+    from validator.inputs.decks.codes import to_mycard, to_omega, ygomobile_link
+
+    main, extra = [14558127] * 3 + list(range(10_000_000, 10_000_037)), [86066372]
+    rows = [["Player", column], ["1001", to_omega(main, extra, [])],
+            ["1002", to_mycard(main, extra, [])], ["1003", ygomobile_link(main, extra, [])],
+            ["1004", "A" * 60]]
+    path = tmp_path / "forms.csv"
+    path.write_text(csv_text(rows), encoding="utf-8")
+    reg = read_registrations(path)
+    got = reg.entries.group_by("deck_id", "passcode").agg(pl.col("qty").sum()).sort(
+        "deck_id", "passcode").rows()
+    expected = sorted({code: (main + extra).count(code) for code in main + extra}.items())
+    assert got == [(player, code, qty) for player in ("1001", "1002", "1003")
+                   for code, qty in expected]
+    assert [(p.line, p.column, p.deck_id, p.code) for p in reg.problems] == [
+        (5, "B5", "1004", "BAD_DECK_CODE")]

@@ -4,7 +4,8 @@ An unknown passcode cannot be checked and may be a card that does not exist; the
 illegal until it is fixed. When the card data is older than the list, the message says so:
 the card may be newer than the data (`deckcheck data update`). Regulation: th §3A (a card
 prohibited from use) and ko §3A (a card that cannot be used) → Duel Forfeiture; ja: no clause
-in its copy.
+in its copy. An unknown passcode of a code that gives the main and extra deck as one (an
+Omega code) is kept in the main deck, and the message says so.
 
 PASS: every passcode known.  FAIL: passcode 12 in the main deck.
 """
@@ -22,10 +23,18 @@ COMPARES = False
 card_flags = no_card_flags
 
 
+_KEPT = ("; its code gives the main and extra deck as one, and an unknown card is kept in "
+         "the main deck")
+
+
 def check(ctx: Context) -> list[pl.LazyFrame]:
     failing = by_section(ctx.deck_cards.filter(pl.col("status") == "unknown"))
+    slots = ctx.rows.filter(pl.col("status") == "unknown").select(
+        "row", (pl.col("slot") == "main_or_extra").fill_null(False).alias("kept"))
+    failing = failing.join(slots, on="row", how="left")
+    kept = pl.when(pl.col("kept")).then(pl.lit(_KEPT)).otherwise(pl.lit(""))
     return [violations(failing, "UNKNOWN_CARD",
-                       pl.format("Passcode {} is not a known card ({} in the {} deck){}",
+                       pl.format("Passcode {} is not a known card ({} in the {} deck){}{}",
                                  pl.col("key"), pl.col("qty"),
-                                 pl.col("section").cast(pl.Utf8), pl.lit(ctx.stale)),
+                                 pl.col("section").cast(pl.Utf8), kept, pl.lit(ctx.stale)),
                        count=pl.col("qty"))]

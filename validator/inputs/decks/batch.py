@@ -2,7 +2,8 @@
 
 YDK files — nearly every submitted deck — are parsed together: all their lines in one
 column, sections filled down per file, passcodes cast at once (``readers.ydk.ydk_table``),
-not one table per file. ydke links are decoded with NumPy; text lists line by line. A deck
+not one table per file. ydke links and deck codes (``codes.py``) are decoded with NumPy into
+one table per kind; text lists line by line. A deck
 with no cards is still a deck (checked: an empty main deck is too small). A line that cannot
 be read is reported with its deck: the head judge decides what it says, and the deck's
 counting verdicts wait for that.
@@ -17,6 +18,14 @@ from pathlib import Path
 import polars as pl
 
 from validator.errors import InputError, Problem, capped
+from validator.inputs.decks.codes import (
+    Code,
+    CodeDeck,
+    code_problem,
+    codes_table,
+    maybe_code,
+    read_code,
+)
 from validator.inputs.decks.sources import (
     DECK_SUFFIXES,
     Progress,
@@ -55,7 +64,7 @@ def _kind(source: Source) -> str:
     if source.label.lower().endswith(".ydk") or head.startswith(
             (b"#created", b"#main", b"#extra", b"!side")):
         return "ydk"
-    return "text"
+    return "code" if maybe_code(source.data) else "text"  # read_code tells
 
 
 def ydk_parts() -> tuple[YdkParts, Callable[[Source], None]]:
@@ -76,7 +85,7 @@ def parse_sources(sources: list[Source], problems: list[Problem],
     problems = list(problems)
     frames: list[pl.DataFrame] = []
     read: list[str] = []
-    by_kind: dict[str, list[Source]] = {"ydk": [], "ydke": [], "text": []}
+    by_kind: dict[str, list[Source]] = {"ydk": [], "ydke": [], "code": [], "text": []}
     for source in sources:
         by_kind[_kind(source)].append(source)
     ydk_sources = by_kind["ydk"]
@@ -100,6 +109,20 @@ def parse_sources(sources: list[Source], problems: list[Problem],
         read.append(source.deck_id)
     if links:
         frames.append(ydke_table(links))
+    decoded: list[CodeDeck] = []
+    for source in by_kind["code"]:
+        code = read_code(source.data.decode("utf-8", errors="replace"))
+        if code is None:  # one word, no code: a text list of one card
+            by_kind["text"].append(source)
+            continue
+        line = 1 if not source.kind else None
+        if not isinstance(code, Code):
+            problems.append(code_problem(source.label, code, line))
+            continue
+        decoded.append((code, source.label, source.deck_id, line, None))
+        read.append(source.deck_id)
+    if decoded:
+        frames.append(codes_table(decoded))
     rows: list[dict[str, object]] = []
     for source in by_kind["text"]:
         try:
@@ -128,14 +151,14 @@ def read_deck_paths(paths: list[object], progress: Progress | None = None) -> De
 
 def read_deck_uploads(files: list[tuple[str, bytes]], pasted: str = "") -> DeckFiles:
     """Decks from uploaded files (deck files or zips, by name) and pasted lines of
-    ``PLAYER_ID ydke://...``; nothing is written to disk."""
+    ``PLAYER_ID ydke://...`` (or another deck code); nothing is written to disk."""
     sources, problems = upload_sources(files, pasted)
     return parse_sources(sources, problems)
 
 
 def read_deck_file(path: Path, deck_id: str | None = None) -> pl.DataFrame:
-    """A deck file by its content: YDK, a ydke link, or a text list (resolved later); any
-    unreadable line is raised."""
+    """A deck file by its content: YDK, a ydke link, a deck code, or a text list (resolved
+    later); any unreadable line is raised."""
     read = parse_sources([Source(str(path), deck_id or path.stem, path.read_bytes())], [])
     if read.problems:
         raise InputError(read.problems)

@@ -1,6 +1,7 @@
 """Deck sources under one set of rules, whatever their way in.
 
-* a deck file is ``.ydk``, ``.ydke`` or ``.txt``, at most 1 MiB; a folder is searched
+* a deck file is ``.ydk``, ``.ydke``, ``.omega`` or ``.txt``, at most 1 MiB, or a file
+  without an extension that holds a deck code (``codes.py``); a folder is searched
   recursively; a zip is unpacked in memory behind the archive guards (``safety.py``), member
   by member, without writing anything;
 * the deck id is the file name without its extension (or the id before a pasted link), read
@@ -18,12 +19,13 @@ from typing import NamedTuple
 
 from validator.errors import InputError, Problem
 from validator.files.safety import MAX_UNPACKED, zip_members
+from validator.inputs.decks.codes import is_code
 from validator.inputs.decks.ydk import is_ydke
 
 __all__ = ["DECK_SUFFIXES", "MAX_DECK_BYTES", "Source", "deck_id_problem", "path_sources",
            "upload_sources"]
 
-DECK_SUFFIXES = (".ydk", ".ydke", ".txt")
+DECK_SUFFIXES = (".ydk", ".ydke", ".omega", ".txt")
 MAX_DECK_BYTES = 1 << 20
 MAX_ID = 100
 
@@ -32,7 +34,7 @@ class Source(NamedTuple):  # a tuple: made once per deck file, thousands at a ti
     label: str  # where the deck came from, for messages: a path, "archive.zip!member"
     deck_id: str
     data: bytes
-    kind: str = ""  # "ydke" for a pasted link; else decided by the content
+    kind: str = ""  # "ydke" or "code" for a pasted link or code; else decided by the content
 
 
 def deck_id_problem(deck_id: str) -> str | None:
@@ -96,10 +98,15 @@ class _Collector:
             self.add(f"{label}!{member}", _stem(member), content)
 
 
+def _bare(name: str) -> bool:
+    """A file name without an extension (and not hidden): perhaps a deck code."""
+    return "." not in name
+
+
 def _deck_files(folder: Path) -> list[tuple[str, str, int | None]]:
-    """Deck files and zips under a folder, recursively, sorted by path: each one's path, name
-    and, for a zip, size; a deck file's size is None: it is a regular file, whose size is
-    found by reading it (one system call less per file)."""
+    """Deck files, zips and files without an extension under a folder, recursively, sorted
+    by path: each one's path, name and, for a zip, size; a deck file's size is None: it is a
+    regular file, whose size is found by reading it (one system call less per file)."""
     found: list[tuple[str, str, int | None]] = []
     pending = [str(folder)]
     while pending:
@@ -109,7 +116,7 @@ def _deck_files(folder: Path) -> list[tuple[str, str, int | None]]:
                     pending.append(entry.path)
                     continue
                 lower = entry.name.lower()
-                if lower.endswith(DECK_SUFFIXES) and entry.is_file():
+                if (lower.endswith(DECK_SUFFIXES) or _bare(lower)) and entry.is_file():
                     found.append((entry.path, entry.name, None))
                 elif lower.endswith(".zip") and entry.is_file():
                     found.append((entry.path, entry.name, entry.stat().st_size))
@@ -178,7 +185,8 @@ def path_sources(paths: list[Path], progress: Progress | None = None,
             continue
         if archive:
             found.archive(data, file)
-        else:
+        elif not _bare(name) or size is not None or is_code(data):
+            # a file without an extension found in a folder is taken when it holds a code
             found.add(file, _stem(name), data)
     if progress is not None:
         progress(len(files), len(files))
@@ -187,28 +195,32 @@ def path_sources(paths: list[Path], progress: Progress | None = None,
 
 def upload_sources(files: list[tuple[str, bytes]], pasted: str = "") -> tuple[
         list[Source], list[Problem]]:
-    """Sources from uploaded files (by their names only) and pasted ``ID ydke://`` lines."""
+    """Sources from uploaded files (by their names, or their content when a name has no
+    extension) and pasted ``ID ydke://`` (or ``ID CODE``) lines."""
     found = _Collector()
     for name, data in files:
         label = PurePosixPath(name.replace("\\", "/")).name or "upload"
         suffix = PurePosixPath(label).suffix.lower()
         if suffix == ".zip":
             found.archive(data, label)
-        elif suffix in DECK_SUFFIXES:
+        elif suffix in DECK_SUFFIXES or (_bare(label) and is_code(data)):
             found.add(label, _stem(label), data)
         else:
             found.problems.append(Problem(label, None, None, "not a deck file: expected .ydk, "
-                                                             ".ydke, .txt or .zip",
+                                                             ".ydke, .omega, .txt, .zip or a "
+                                                             "deck code",
                                           code="WRONG_FILE_TYPE"))
     for number, line in enumerate(pasted.splitlines(), start=1):
         text = line.strip()
         if not text:
             continue
         player, _, link = text.rpartition(" ")
-        if not player.strip() or not is_ydke(link):
+        ydke = is_ydke(link)
+        if not player.strip() or not (ydke or is_code(link)):
             found.problems.append(Problem("pasted links", number, None,
-                                          "expected 'PLAYER_ID ydke://...' on each line",
-                                          code="BAD_YDKE"))
+                                          "expected 'PLAYER_ID ydke://...' (or another deck "
+                                          "code) on each line", code="BAD_YDKE"))
             continue
-        found.add("pasted links", player.strip(), link.encode(), kind="ydke", line=number)
+        found.add("pasted links", player.strip(), link.encode(), kind="ydke" if ydke else "code",
+                  line=number)
     return found.sources, found.problems

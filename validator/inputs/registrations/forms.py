@@ -1,5 +1,5 @@
 """The forms export: one row per submission with Main/Extra/Side columns holding multi-line
-text lists, or a column of ydke:// links."""
+text lists, or a column of ydke:// links or other deck codes (Omega, mycard, YGOMobile)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import polars as pl
 
 from validator.errors import InputError, Problem
 from validator.files.tabular import Sheet
+from validator.inputs.decks.codes import is_code, parse_code
 from validator.inputs.decks.textlist import text_list_rows
 from validator.inputs.decks.ydk import is_ydke, parse_ydke
 from validator.inputs.ids import player_id_of
@@ -67,8 +68,10 @@ def read_forms(sheet: Sheet, header_row: int, cols: dict[str, int], out: Found) 
             at = where(sheet, r, col)
             section = key[4:] if key.startswith("sec_") else None
             try:
-                if is_ydke(text):
-                    out.frames.append(parse_ydke(text, sheet.file, player, line=r, cell=at)
+                code = is_ydke(text) or is_code(text)
+                if code:
+                    parse = parse_ydke if is_ydke(text) else parse_code
+                    out.frames.append(parse(text, sheet.file, player, line=r, cell=at)
                                       .with_columns(pl.lit(origin, pl.Int64).alias("origin")))
                     continue
                 rows, bad = text_list_rows(text, sheet.file, player)

@@ -230,8 +230,8 @@ async def upload_registrations(request: Request) -> Response:
 @router.post("/upload/decks")
 async def upload_decks(request: Request) -> Response:
     return await _receive(request, "decks", DECK_TYPES,
-                          "Choose deck files or a zip, or paste ydke links; nothing was "
-                          "uploaded.")
+                          "Choose deck files or a zip, or paste ydke links or deck codes; "
+                          "nothing was uploaded.")
 
 
 def _batch(request: Request, batch: int) -> list[Submission]:

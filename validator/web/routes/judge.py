@@ -51,8 +51,8 @@ def _number(text: str, what: str, most: int = MAX_QUANTITY) -> int:
 def judge_inputs(data: FormData) -> tuple[dict[tuple[str, int], int],
                                           list[tuple[str, str, int]], str]:
     """Counts per registered card (``n:SECTION:CARD``), cards not on the list
-    (``add_name_i``/``add_qty_i``/``add_section_i``) and a pasted deck; a malformed field
-    is a clear error, never a crash."""
+    (``add_name_i``/``add_qty_i``/``add_section_i``; a row of no copies adds none) and a
+    pasted deck; a malformed field is a clear error, never a crash."""
     counts: dict[tuple[str, int], int] = {}
     extra: list[tuple[str, str, int]] = []
     for key, value in data.multi_items():
@@ -70,8 +70,10 @@ def judge_inputs(data: FormData) -> tuple[dict[tuple[str, int], int],
             if section not in SECTIONS:
                 raise InputError.at(f"add_section_{i}", "expected main, extra or side",
                                     code="BAD_SECTION")
-            extra.append((section, name, _number(str(data.get(f"add_qty_{i}", "1")),
-                                                 f"add_qty_{i}") or 1))
+            # the number typed, as the page's totals count it (no field: the form's 1)
+            copies = _number(str(data.get(f"add_qty_{i}", "1")), f"add_qty_{i}")
+            if copies:
+                extra.append((section, name, copies))
     return counts, extra, str(data.get("deck_text", ""))
 
 

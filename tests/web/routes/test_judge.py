@@ -1,0 +1,274 @@
+"""A judge's deck check through the web app: find the player, count the deck against the
+list, get the verdict, record it (``validator/web/routes/judge.py``)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import polars as pl
+import pytest
+from fastapi.testclient import TestClient
+from starlette.datastructures import FormData
+
+from bench.sample_event import player_id
+from tests.web.helpers import LEGAL_PLAYER, client_for, csrf_token, event_of, refusal, upload_sample
+from validator.errors import InputError
+from validator.web.routes.judge import MAX_EXTRA_ROWS, judge_inputs
+
+
+def _counts(client: TestClient, player: str) -> dict[str, str]:
+    page = client.get(f"/judge/{player}").text
+    return dict(re.findall(r'name="(n:[^"]+)" value="(\d+)"', page))
+
+
+def _one_missing(client: TestClient) -> dict[str, str]:
+    """The legal player's counts with one copy of the first card missing from the deck."""
+    counts = _counts(client, LEGAL_PLAYER)
+    first = next(iter(counts))
+    counts[first] = str(int(counts[first]) - 1)
+    return counts
+
+
+def _names(client: TestClient, player: str) -> dict[str, str]:
+    """count field → card name, from the judge page."""
+    page = client.get(f"/judge/{player}").text
+    rows = re.findall(r"<td>([^<]+)</td>\s*<td class=\"listed\">\d+</td>\s*<td><input "
+                      r"type=\"number\"[^>]*name=\"(n:[^\"]+)\"", page)
+    return {field: name for name, field in rows}
+
+
+def _swap_one(client: TestClient) -> dict[str, str]:
+    """The legal player's counts with one main deck card swapped with one side deck card."""
+    counts = _counts(client, LEGAL_PLAYER)
+    main = next(k for k in counts if k.startswith("n:main:"))
+    side = next(k for k in counts if k.startswith("n:side:"))
+    card_main, card_side = main.split(":")[2], side.split(":")[2]
+    counts[main] = str(int(counts[main]) - 1)
+    counts[side] = str(int(counts[side]) - 1)
+    names = _names(client, LEGAL_PLAYER)
+    return {**counts, "add_name_0": names[side], "add_section_0": "main", "add_qty_0": "1",
+            "add_name_1": names[main], "add_section_1": "side", "add_qty_1": "1",
+            "card_main": card_main, "card_side": card_side}
+
+
+# --- the form's fields
+
+def test_the_form_s_counts_added_cards_and_pasted_deck_are_read() -> None:
+    counts, extra, pasted = judge_inputs(FormData([
+        ("csrf", "x"), ("n:main:14558127", "3"), ("n:side:-7", " 2 "), ("n:extra:1", ""),
+        ("add_name_0", "Raigeki"), ("add_section_0", "side"), ("add_qty_0", "2"),
+        ("add_name_1", "  "), ("add_qty_1", "9"),  # a blank row: ignored
+        ("add_name_2", "Pot of Greed"),  # one copy, in the main deck, unless told
+        ("deck_text", "#main\n14558127\n")]))
+    assert counts == {("main", 14558127): 3, ("side", -7): 2, ("extra", 1): 0}
+    assert extra == [("side", "Raigeki", 2), ("main", "Pot of Greed", 1)]
+    assert pasted == "#main\n14558127\n"
+
+
+@pytest.mark.parametrize("qty", ["0", "", " "])
+def test_an_added_card_of_no_copies_is_not_in_the_deck(qty: str) -> None:
+    """The page's running totals count the number typed in a row (none when it is 0 or
+    cleared); the check counts the same, not one copy."""
+    _, extra, _ = judge_inputs(FormData([("add_name_0", "Raigeki"), ("add_qty_0", qty),
+                                         ("add_name_1", "Pot of Greed"), ("add_qty_1", "2")]))
+    assert extra == [("main", "Pot of Greed", 2)]
+
+
+def test_added_rows_past_the_last_one_the_form_offers_are_not_read() -> None:
+    _, extra, _ = judge_inputs(FormData([(f"add_name_{MAX_EXTRA_ROWS}", "Raigeki")]))
+    assert extra == []
+
+
+@pytest.mark.parametrize(("field", "value", "place", "code"), [
+    ("n:main", "3", "n:main", "BAD_OPTION"),  # no card
+    ("n:deck:14558127", "3", "n:deck:14558127", "BAD_OPTION"),  # no such section
+    ("n:main:Raigeki", "3", "n:main:Raigeki", "BAD_OPTION"),  # a name, not a card id
+    ("n:main:14558127", "three", "n:main:14558127", "BAD_OPTION"),
+    ("n:main:14558127", "-1", "n:main:14558127", "BAD_OPTION"),
+    ("add_qty_0", "lots", "add_qty_0", "BAD_OPTION"),
+    ("add_section_0", "graveyard", "add_section_0", "BAD_SECTION"),
+])
+def test_a_malformed_field_is_one_clear_problem(field: str, value: str, place: str,
+                                                code: str) -> None:
+    with pytest.raises(InputError) as refused:
+        judge_inputs(FormData([("add_name_0", "Raigeki"), (field, value)]))
+    assert [(p.file, p.code) for p in refused.value.problems] == [(place, code)]
+
+
+@pytest.mark.parametrize("fields", [
+    {"n:main:14558127": "0"},  # every count zero: an empty deck
+    {"n:main": "3"},  # a malformed count field
+    {"deck_text": "ydke://!!!"},
+    {"n:main:14558127": "three"},
+])
+def test_the_judge_form_never_answers_500(sample: TestClient, fields: dict[str, str]) -> None:
+    token = csrf_token(sample, f"/judge/{LEGAL_PLAYER}")
+    response = sample.post(f"/judge/{LEGAL_PLAYER}/check",
+                           data={"csrf": token, "judge": "J", **fields})
+    assert response.status_code in (200, 400)
+    assert "Internal Server Error" not in response.text
+
+
+# --- finding the player
+
+def test_the_judge_finds_a_player_by_name_or_id(sample: TestClient) -> None:
+    result = event_of(sample).snapshot().result
+    assert result is not None
+    name = result.players.filter(pl.col("player_id") == LEGAL_PLAYER)["player_name"][0]
+
+    def found(q: str) -> list[str]:
+        page = sample.get("/judge", params={"q": q}).text
+        return re.findall(r'<li><a href="/judge/([^"]+)">', page)
+
+    assert found(LEGAL_PLAYER) == [LEGAL_PLAYER]
+    assert LEGAL_PLAYER in found(name.lower())
+    assert found("no such player") == []
+    assert "No player matches." in sample.get("/judge", params={"q": "no such player"}).text
+    assert found("") == []  # no search, no list
+
+
+def test_the_judge_pages_before_any_registration_say_so(client: TestClient) -> None:
+    assert "No registered lists yet" in client.get("/judge").text
+    answer = client.get("/judge/P1")
+    assert answer.status_code == 400
+    assert refusal(answer) == [("judge", "NOT_READY")]
+
+
+def test_an_unknown_player_has_no_deck_check(sample: TestClient) -> None:
+    answer = sample.get("/judge/NOBODY")
+    assert answer.status_code == 404
+    assert refusal(answer) == [("NOBODY", "UNKNOWN_PLAYER")]
+
+
+def test_unreadable_rows_are_not_prefilled_and_are_flagged(sample: TestClient) -> None:
+    three = player_id(48)  # quantity "three" in cell A17
+    page = sample.get(f"/judge/{three}").text
+    assert "could not read" in page
+    assert "A17" in page
+    assert "&#39;three&#39;" in page or "'three'" in page
+    # the unreadable line has no count input pre-filled with a guess
+    assert not re.search(r'name="n:main:10045474"', page)
+
+
+# --- the check
+
+def test_a_side_deck_swap_is_legal_in_duel_two_and_a_mismatch_in_duel_one(
+        sample: TestClient) -> None:
+    fields = _swap_one(sample)
+    token = csrf_token(sample, f"/judge/{LEGAL_PLAYER}")
+    base = {"csrf": token, "judge": "J", "round": "3", "stage": "between-duels", **fields}
+    duel_two = sample.post(f"/judge/{LEGAL_PLAYER}/check", data={**base, "duel": "2"}).text
+    assert "The deck matches the registered list and is legal." in duel_two
+    assert "side deck exchanges allowed" in duel_two
+    duel_one = sample.post(f"/judge/{LEGAL_PLAYER}/check", data={**base, "duel": "1"}).text
+    assert duel_one.count("LIST_MISMATCH") == 4  # each moved card, in each section
+    assert "Duel Forfeiture" in duel_one
+    assert "the next duel" in duel_one
+
+
+def test_duel_two_with_a_card_not_on_the_list_names_the_cause(sample: TestClient) -> None:
+    token = csrf_token(sample, f"/judge/{LEGAL_PLAYER}")
+    counts = _counts(sample, LEGAL_PLAYER)
+    side = next(k for k in counts if k.startswith("n:side:"))
+    counts[side] = str(int(counts[side]) - 1)
+    page = sample.post(f"/judge/{LEGAL_PLAYER}/check", data={
+        "csrf": token, "judge": "J", "duel": "2", "stage": "in-duel", **counts,
+        "add_name_0": "Raigeki", "add_section_0": "side", "add_qty_0": "1"}).text
+    assert "1 Raigeki in the deck (main 0, extra 0, side 1), not on the registered list" in page
+    assert "Duel Forfeiture" in page
+
+
+def test_the_record_form_carries_the_judge_s_fields(sample: TestClient) -> None:
+    counts = _one_missing(sample)
+    page = sample.post(f"/judge/{LEGAL_PLAYER}/check", data={
+        "csrf": csrf_token(sample), "judge": "Mai", "round": "3", "duel": "1",
+        "stage": "in-duel", **counts}).text
+    record = page[page.index(f'action="/judge/{LEGAL_PLAYER}/record"'):]
+    hidden = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)">', record))
+    assert {k: hidden[k] for k in ("judge", "round", "duel", "stage")} == {
+        "judge": "Mai", "round": "3", "duel": "1", "stage": "in-duel"}
+    assert {k: v for k, v in hidden.items() if k.startswith("n:")} == counts
+    assert re.search(r'<option value="DUEL_FORFEITURE" selected>', record)
+
+
+# --- recording
+
+def test_judge_finds_missing_card_records_and_history_survives_restart(tmp_path: Path) -> None:
+    db = tmp_path / "event.sqlite"
+    with client_for(db) as client:
+        upload_sample(client)
+        page = client.get(f"/judge/{LEGAL_PLAYER}").text
+        fields = dict(re.findall(r'name="(n:[^"]+)" value="(\d+)"', page))
+        assert len(fields) > 10
+        missing = next(iter(fields))
+        fields[missing] = str(int(fields[missing]) - 1)  # one copy is not in the deck
+        token = csrf_token(client, f"/judge/{LEGAL_PLAYER}")
+        form = {"csrf": token, "judge": "Head Judge", "round": "3", "duel": "2",
+                "stage": "in-duel", **fields}
+        checked = client.post(f"/judge/{LEGAL_PLAYER}/check", data=form).text
+        assert "LIST_MISMATCH" in checked
+        assert "Duel Forfeiture" in checked
+        assert "the duel in progress" in checked
+        recorded = client.post(f"/judge/{LEGAL_PLAYER}/record",
+                               data={**form, "penalty": "DUEL_FORFEITURE"})
+        assert recorded.status_code == 200
+        assert "LIST_MISMATCH" in recorded.text
+        [entry] = event_of(client).db.log(LEGAL_PLAYER)
+        assert (entry.judge, entry.round, entry.duel, entry.kind, sorted(entry.codes),
+                entry.penalty, entry.default_penalty, entry.decision) == (
+            "Head Judge", 3, 2, "deck", ["LIST_MISMATCH", "MAIN_TOO_SMALL"],
+            "DUEL_FORFEITURE", "DUEL_FORFEITURE", "confirmed")
+    with client_for(db) as restarted:
+        history = restarted.get(f"/players/{LEGAL_PLAYER}").text
+        assert "Head Judge" in history
+        assert "DUEL_FORFEITURE" in history
+        again = restarted.post(f"/judge/{LEGAL_PLAYER}/check",
+                               data={**form, "csrf": csrf_token(restarted)}).text
+        assert "Repeat" in again
+
+
+def test_recording_follows_the_chosen_penalty_and_repeats_are_flagged(
+        sample: TestClient) -> None:
+    client = sample  # the only test of this module that records in the sample event
+    counts = _one_missing(client)
+    token = csrf_token(client, f"/judge/{LEGAL_PLAYER}")
+    form = {"csrf": token, "judge": "J", "round": "1", "duel": "1",
+            "stage": "between-matches", **counts}
+    for _ in range(2):
+        done = client.post(f"/judge/{LEGAL_PLAYER}/record",
+                           data={**form, "penalty": "MATCH_FORFEITURE", "reason": "repeat"})
+        assert done.status_code == 200
+    log = client.get("/log").text
+    assert re.search(r"repeat: [^<]*LIST_MISMATCH", log)
+    details = event_of(client).db.log(LEGAL_PLAYER)[0].details
+    # under th, a Match Forfeiture between matches has no timing clause: the head judge
+    assert details["applies_to"].startswith("when the head judge decides")
+
+
+def test_downgrade_needs_a_reason(sample: TestClient) -> None:
+    token = csrf_token(sample)
+    form = {"csrf": token, "judge": "J", "deck_text": "#main\n14558127\n"}
+    refused = sample.post(f"/judge/{LEGAL_PLAYER}/record", data={**form, "penalty": "WARNING"})
+    assert refused.status_code == 400
+    assert refusal(refused) == [("reason", "BAD_OPTION")]
+
+
+@pytest.mark.parametrize(("fields", "refused"), [
+    ({"judge": "J", "legal": "yes"}, [("judge", "BAD_OPTION")]),  # nothing to record
+    ({"judge": " "}, [("judge", "BAD_OPTION")]),  # no judge's name
+    ({"judge": "J", "penalty": "BANISHMENT"}, [("penalty", "BAD_OPTION")]),
+])
+def test_a_record_that_cannot_be_logged_is_refused_and_not_kept(
+        sample: TestClient, fields: dict[str, str], refused: list[tuple[str, str]]) -> None:
+    player = player_id(2)
+    counts = _counts(sample, player)
+    if "legal" not in fields:
+        first = next(iter(counts))
+        counts[first] = str(int(counts[first]) - 1)
+    answer = sample.post(f"/judge/{player}/record", data={
+        "csrf": csrf_token(sample), "stage": "in-duel", **counts,
+        **{k: v for k, v in fields.items() if k != "legal"}})
+    assert answer.status_code == 400
+    assert refusal(answer) == refused
+    assert event_of(sample).db.log(player) == []

@@ -1,0 +1,185 @@
+"""Rendering pages and reading forms (``validator/web/pages.py``), on a small app of their
+own: no routers, no security layers."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from collections.abc import Awaitable, Callable, Iterator
+from pathlib import Path
+from types import SimpleNamespace
+from typing import cast
+
+import pytest
+from fastapi import FastAPI, Request
+from fastapi.responses import PlainTextResponse, Response
+from fastapi.testclient import TestClient
+from starlette.datastructures import FormData, UploadFile
+
+from validator.cards.store import demo_cards
+from validator.errors import InputError
+from validator.event.store import EventDB, EventSettings
+from validator.web.pages import Forbidden, files, form, latest, optional_number, page, state_of
+from validator.web.state import EventState
+
+TOKEN = "the-sessions-token"
+SETTINGS = EventSettings("Spring <Regional>", "2026-04-01", "advanced-tcg", "th", "en")
+
+
+def _app(db: Path, password: str | None = None) -> FastAPI:
+    app = FastAPI()
+    app.state.event = EventState(EventDB(db), demo_cards())
+    app.state.password = password
+
+    @app.middleware("http")
+    async def session(request: Request,
+                      call_next: Callable[[Request], Awaitable[Response]]) -> Response:
+        request.state.csrf = TOKEN  # what the app's guard sets from the session
+        return await call_next(request)
+
+    @app.get("/shown/{name}")
+    async def shown(request: Request, name: str, text: str = "") -> Response:
+        return page(request, name, http_status=299, title=text, message=text, error=text)
+
+    @app.post("/posted")
+    async def posted(request: Request) -> Response:
+        try:
+            data = await form(request)
+        except Forbidden:
+            return PlainTextResponse("forbidden", status_code=403)
+        return PlainTextResponse(str(data.get("field")))
+
+    @app.get("/same-state")
+    async def same_state(request: Request) -> Response:
+        return PlainTextResponse(str(state_of(request) is request.app.state.event))
+
+    return app
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory: pytest.TempPathFactory) -> FastAPI:
+    app = _app(tmp_path_factory.mktemp("event") / "event.sqlite", password="pw")
+    app.state.event.db.save_settings(SETTINGS)
+    return app
+
+
+@pytest.fixture(scope="module")
+def pages(app: FastAPI) -> Iterator[TestClient]:
+    with TestClient(app) as c:
+        yield c
+
+
+# --- optional_number
+
+@pytest.mark.parametrize(("text", "number"), [
+    ("3", 3), (" 12 ", 12), ("0", 0), ("9999", 9999),
+    ("", None), ("  ", None), ("10000", None), ("-1", None), ("2.5", None), ("three", None),
+    ("３", None),  # a full-width digit: no round anyone types
+])
+def test_an_optional_number_is_a_whole_number_0_to_9999_or_none(text: str,
+                                                                number: int | None) -> None:
+    assert optional_number(text) == number
+
+
+# --- files
+
+def _upload(name: str, content: bytes = b"data") -> UploadFile:
+    return UploadFile(io.BytesIO(content), filename=name)
+
+
+def test_the_files_of_a_field_come_by_their_display_names() -> None:
+    data = FormData([("files", _upload("../../etc/lists.CSV", b"a,b")),
+                     ("files", _upload("C:\\Users\\x\\decks.zip", b"PK")),
+                     ("files", "not a file"), ("files", _upload("")),  # skipped
+                     ("other", _upload("other.csv"))])
+    got = asyncio.run(files(data, "files", (".csv", ".zip")))
+    assert got == [("lists.CSV", b"a,b"), ("decks.zip", b"PK")]
+
+
+def test_a_file_of_another_type_is_refused_by_its_name() -> None:
+    data = FormData([("files", _upload("lists.csv")), ("files", _upload("dir/tool.exe"))])
+    with pytest.raises(InputError) as refused:
+        asyncio.run(files(data, "files", (".csv",)))
+    assert [(p.file, p.code) for p in refused.value.problems] == [("tool.exe",
+                                                                    "WRONG_FILE_TYPE")]
+
+
+def test_a_field_without_files_is_no_files() -> None:
+    assert asyncio.run(files(FormData([("csrf", "x")]), "files", (".csv",))) == []
+
+
+# --- form
+
+def test_a_form_is_read_once_its_token_is_checked(pages: TestClient) -> None:
+    assert pages.post("/posted", data={"csrf": TOKEN, "field": "value"}).text == "value"
+
+
+@pytest.mark.parametrize("sent", [{}, {"csrf": "forged"}, {"csrf": TOKEN[:-1]}])
+def test_a_form_without_the_session_s_token_is_forbidden(pages: TestClient,
+                                                         sent: dict[str, str]) -> None:
+    answer = pages.post("/posted", data={**sent, "field": "value"})
+    assert answer.status_code == 403
+    assert answer.text == "forbidden"
+
+
+# --- page
+
+def test_a_page_escapes_what_it_is_given(pages: TestClient) -> None:
+    shown = pages.get("/shown/message.html", params={"text": "<script>alert(1)</script>"})
+    assert shown.status_code == 299
+    assert "<script>alert(1)</script>" not in shown.text
+    assert "<h1>&lt;script&gt;alert(1)&lt;/script&gt;</h1>" in shown.text
+    assert "Spring &lt;Regional&gt;" in shown.text  # the event's name too
+    assert "Spring <Regional>" not in shown.text
+
+
+def test_a_page_carries_the_form_token_and_the_sign_out_when_there_is_a_password(
+        pages: TestClient, tmp_path: Path) -> None:
+    signed = pages.get("/shown/message.html").text
+    assert f'name="csrf" value="{TOKEN}"' in signed
+    assert 'action="/logout"' in signed
+    with TestClient(_app(tmp_path / "open.sqlite")) as open_app:
+        assert 'action="/logout"' not in open_app.get("/shown/message.html").text
+
+
+def test_the_sign_in_page_shows_nothing_of_the_event(pages: TestClient) -> None:
+    login = pages.get("/shown/login.html", params={"text": "Wrong password."}).text
+    assert "Wrong password." in login
+    assert f'name="csrf" value="{TOKEN}"' in login
+    assert "Spring" not in login
+    assert "advanced-tcg" not in login
+
+
+def test_a_new_event_s_form_says_create_a_saved_one_s_says_save(pages: TestClient,
+                                                                 tmp_path: Path) -> None:
+    # index.html's button follows has_settings: the event's own settings, not the defaults
+    assert "Save</button>" in pages.get("/shown/index.html").text
+    with TestClient(_app(tmp_path / "new.sqlite")) as new:
+        assert "Create event</button>" in new.get("/shown/index.html").text
+
+
+def test_the_state_of_a_request_is_its_app_s_event(pages: TestClient) -> None:
+    assert pages.get("/same-state").text == "True"
+
+
+# --- latest
+
+def _request(state: EventState) -> Request:
+    return cast(Request, SimpleNamespace(app=SimpleNamespace(state=SimpleNamespace(event=state))))
+
+
+def test_the_latest_check_is_none_before_any_upload(tmp_path: Path) -> None:
+    state = EventState(EventDB(tmp_path / "event.sqlite"), demo_cards())
+    snapshot = asyncio.run(latest(_request(state)))
+    assert snapshot.result is None
+    assert not snapshot.checking
+
+
+def test_the_first_check_is_waited_for(tmp_path: Path) -> None:
+    state = EventState(EventDB(tmp_path / "event.sqlite"), demo_cards())
+    state.db.add_uploads("registrations", [(
+        "lists.csv", b"Player ID,Player Name,Section,Qty,Card Name\nP1,Ana,Main,3,Raigeki\n")])
+    snapshot = asyncio.run(latest(_request(state)))
+    assert snapshot.result is not None
+    assert snapshot.result.players["player_id"].to_list() == ["P1"]
+
