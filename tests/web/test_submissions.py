@@ -280,3 +280,16 @@ def test_a_kill_while_an_upload_of_several_files_commits_keeps_none_of_them(
             thread.join(timeout=10)
         assert [(s.id, s.name, s.state) for s in EventDB(db).submissions()] == [
             (1, "P0.ydk", "active")], path
+
+
+def test_a_form_with_a_file_already_received_keeps_only_the_new_ones_and_says_so(
+        client: TestClient) -> None:
+    deck = corrected_deck()
+    sent = client.post("/upload/decks", data={"csrf": csrf_token(client)}, files=[
+        ("files", ("decks-again.zip", _decks_zip())), ("files", (f"{LUCAS}.ydk", deck)),
+        ("files", (f"{LUCAS}-copy.ydk", deck))])
+    batch = next(s for s in _db(client).submissions() if s.name == f"{LUCAS}.ydk").batch
+    assert [s.name for s in _db(client).submissions() if s.batch == batch] == [f"{LUCAS}.ydk"]
+    assert "decks-again.zip (upload #2," in sent.text
+    assert f"{LUCAS}-copy.ydk (also {LUCAS}.ydk in this upload)" in sent.text
+    assert _statuses(client)[LUCAS] == "legal"

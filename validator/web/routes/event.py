@@ -195,29 +195,31 @@ async def _receive(request: Request, kind: str, allowed: tuple[str, ...],
     replace = data.get("replace") == "on"
     part: Part = "list" if kind == "registrations" else "deck"
     earlier = [s for s in in_effect(state.db.submissions()) if s.part == part]
+    again: list[str] = []
     if not replace:  # a file already in effect is not counted twice
-        held = {s.sha256: s for s in earlier}
-        fresh, again = [], []
+        held = {s.sha256: f"upload #{s.id}, " + s.received_at.replace("T", " ")
+                .removesuffix("+00:00") + " UTC" for s in earlier}
+        fresh = []
         for item in items:
             digest = hashlib.sha256(item[2]).hexdigest()
             if digest in held:
-                when = held[digest].received_at.replace("T", " ").removesuffix("+00:00")
-                again.append(f"{item[1]} (upload #{held[digest].id}, {when} UTC)")
+                again.append(f"{item[1]} ({held[digest]})")
             else:
                 fresh.append(item)
-                held[digest] = Submission(0, 0, item[0], item[1], digest, "this upload",
-                                          "active", False)
+                held[digest] = f"also {item[1]} in this upload"
         if again and not fresh:
             return RedirectResponse("/?warn=" + quote(
                 "Already received, not counted twice: " + "; ".join(again)
                 + ". Nothing changed."), status_code=303)
         items = fresh
+    skipped = "" if not again else "&warn=" + quote(
+        "Already received, not counted twice: " + "; ".join(again) + ".")
     if replace and earlier:  # asked for, then confirmed
         batch = state.db.add_batch(items, replace=True, state="pending")
         return RedirectResponse(f"/uploads/{batch}", status_code=303)
     batch = state.db.add_batch(items, replace=replace)
     await asyncio.wrap_future(state.refresh())
-    return _see(batch)
+    return RedirectResponse(f"/?upload={batch}{skipped}#received", status_code=303)
 
 
 @router.post("/upload/registrations")
