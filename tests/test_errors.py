@@ -126,7 +126,7 @@ def _web_codes(tmp: Path, path: str, lists: str | None = None) -> list[str]:
                                files=[("files", ("lists.csv", lists.encode()))])
             assert sent.status_code == 200
         text = client.get(path).text
-    return re.findall(r"<li>[^<]*?: ([A-Z][A-Z0-9_]+) ", text)
+    return re.findall(r"<li[^>]*>(?:(?!</li>).)*?<code>([A-Z][A-Z0-9_]+)</code>", text)
 
 
 def _konami(tmp: Path, *sheets: KonamiSheet) -> Path:
@@ -236,6 +236,13 @@ def _check_failed(tmp: Path, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return _codes(problems)
 
 
+def _nothing_read(tmp: Path) -> list[str]:
+    """An uploaded CSV with nothing in it: the upload fails, and says why."""
+    state = EventState(EventDB(tmp / "event.sqlite"), store.demo_cards())
+    batch = state.db.add_uploads("registrations", [("empty.csv", b"")])
+    return _codes(state.check_all()[2].outcomes[batch].problems)
+
+
 def _many_without_player(tmp: Path) -> list[str]:
     return _reg_codes(tmp, HEADER + ",,Main,3,Raigeki\n" * 150)
 
@@ -342,6 +349,7 @@ SAMPLES: dict[str, Sample] = {
     "UNKNOWN_PLAYER": lambda tmp, _: _web_codes(tmp, "/players/NOBODY",
                                                  HEADER + "P1,Ana,Main,3,Raigeki\n"),
     "CHECK_FAILED": _check_failed,
+    "NOTHING_READ": lambda tmp, _: _nothing_read(tmp),
     MORE: lambda tmp, _: _many_without_player(tmp),
 }
 

@@ -133,6 +133,8 @@ PROBLEM_CODES: dict[str, str] = {
                  "an uploaded policy)",
     "UNKNOWN_PLAYER": "no registered player has that id",
     "CHECK_FAILED": "the event check itself failed; the uploads are kept",
+    "NOTHING_READ": "an upload from which no player's list or deck could be read; it "
+                    "replaces nothing",
     # the overflow summary
     MORE: "a count of a file's problems beyond those reported one by one, by code",
 }

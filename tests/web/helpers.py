@@ -3,6 +3,7 @@ sample event uploaded, and the problems a refused request answers with."""
 
 from __future__ import annotations
 
+import html
 import io
 import re
 import zipfile
@@ -20,6 +21,7 @@ WORKBOOK = ROOT / "sample_decklists" / "regional-tcg.xlsx"
 DECKS = ROOT / "decks" / "tcg"
 FORBIDDEN_PLAYER = "0400143843"  # Pot of Greed in the side deck (README table)
 LEGAL_PLAYER = "0400001301"
+LUCAS = "0400064653"  # Lucas Tanaka: illegal in the sample (Raigeki missing from his deck)
 #: the test client calls itself "testserver"
 HOSTS = frozenset({"testserver", "127.0.0.1", "localhost"})
 
@@ -75,5 +77,18 @@ def upload_sample(client: TestClient) -> None:
 
 
 def refusal(response: Response) -> list[tuple[str, str]]:
-    """The (place, code) of each problem on the page a refused request answers with."""
-    return re.findall(r"<li>([^<]*?): ([A-Z][A-Z0-9_]+) ", response.text)
+    """The (place, code) of each problem on the page a refused request answers with: the
+    place as the problem names it (a file, a form field), which the page shows in words."""
+    return [(html.unescape(place), code) for place, code in re.findall(
+        r'<li data-place="([^"]*)"><span class="where">[^<]*</span>: <code>([A-Z][A-Z0-9_]+)'
+        r'</code>', response.text)]
+
+
+def corrected_deck() -> bytes:
+    """Lucas's deck with the Raigeki his list registers and his deck lacks: legal."""
+    from validator.cards.store import demo_cards
+
+    cards = demo_cards().by_card
+    raigeki = int(cards.filter(cards["name_en"] == "Raigeki")["passcode"][0])
+    deck = (DECKS / f"{LUCAS}.ydk").read_bytes()
+    return deck.replace(b"#main\n", f"#main\n{raigeki}\n".encode(), 1)

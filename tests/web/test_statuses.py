@@ -132,8 +132,12 @@ def test_decks_replaced_by_one_leave_the_others_not_checked_never_legal(
         token = re.search(r'name="csrf" value="([^"]+)"', client.get("/").text)
         assert token
         deck = (decks / f"{kept}.ydk").read_bytes()
-        assert client.post("/upload/decks", data={"csrf": token.group(1), "replace": "on"},
-                           files=[("files", (f"{kept}.ydk", deck))]).status_code == 200
+        sent = client.post("/upload/decks", data={"csrf": token.group(1), "replace": "on"},
+                           files=[("files", (f"{kept}.ydk", deck))])
+        batch = int(sent.history[0].headers["location"].rsplit("/", 1)[1])
+        confirmed = client.post(f"/uploads/{batch}/confirm",
+                                data={"csrf": token.group(1), "choice": "replace"})
+        assert confirmed.status_code == 200  # replacing every deck is confirmed first
         report = client.get("/report.json").json()
     statuses = {p["player_id"]: p["status"] for p in report["players"]}
     assert statuses[kept] == "illegal"

@@ -1,8 +1,10 @@
 """One event's durable store: a SQLite file (WAL, full sync, one transaction per change).
 
 It keeps the event's settings, every uploaded file (as bytes: a check can always be re-run
-from exactly what was uploaded), and the penalty log. A crash or power cut leaves each
-change either wholly recorded or not at all.
+from exactly what was uploaded) with what became of it (in effect, removed, waiting for a
+"replace all" to be confirmed, refused), the earlier versions organizers restored for a
+player, and the penalty log. A crash or power cut leaves each change either wholly
+recorded or not at all.
 """
 
 from __future__ import annotations
@@ -21,7 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from validator.errors import InputError
+from validator.errors import InputError, Problem
+from validator.event.versions import Choice, Part, Submission, in_effect
 from validator.vocab import LANGS, Lang
 
 __all__ = ["FAULT_PAUSE", "EventDB", "EventSettings", "LogEntry"]
@@ -40,7 +43,15 @@ CREATE TABLE IF NOT EXISTS uploads (
     id INTEGER PRIMARY KEY,
     kind TEXT NOT NULL CHECK (kind IN ('registrations', 'decks', 'links')),
     name TEXT NOT NULL, data BLOB NOT NULL, sha256 TEXT NOT NULL,
-    received_at TEXT NOT NULL);
+    received_at TEXT NOT NULL,
+    batch INTEGER NOT NULL DEFAULT 0,
+    state TEXT NOT NULL DEFAULT 'active'
+        CHECK (state IN ('active', 'removed', 'pending', 'refused')),
+    replace_all INTEGER NOT NULL DEFAULT 0, reason TEXT NOT NULL DEFAULT '[]');
+CREATE TABLE IF NOT EXISTS choices (
+    player_id TEXT NOT NULL, part TEXT NOT NULL CHECK (part IN ('list', 'deck')),
+    upload INTEGER NOT NULL, after INTEGER NOT NULL,
+    chosen_at TEXT NOT NULL, PRIMARY KEY (player_id, part));
 CREATE TABLE IF NOT EXISTS penalty_log (
     id INTEGER PRIMARY KEY,
     player_id TEXT NOT NULL, player_name TEXT NOT NULL DEFAULT '',
@@ -111,6 +122,15 @@ class EventDB:
         columns = {row[1] for row in self._conn.execute("PRAGMA table_info(event)")}
         if "banlist" not in columns:
             self._conn.execute("ALTER TABLE event ADD COLUMN banlist TEXT NOT NULL DEFAULT ''")
+        uploads = {row[1] for row in self._conn.execute("PRAGMA table_info(uploads)")}
+        if "state" not in uploads:  # every upload of an older file is in effect
+            create = SCHEMA.split("CREATE TABLE IF NOT EXISTS uploads", 1)[1].split(";")[0]
+            self._conn.executescript(
+                "BEGIN; ALTER TABLE uploads RENAME TO uploads_old; "
+                f"CREATE TABLE uploads {create}; "
+                "INSERT INTO uploads (id, kind, name, data, sha256, received_at, batch) "
+                "SELECT id, kind, name, data, sha256, received_at, id FROM uploads_old; "
+                "DROP TABLE uploads_old; COMMIT;")
         table = self._conn.execute(
             "SELECT sql FROM sqlite_master WHERE name = 'penalty_log'").fetchone()[0]
         if "'decided'" not in table:  # a penalty the head judge chose where none is prescribed
@@ -183,34 +203,89 @@ class EventDB:
                  settings.lang, settings.banlist))
 
     def add_uploads(self, kind: str, files: list[tuple[str, bytes]],
-                    replace: bool = False) -> None:
-        """Store uploaded files in one transaction (optionally replacing that kind's)."""
+                    replace: bool = False, state: str = "active",
+                    reason: list[Problem] | None = None) -> int:
+        """Store the files of one form (all of one kind) as one batch; see ``add_batch``."""
+        return self.add_batch([(kind, name, data) for name, data in files], replace=replace,
+                              state=state, reason=reason)
+
+    def add_batch(self, files: list[tuple[str, str, bytes]], *, replace: bool = False,
+                  state: str = "active", reason: list[Problem] | None = None) -> int:
+        """Store the files of one form, each ``(kind, name, bytes)``, in one transaction,
+        as one batch (its id returned); ``replace``: they set aside every earlier upload of
+        their part (lists, or decks and links) while they are in effect."""
+        now = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+        refused = json.dumps([_problem_json(p) for p in reason or []], ensure_ascii=False)
+        with self.transaction() as conn:
+            batch = int(conn.execute("SELECT coalesce(max(id), 0) + 1 FROM uploads")
+                        .fetchone()[0])
+            conn.executemany(
+                "INSERT INTO uploads (id, kind, name, data, sha256, received_at, batch, state, "
+                "replace_all, reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [(batch + n, kind, name, data, hashlib.sha256(data).hexdigest(), now, batch,
+                  state, int(replace), refused)
+                 for n, (kind, name, data) in enumerate(files)])
+        return batch
+
+    def submissions(self) -> list[Submission]:
+        """Every upload (without its bytes), oldest first."""
+        return [Submission(int(i), int(b), str(k), str(n), str(h), str(t), str(s), bool(r),
+                           int(size), [_problem(p) for p in json.loads(why)])
+                for i, b, k, n, h, t, s, r, size, why in self._query(
+                    "SELECT id, batch, kind, name, sha256, received_at, state, replace_all, "
+                    "length(data), reason FROM uploads ORDER BY id")]
+
+    def upload_data(self, upload: int) -> bytes:
+        rows = self._query("SELECT data FROM uploads WHERE id = ?", (upload,))
+        return bytes(rows[0][0]) if rows else b""
+
+    def set_upload_state(self, batch: int, state: str, *, only: str | None = None,
+                         replace_all: bool | None = None) -> int:
+        """Set the state of a batch's uploads (those in state ``only``, when given), in one
+        transaction; how many changed."""
+        sql = "UPDATE uploads SET state = ?"
+        args: list[Any] = [state]
+        if replace_all is not None:
+            sql += ", replace_all = ?"
+            args.append(int(replace_all))
+        sql += " WHERE batch = ? AND state != 'refused'"
+        args.append(batch)
+        if only is not None:
+            sql += " AND state = ?"
+            args.append(only)
+        with self.transaction() as conn:
+            return int(conn.execute(sql, args).rowcount)
+
+    def choose(self, player_id: str, part: Part, upload: int) -> None:
+        """Restore an earlier version of a player's list or deck (until a newer upload)."""
         now = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
         with self.transaction() as conn:
-            if replace:
-                conn.execute("DELETE FROM uploads WHERE kind = ?", (kind,))
-            conn.executemany(
-                "INSERT INTO uploads (kind, name, data, sha256, received_at) "
-                "VALUES (?, ?, ?, ?, ?)",
-                [(kind, name, data, hashlib.sha256(data).hexdigest(), now)
-                 for name, data in files])
+            newest = int(conn.execute("SELECT coalesce(max(id), 0) FROM uploads").fetchone()[0])
+            conn.execute("INSERT OR REPLACE INTO choices VALUES (?, ?, ?, ?, ?)",
+                         (player_id, part, upload, newest, now))
+
+    def choices(self) -> list[Choice]:
+        return [Choice(str(p), "list" if part == "list" else "deck", int(u), int(a))
+                for p, part, u, a in self._query(
+                    "SELECT player_id, part, upload, after FROM choices ORDER BY player_id")]
 
     def uploads(self, kind: str) -> list[tuple[str, bytes]]:
-        return [(str(n), bytes(d)) for n, d in self._query(
-            "SELECT name, data FROM uploads WHERE kind = ? ORDER BY id", (kind,))]
-
-    def upload_summary(self) -> list[tuple[str, str, int, str]]:
-        return [(str(k), str(n), int(s), str(t)) for k, n, s, t in self._query(
-            "SELECT kind, name, length(data), received_at FROM uploads ORDER BY id")]
+        """The files of one kind that are in effect, oldest first."""
+        ids = [s.id for s in in_effect(self.submissions()) if s.kind == kind]
+        return [(str(n), bytes(d)) for i, n, d in self._query(
+            "SELECT id, name, data FROM uploads WHERE kind = ? ORDER BY id", (kind,))
+            if i in ids]
 
     def version(self) -> str:
-        """Changes whenever settings, uploads, decisions or the custom policy change (for
-        caching check results)."""
-        rows = self._query("SELECT group_concat(sha256, ',') FROM (SELECT sha256 FROM uploads "
-                           "ORDER BY id)")
+        """Changes whenever settings, uploads, restored versions, decisions or the custom
+        policy change (for caching check results)."""
+        rows = self._query("SELECT group_concat(id || sha256 || state || replace_all, ',') "
+                           "FROM (SELECT * FROM uploads ORDER BY id)")
+        chosen = self._query("SELECT group_concat(player_id || part || upload || after, ',') "
+                             "FROM choices")
         decided = self._query("SELECT count(*), max(id) FROM decisions")
         policy = hashlib.sha256((self.meta("policy") or "").encode()).hexdigest()[:12]
-        return f"{rows[0][0]}|{self.settings()}|{decided[0]}|{policy}"
+        return f"{rows[0][0]}|{chosen[0][0]}|{self.settings()}|{decided[0]}|{policy}"
 
     def add_decision(self, *, player_id: str, place: str, card: str, qty: int | None,
                      section: str | None, decided_by: str, reason: str) -> None:
@@ -271,3 +346,13 @@ class EventDB:
         rows = self._query(sql + " ORDER BY id", args)
         return [LogEntry(r[0], r[1], r[2], r[3], r[4], r[5], r[6], json.loads(r[7]), r[8],
                          r[9], r[10], r[11], json.loads(r[12]), r[13]) for r in rows]
+
+
+def _problem_json(problem: Problem) -> dict[str, Any]:
+    return {"file": problem.file, "line": problem.line, "column": problem.column,
+            "message": problem.message, "code": problem.code}
+
+
+def _problem(data: dict[str, Any]) -> Problem:
+    return Problem(str(data["file"]), data["line"], data["column"], str(data["message"]),
+                   code=str(data["code"]))

@@ -3,27 +3,41 @@
 The factory wires the pieces: the event's state (``state.py``), the routers (``routes/``),
 the security layers (``security.py``) and the error pages. Server-rendered pages (FastAPI +
 Jinja2 with autoescaping), one event per SQLite file.
+
+Every error is a page of the app (its layout, a way back, the field or file at fault): an
+unknown address (404), a form's address opened (405), an upload over the size limit (413),
+a value of the address the route does not take (422), bad input (400), a bug (500).
 """
 
 from __future__ import annotations
 
+import traceback
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Literal
 
 from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException
 
 from validator.cards import store
-from validator.errors import SHOWN, InputError
+from validator.errors import SHOWN, InputError, Problem
 from validator.event.store import EventDB
 from validator.files.safety import MAX_UPLOAD
-from validator.report.text import problem_line
-from validator.web.pages import HERE, Forbidden, page
+from validator.web.pages import HERE, Forbidden, error_page, page
 from validator.web.routes import ROUTERS
-from validator.web.security import LOOPBACK, BodyLimit, HostGuard, Sessions, Throttle, same_origin
+from validator.web.security import (
+    LOOPBACK,
+    REFUSED_BODY,
+    BodyLimit,
+    HostGuard,
+    Sessions,
+    Throttle,
+    same_origin,
+)
 from validator.web.state import EventState
 
 __all__ = ["create_app"]
@@ -68,13 +82,19 @@ def create_app(db_path: Path, *, password: str | None = None, cards_spec: str | 
             sid, cookie = sessions.issue()
         request.state.session = sid
         request.state.csrf = sessions.csrf(sid)
+        request.state.signed_in = sessions.signed_in(sid)
         path = request.url.path
-        if request.method == "POST" and not same_origin(
+        refused = request.scope.get(REFUSED_BODY)
+        response: Response
+        if refused is not None and request.state.signed_in:
+            response = error_page(request, 413, "Upload too large", refused,
+                                  back="/" if path.startswith("/upload") else None)
+            response.headers["Connection"] = "close"
+        elif request.method == "POST" and not same_origin(
                 request.headers.get("origin"), request.headers.get("referer"), hosts):
-            response: Response = page(request, "message.html", http_status=403,
-                                      title="Form refused",
-                                      message="This form was sent from another site.")
-        elif not path.startswith(OPEN) and not sessions.signed_in(sid):
+            response = page(request, "message.html", http_status=403, title="Form refused",
+                            message="This form was sent from another site.")
+        elif refused is not None or (not path.startswith(OPEN) and not request.state.signed_in):
             response = RedirectResponse("/login", status_code=303)
         else:
             response = await call_next(request)
@@ -97,11 +117,57 @@ def create_app(db_path: Path, *, password: str | None = None, cards_spec: str | 
 
     @app.exception_handler(InputError)
     async def bad_input(request: Request, exc: InputError) -> HTMLResponse:
-        return page(request, "message.html", http_status=400, title="Cannot use this input",
-                    problems=[problem_line(p) for p in exc.problems[:SHOWN]],
-                    more=max(len(exc.problems) - SHOWN, 0))
+        unknown = exc.codes == ["UNKNOWN_PLAYER"]
+        return error_page(request, 404 if unknown else 400,
+                          "No such player" if unknown else "Cannot use this input",
+                          "Nothing was changed. What is wrong, and where:",
+                          exc.problems[:SHOWN], more=max(len(exc.problems) - SHOWN, 0))
 
-    wrapped = HostGuard(BodyLimit(app, max_upload), hosts)
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, exc: HTTPException) -> HTMLResponse:
+        if exc.status_code == 405:
+            return error_page(request, 405, "This address takes a form",
+                              f"{request.url.path} only receives the form of its page; opening "
+                              "or reloading it uploads and records nothing.",
+                              back=_form_page(request.url.path))
+        if exc.status_code == 404:
+            return error_page(request, 404, "Page not found",
+                              f"There is no page at {request.url.path}.")
+        return error_page(request, exc.status_code, "Cannot answer this request",
+                          str(exc.detail))
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(request: Request, exc: RequestValidationError) -> HTMLResponse:
+        problems = [Problem(_field(error.get("loc", ())), None, None,
+                            str(error.get("msg", "not a value it takes")), code="BAD_OPTION")
+                    for error in exc.errors()]
+        return error_page(request, 422, "Cannot use this address",
+                          "A part of the address holds a value it does not take:", problems)
+
+    @app.exception_handler(Exception)
+    async def failed(request: Request, exc: Exception) -> HTMLResponse:
+        traceback.print_exception(exc)
+        return error_page(request, 500, "Something went wrong on the server",
+                          f"The server failed to answer ({type(exc).__name__}). Nothing was "
+                          "half-saved: every change is saved whole or not at all. Try again; "
+                          "the uploads and the penalty log are kept.")
+
+    wrapped = HostGuard(BodyLimit(app, max_upload, inside=True), hosts)
     wrapped.state = app.state  # type: ignore[attr-defined]
     wrapped.fastapi = app  # type: ignore[attr-defined]
     return wrapped
+
+
+def _field(loc: object) -> str:
+    """A request part's location (``("path", "batch")``) in words."""
+    parts = [str(p) for p in loc] if isinstance(loc, (list, tuple)) else [str(loc)]
+    where = {"path": "the address", "query": "the address's query", "body": "the form"}
+    return f"{parts[-1]} in {where.get(parts[0], parts[0])}" if parts else "the request"
+
+
+def _form_page(path: str) -> str:
+    """The page whose form posts to ``path``."""
+    parts = path.strip("/").split("/")
+    if len(parts) >= 2 and parts[0] in ("players", "judge"):
+        return f"/{parts[0]}/{parts[1]}"
+    return "/log" if parts[0] == "log" else "/"

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import re
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
+import polars as pl
 from fastapi import Request
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
@@ -14,19 +16,22 @@ from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData, UploadFile
 
 from validator.engine.rules import CODES
-from validator.errors import InputError
+from validator.errors import InputError, Problem
 from validator.report.model import Report
 from validator.text.lexicon import whole_number
 from validator.vocab import LANGS, REGULATIONS, STATUS_LABELS, STATUSES
 from validator.web.state import EventState, Snapshot, safe_name
 
-__all__ = ["Forbidden", "files", "form", "judged", "latest", "optional_number", "page",
-           "state_of", "templates"]
+__all__ = ["Forbidden", "error_page", "files", "form", "judged", "latest", "optional_number",
+           "page", "state_of", "templates", "where"]
 
 HERE = Path(__file__).resolve().parent
 templates = Jinja2Templates(directory=str(HERE / "templates"))
 templates.env.globals.update(LANGS=LANGS, REGULATIONS=REGULATIONS, CODES=CODES, quote=quote,
                              STATUSES=STATUSES, STATUS_LABELS=STATUS_LABELS)
+#: a stored time (ISO 8601, UTC) as a page shows it: ``2026-12-05 09:30:00``
+templates.env.filters["when"] = lambda stamp: str(stamp).replace("T", " ").removesuffix(
+    "+00:00")
 
 
 class Forbidden(Exception):
@@ -59,9 +64,9 @@ async def judged(request: Request, snapshot: Snapshot) -> Report | None:
 
 def page(request: Request, name: str, http_status: int = 200, **context: Any) -> HTMLResponse:
     state = state_of(request)
-    public = name == "login.html"  # reveals nothing of the event
+    public = name == "login.html" or not getattr(request.state, "signed_in", True)
     return templates.TemplateResponse(
-        request, name, {"csrf": request.state.csrf, "settings": None if public
+        request, name, {"csrf": getattr(request.state, "csrf", ""), "settings": None if public
                         else state.settings(), "has_settings": state.db.settings() is not None,
                         "auth": request.app.state.password is not None, **context},
         status_code=http_status)
@@ -102,3 +107,52 @@ def optional_number(text: str) -> int | None:
     """An optional whole-number field of a form (a round, a duel): the number, or None when
     it is empty or not a number 0-9999."""
     return whole_number(text, 9999)
+
+
+#: form fields and other places a problem can name, in the words of the page that has them
+FIELD_WORDS = {
+    "event": "the event form", "banlist": "the Forbidden/Limited list of the event form",
+    "policy": "the policy file", "regulation": "the event's regulation",
+    "upload": "the upload form", "decision": "the decision form", "qty": "the quantity",
+    "reason": "the reason", "judge": "the judge's name", "penalty": "the penalty",
+    "log": "the penalty log form", "choice": "the choice of the form",
+    "version": "the version to restore", "report": "the report", "round": "the round",
+    "duel": "the duel", "stage": "the stage",
+}
+_COUNT = re.compile(r"n:(main|extra|side):(-?[0-9]{1,12})")
+_ADDED = re.compile(r"add_(name|qty|section)_([0-9]{1,3})")
+
+
+def where(request: Request, problem: Problem) -> str:
+    """The field or file a problem names, in plain words: a count field of the judge's
+    form is the card it counts, a form field its label; a file keeps its name."""
+    place = problem.file
+    if count := _COUNT.fullmatch(place):
+        cards = state_of(request).cards.by_card
+        found = cards.filter(pl.col("card_id") == int(count.group(2)))["name_en"]
+        card = str(found[0]) if found.len() else f"card {count.group(2)}"
+        return f"the count of {card} ({count.group(1)} deck)"
+    if added := _ADDED.fullmatch(place):
+        what = {"name": "card", "qty": "quantity", "section": "section"}[added.group(1)]
+        return f"the {what} of added card row {int(added.group(2)) + 1}"
+    words = FIELD_WORDS.get(place)
+    if words is not None:
+        return words
+    return problem.place
+
+
+def error_page(request: Request, http_status: int, title: str, message: str,
+               problems: list[Problem] | None = None, back: str | None = None,
+               more: int = 0) -> HTMLResponse:
+    """An error as a page of the app: what happened, the field or file at fault, and a way
+    back (the page it came from, when that is one of this server's own)."""
+    if back is None:
+        referer = request.headers.get("referer") or ""
+        own = urlsplit(referer)
+        back = referer if own.netloc == request.url.netloc and own.path != request.url.path \
+            else None
+    shown = [{"where": where(request, p), "place": p.place, "code": p.code,
+              "message": p.message}
+             for p in problems or []]
+    return page(request, "error.html", http_status=http_status, title=title,
+                message=message, problems=shown, more=more, back=back, status=http_status)

@@ -31,10 +31,12 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from validator.event.store import EventDB
 
-__all__ = ["LOOPBACK", "BodyLimit", "HostGuard", "Sessions", "Throttle", "allowed_hosts",
-           "same_origin"]
+__all__ = ["LOOPBACK", "REFUSED_BODY", "BodyLimit", "HostGuard", "Sessions", "Throttle",
+           "allowed_hosts", "same_origin"]
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
+#: the scope key under which :class:`BodyLimit` tells the application why it refused a body
+REFUSED_BODY = "deckcheck.refused_body"
 SESSION_HOURS = 12
 
 
@@ -49,11 +51,24 @@ async def _answer(send: Send, status: int, text: str) -> None:
 
 class BodyLimit:
     """Refuse request bodies over ``limit`` bytes with 413, chunked ones included: the body
-    is read (up to the limit) before the application runs, then handed to it."""
+    is read (up to the limit) before the application runs, then handed to it. ``inside``:
+    the application answers the refusal itself (as a page of its own), given no body and
+    the reason under :data:`REFUSED_BODY`."""
 
-    def __init__(self, app: ASGIApp, limit: int) -> None:
+    def __init__(self, app: ASGIApp, limit: int, inside: bool = False) -> None:
         self.app = app
         self.limit = limit
+        self.inside = inside
+
+    async def _refuse(self, scope: Scope, send: Send, text: str) -> None:
+        if not self.inside:
+            await _answer(send, 413, text)
+            return
+
+        async def nothing() -> Message:
+            return {"type": "http.request", "body": b"", "more_body": False}
+
+        await self.app({**scope, REFUSED_BODY: text}, nothing, send)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS"):
@@ -63,7 +78,7 @@ class BodyLimit:
                      "accepts. Split it into several uploads, or zip the deck files.")
         declared = dict(scope.get("headers") or []).get(b"content-length")
         if declared is not None and declared.isdigit() and int(declared) > self.limit:
-            await _answer(send, 413, too_large)
+            await self._refuse(scope, send, too_large)
             return
         chunks: list[bytes] = []
         size = 0
@@ -74,7 +89,7 @@ class BodyLimit:
             chunks.append(message.get("body", b""))
             size += len(chunks[-1])
             if size > self.limit:
-                await _answer(send, 413, too_large)
+                await self._refuse(scope, send, too_large)
                 return
             if not message.get("more_body", False):
                 break

@@ -13,6 +13,10 @@ runs them in a thread of the server's process (tests: no process to start).
 
 The pages and downloads write a finished check's judgement (``report.model``), made once
 per check under the event's policy and language.
+
+Each upload is read on its own (and kept read, by its content hash) and each player's
+list and deck is the version ``event.versions`` chooses: a corrected deck for one player
+replaces only that player's.
 """
 
 from __future__ import annotations
@@ -38,8 +42,15 @@ from validator.engine.tables import CardTable, card_attributes
 from validator.errors import InputError, Problem
 from validator.event.run import EventResult, check_event
 from validator.event.store import EventDB, EventSettings
-from validator.inputs.decks.batch import read_deck_uploads
-from validator.inputs.registrations.read import read_registration_files
+from validator.event.versions import (
+    Submission,
+    Versions,
+    assemble,
+    empty_registrations,
+    in_effect,
+)
+from validator.inputs.decks.batch import DeckFiles, read_deck_uploads, require_decks
+from validator.inputs.registrations.read import Registrations, read_registration_files
 from validator.judging.decisions import Decision
 from validator.judging.penalties import Policy, load_policy, policy_from_toml
 from validator.report.model import Report, judged_event
@@ -65,6 +76,7 @@ class Snapshot:
     result: EventResult | None
     errors: list[Problem]
     checking: bool
+    versions: Versions = field(default_factory=Versions)  # each player's lists and decks
 
 
 #: how much lower the checking process runs than the server (``os.nice`` increment)
@@ -87,10 +99,13 @@ def _start_worker(db_path: Path, cards: CardDB, data_dir: Path | None, server: i
     _worker = EventState(EventDB(db_path), cards, data_dir, checks="thread")
 
 
-def _check_in_worker() -> tuple[EventResult | None, list[Problem]]:
+Checked = tuple[EventResult | None, list[Problem], Versions]
+
+
+def _check_in_worker() -> Checked:
     if _worker is None:
         raise RuntimeError("the checking process was not started")
-    return _worker.check_now()
+    return _worker.check_all()
 
 
 @dataclass
@@ -100,8 +115,9 @@ class EventState:
     data_dir: Path | None = None
     checks: Literal["process", "thread"] = "thread"
     _lock: threading.Lock = field(default_factory=threading.Lock)
-    _latest: tuple[str, EventResult | None, list[Problem]] | None = None
+    _latest: tuple[str, Checked] | None = None
     _running: tuple[str, Future[None]] | None = None
+    _next: Future[None] | None = None  # asked for while another check ran
     _pool: ProcessPoolExecutor | None = None
     # the setup and policy of the settings they were loaded for: pages and judge checks ask
     # for them on every request; a change of settings, policy file or data store reloads
@@ -110,6 +126,8 @@ class EventState:
     _policy: tuple[tuple[object, ...], Policy] | None = None
     # the judgement of the latest check asked for, and what it was judged from
     _report: tuple[EventResult, Policy, Lang, Report] | None = None
+    # each upload as read, by its content: a check reads only what is new
+    _read: dict[tuple[str, str, str], Registrations | DeckFiles] = field(default_factory=dict)
 
     def settings(self) -> EventSettings:
         return self.db.settings() or EventSettings("New event", dt.date.today().isoformat(),
@@ -177,37 +195,68 @@ class EventState:
         return [Decision(d["player_id"], d["where"], d["card"], d["decided_by"], d["reason"],
                          d["qty"], d["section"]) for d in self.db.decisions()]
 
-    def _check(self) -> tuple[EventResult | None, list[Problem]]:
-        registrations = self.db.uploads("registrations")
-        if not registrations:
-            return None, []
+    def read_upload(self, upload: Submission) -> Registrations | DeckFiles:
+        """One upload as read on its own (kept, by its content, for the next check)."""
+        key = (upload.kind, upload.sha256, upload.name)
+        held = self._read.get(key)
+        if held is not None:
+            return held
+        data = self.db.upload_data(upload.id)
+        read: Registrations | DeckFiles
+        try:
+            if upload.kind == "registrations":
+                # given the bytes, the readers use a path only as the file's label
+                read = read_registration_files([Path(safe_name(upload.name))], [data])
+            elif upload.kind == "decks":
+                read = read_deck_uploads([(upload.name, data)])
+                require_decks(read, upload.name)
+            else:
+                read = read_deck_uploads([], data.decode("utf-8", "replace"))
+        except InputError as exc:
+            read = empty_registrations(exc.problems) if upload.kind == "registrations" \
+                else DeckFiles(empty_registrations([]).entries, exc.problems, [], {})
+        self._read[key] = read
+        return read
+
+    def _check(self) -> Checked:
+        effective = in_effect(self.db.submissions())
+        lists: dict[int, Registrations] = {}
+        decks: dict[int, DeckFiles] = {}
+        for upload in effective:
+            read = self.read_upload(upload)
+            if isinstance(read, Registrations):
+                lists[upload.id] = read
+            else:
+                decks[upload.id] = read
+        assembled = assemble(effective, lists, decks, self.db.choices())
+        if assembled.registrations is None:
+            return None, [], assembled.versions
         try:
             setup = self.setup()
-            # given the bytes, the readers use a path only as the file's label
-            reg = read_registration_files([Path(safe_name(n)) for n, _ in registrations],
-                                          [d for _, d in registrations])
-            decks = self.db.uploads("decks")
-            links = "\n".join(d.decode("utf-8", "replace") for _, d in self.db.uploads("links"))
-            submitted = read_deck_uploads(decks, links) if decks or links else None
-            return check_event(reg, submitted, setup, decks_label="submitted decks",
-                               decisions=self.decisions(),
+            return check_event(assembled.registrations, assembled.decks, setup,
+                               decks_label="submitted decks", decisions=self.decisions(),
                                decisions_label="decisions",
-                               attributes=self.card_table(setup)), []
+                               attributes=self.card_table(setup)), [], assembled.versions
         except InputError as exc:
-            return None, exc.problems
+            return None, exc.problems, assembled.versions
 
-    def check_now(self) -> tuple[EventResult | None, list[Problem]]:
-        """Check the event as the database holds it, here and now; a failure is a problem
-        the pages show."""
+    def check_all(self) -> Checked:
+        """Check the event as the database holds it, here and now, with each player's
+        versions; a failure is a problem the pages show."""
         try:
             return self._check()
         except Exception as exc:  # noqa: BLE001 - the pages must say the check failed
             traceback.print_exc()
             return None, [Problem("event check", None, None,
                                   f"the check failed ({type(exc).__name__}: {exc}); the "
-                                  "uploads are kept", code="CHECK_FAILED")]
+                                  "uploads are kept", code="CHECK_FAILED")], Versions()
 
-    def _in_process(self) -> tuple[EventResult | None, list[Problem]]:
+    def check_now(self) -> tuple[EventResult | None, list[Problem]]:
+        """Check the event as the database holds it, here and now."""
+        result, problems, _ = self.check_all()
+        return result, problems
+
+    def _in_process(self) -> Checked:
         if self._pool is None:
             self._pool = ProcessPoolExecutor(
                 max_workers=1, mp_context=multiprocessing.get_context("spawn"),
@@ -219,7 +268,7 @@ class EventState:
             self._pool = None  # a new process next time
             return None, [Problem("event check", None, None, "the checking process stopped "
                                   "(out of memory?); the uploads are kept; upload again or "
-                                  "restart the server", code="CHECK_FAILED")]
+                                  "restart the server", code="CHECK_FAILED")], Versions()
 
     def close(self) -> None:
         """Stop the checking process (the server is shutting down)."""
@@ -228,33 +277,48 @@ class EventState:
             self._pool = None
 
     def _run(self, version: str) -> None:
-        result, errors = self._in_process() if self.checks == "process" else self.check_now()
+        checked = self._in_process() if self.checks == "process" else self.check_all()
         with self._lock:
-            self._latest = (version, result, errors)
-            self._running = None
+            self._latest = (version, checked)
 
     def refresh(self) -> Future[None]:
-        """Start checking the event as it is now, unless that check is done or running."""
+        """Start checking the event as it is now, unless that check is done or running; while
+        another check runs, this one waits for it (one at a time: a slower, older check never
+        overwrites a newer one's result)."""
         version = self.db.version()
         with self._lock:
             if self._latest is not None and self._latest[0] == version:
                 done: Future[None] = Future()
                 done.set_result(None)
                 return done
-            if self._running is not None and self._running[0] == version:
-                return self._running[1]
+            if self._running is not None:
+                if self._running[0] == version:
+                    return self._running[1]
+                if self._next is None:
+                    self._next = Future()
+                return self._next
             future: Future[None] = Future()
             self._running = (version, future)
+        self._start(version, future)
+        return future
 
+    def _start(self, version: str, future: Future[None]) -> None:
         def work() -> None:
             try:
                 self._run(version)
             finally:
+                with self._lock:
+                    self._running, waiting, self._next = None, self._next, None
                 future.set_result(None)
-                self.refresh()  # the event may have changed meanwhile
+                if waiting is not None:  # the event changed meanwhile: check it as it is now
+                    current = self.db.version()
+                    with self._lock:
+                        self._running = (current, waiting)
+                    self._start(current, waiting)
+                else:
+                    self.refresh()
 
         threading.Thread(target=work, name="event-check", daemon=True).start()
-        return future
 
     def snapshot(self) -> Snapshot:
         """The latest finished check, at once (never waits)."""
@@ -263,4 +327,5 @@ class EventState:
             latest, running = self._latest, self._running
         if latest is None:
             return Snapshot(None, [], running is not None)
-        return Snapshot(latest[1], latest[2], running is not None)
+        result, errors, versions = latest[1]
+        return Snapshot(result, errors, running is not None, versions)

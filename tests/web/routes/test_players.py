@@ -43,7 +43,7 @@ def test_a_legal_player_s_page_has_no_violation_and_nothing_to_decide(
 
 def test_an_unknown_player_is_refused(sample: TestClient) -> None:
     answer = sample.get("/players/NOBODY")
-    assert answer.status_code == 400
+    assert answer.status_code == 404
     assert refusal(answer) == [("NOBODY", "UNKNOWN_PLAYER")]
 
 

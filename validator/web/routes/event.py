@@ -1,8 +1,16 @@
-"""The organizer's event page: settings, uploads, results and the report downloads."""
+"""The organizer's event page: settings, uploads, results and the report downloads.
+
+Every upload is kept as a submission (its file, time and content hash): an upload of a
+file already in effect is recognised and not counted twice, "replace all" is asked for and
+then confirmed, one upload can be removed (and put back), and an upload refused or from
+which nothing could be read is shown at the top of the page with the reason. Every form
+that changes the event answers with a redirect: a reload never uploads anything again.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import tomllib
 from typing import Any
@@ -15,8 +23,9 @@ from starlette.concurrency import run_in_threadpool
 
 from validator.cards import store
 from validator.cards.formats import format_names
-from validator.errors import InputError
+from validator.errors import MORE, InputError
 from validator.event.store import EventSettings
+from validator.event.versions import Part, Submission, Versions, in_effect, set_aside_by
 from validator.files.safety import check_archive
 from validator.inputs.decks.sources import DECK_SUFFIXES
 from validator.inputs.registrations.read import SUFFIXES
@@ -26,7 +35,7 @@ from validator.report.model import Report
 from validator.report.xlsx import event_xlsx
 from validator.vocab import LANGS, REGULATIONS, STATUSES
 from validator.web.pages import files, form, judged, latest, page, state_of
-from validator.web.state import CUSTOM_POLICY
+from validator.web.state import CUSTOM_POLICY, safe_name
 
 router = APIRouter()
 
@@ -35,9 +44,52 @@ REGISTRATION_TYPES = SUFFIXES
 DECK_TYPES = (*DECK_SUFFIXES, ".zip")
 
 
+PART_WORDS = {"list": ("list", "lists"), "deck": ("deck", "decks")}
+#: an upload's problems shown one by one on the event page (its overflow counts follow)
+SHOWN_PER_UPLOAD = 10
+
+
+def upload_rows(submissions: list[Submission], versions: Versions) -> list[dict[str, Any]]:
+    """Every upload, newest first, with what became of it, in words."""
+    aside = set_aside_by(submissions)
+    rows = []
+    for sub in reversed(submissions):
+        one, many = PART_WORDS[sub.part]
+        outcome = versions.outcomes.get(sub.id)
+        problems: list[Any] = []
+        if sub.state == "refused":
+            status, problems = "refused", sub.reason
+        elif sub.state == "pending":
+            status = "waiting for you to confirm “replace all”"
+        elif sub.state == "removed":
+            status = "removed (undone)"
+        elif sub.id in aside:
+            status = f"set aside by upload #{aside[sub.id]} (replace all)"
+        elif outcome is None:
+            status = "received (checked once lists are uploaded)" if sub.part == "deck" \
+                else "received"
+        elif outcome.failed:
+            status, problems = f"failed: no {one} could be read", outcome.problems
+        else:
+            status = (f"{outcome.read} {many if outcome.read != 1 else one} read; checked "
+                      f"for {outcome.current} player(s)")
+            if outcome.current < outcome.read:
+                status += (f", {outcome.read - outcome.current} replaced by a newer upload "
+                           "or an earlier version restored")
+        shown = problems[:SHOWN_PER_UPLOAD] + [
+            p for p in problems[SHOWN_PER_UPLOAD:] if p.code == MORE]
+        rows.append({"sub": sub, "status": status, "problems": shown,
+                     "hidden": len(problems) - len(shown),
+                     "failed": sub.state == "refused" or (outcome is not None and outcome.failed
+                                                          and sub.state == "active"),
+                     "kind": {"registrations": "lists", "decks": "decks",
+                              "links": "pasted links"}[sub.kind]})
+    return rows
+
+
 @router.get("/", response_class=HTMLResponse)
 async def index(request: Request, status: str = "", code: str = "", q: str = "",
-                msg: str = "") -> HTMLResponse:
+                msg: str = "", warn: str = "", upload: int = 0) -> HTMLResponse:
     state = state_of(request)
     snapshot = state.snapshot()
     report = await judged(request, snapshot)
@@ -55,9 +107,11 @@ async def index(request: Request, status: str = "", code: str = "", q: str = "",
                 pl.col("player_id").str.to_lowercase().str.contains(needle, literal=True)
                 | pl.col("player_name").str.to_lowercase().str.contains(needle, literal=True))
         players = frame.with_columns(pl.col("status").cast(pl.Utf8)).to_dicts()
+    rows = upload_rows(state.db.submissions(), snapshot.versions)
     return page(request, "index.html", report=report, players=players,
                 errors=snapshot.errors, checking=snapshot.checking,
-                status=status, code=code, q=q, msg=msg, uploads=state.db.upload_summary(),
+                status=status, code=code, q=q, msg=msg, warn=warn, uploads=rows,
+                received=[r for r in rows if upload and r["sub"].batch == upload],
                 formats=format_names(), lists=store.stored_lists(state.data_dir),
                 custom=state.db.meta("policy_name"))
 
@@ -112,44 +166,138 @@ async def upload_policy(request: Request) -> Response:
                             status_code=303)
 
 
+def _see(batch: int) -> RedirectResponse:
+    return RedirectResponse(f"/?upload={batch}#received", status_code=303)
+
+
+async def _receive(request: Request, kind: str, allowed: tuple[str, ...],
+                   nothing: str) -> Response:
+    """Keep one form's files (and pasted links) as one batch of uploads, or its refusal."""
+    data = await form(request)
+    state = state_of(request)
+    names = [safe for item in data.getlist("files")
+             if (safe := getattr(item, "filename", None))]
+    try:
+        uploaded = await files(data, "files", allowed)
+        links = str(data.get("links", "")).strip() if kind == "decks" else ""
+        if not uploaded and not links:
+            return RedirectResponse("/?warn=" + quote(nothing), status_code=303)
+        for name, content in uploaded:
+            if name.lower().endswith((".xlsx", ".zip")):
+                check_archive(content, name)
+    except InputError as exc:  # refused: only the reason is kept
+        label = ", ".join(safe_name(n) for n in names)[:200] or exc.file
+        return _see(state.db.add_batch([(kind, label, b"")], state="refused",
+                                       reason=exc.problems))
+    items = [(kind, name, content) for name, content in uploaded]
+    if links:
+        items.append(("links", "pasted links", links.encode()))
+    replace = data.get("replace") == "on"
+    part: Part = "list" if kind == "registrations" else "deck"
+    earlier = [s for s in in_effect(state.db.submissions()) if s.part == part]
+    again: list[str] = []
+    if not replace:  # a file already in effect is not counted twice
+        held = {s.sha256: f"upload #{s.id}, " + s.received_at.replace("T", " ")
+                .removesuffix("+00:00") + " UTC" for s in earlier}
+        fresh = []
+        for item in items:
+            digest = hashlib.sha256(item[2]).hexdigest()
+            if digest in held:
+                again.append(f"{item[1]} ({held[digest]})")
+            else:
+                fresh.append(item)
+                held[digest] = f"also {item[1]} in this upload"
+        if again and not fresh:
+            return RedirectResponse("/?warn=" + quote(
+                "Already received, not counted twice: " + "; ".join(again)
+                + ". Nothing changed."), status_code=303)
+        items = fresh
+    skipped = "" if not again else "&warn=" + quote(
+        "Already received, not counted twice: " + "; ".join(again) + ".")
+    if replace and earlier:  # asked for, then confirmed
+        batch = state.db.add_batch(items, replace=True, state="pending")
+        return RedirectResponse(f"/uploads/{batch}", status_code=303)
+    batch = state.db.add_batch(items, replace=replace)
+    await asyncio.wrap_future(state.refresh())
+    return RedirectResponse(f"/?upload={batch}{skipped}#received", status_code=303)
+
+
 @router.post("/upload/registrations")
 async def upload_registrations(request: Request) -> Response:
-    data = await form(request)
-    uploaded = await files(data, "files", REGISTRATION_TYPES)
-    if not uploaded:
-        raise InputError.at("upload", "choose one or more registration files (.xlsx, .csv, "
-                                      ".pdf, or a .zip of them)", code="BAD_OPTION")
-    for name, content in uploaded:
-        if name.lower().endswith((".xlsx", ".zip")):
-            check_archive(content, name)
-    state = state_of(request)
-    state.db.add_uploads("registrations", uploaded, replace=data.get("replace") == "on")
-    await asyncio.wrap_future(state.refresh())
-    return RedirectResponse("/?msg=" + quote(f"{len(uploaded)} registration file(s) "
-                                             "received."), status_code=303)
+    return await _receive(request, "registrations", REGISTRATION_TYPES,
+                          "Choose one or more registration files (.xlsx, .csv, .pdf, or a .zip "
+                          "of them); nothing was uploaded.")
 
 
 @router.post("/upload/decks")
 async def upload_decks(request: Request) -> Response:
-    data = await form(request)
-    uploaded = await files(data, "files", DECK_TYPES)
-    links = str(data.get("links", "")).strip()
-    if not uploaded and not links:
-        raise InputError.at("upload", "choose deck files or a zip, or paste ydke links or "
-                                      "deck codes", code="BAD_OPTION")
-    for name, content in uploaded:
-        if name.lower().endswith(".zip"):
-            check_archive(content, name)
+    return await _receive(request, "decks", DECK_TYPES,
+                          "Choose deck files or a zip, or paste ydke links or deck codes; "
+                          "nothing was uploaded.")
+
+
+def _batch(request: Request, batch: int) -> list[Submission]:
+    found = [s for s in state_of(request).db.submissions() if s.batch == batch]
+    if not found:
+        raise InputError.at(f"upload #{batch}", "no such upload", code="BAD_OPTION")
+    return found
+
+
+@router.get("/uploads/{batch}", response_class=HTMLResponse)
+async def confirm_page(request: Request, batch: int) -> Response:
+    """Asks before a "replace all" upload sets aside every earlier upload of its part."""
+    uploads = _batch(request, batch)
+    if uploads[0].state != "pending":
+        return _see(batch)
+    part = uploads[0].part
     state = state_of(request)
-    replace = data.get("replace") == "on"
-    if replace:
-        state.db.add_uploads("links", [], replace=True)
-    state.db.add_uploads("decks", uploaded, replace=replace)
-    if links:
-        state.db.add_uploads("links", [("links.txt", links.encode())])
+    earlier = [s for s in in_effect(state.db.submissions()) if s.part == part]
+    versions = state.snapshot().versions
+    players = {p for p, held in versions.history.items()
+               if any(v.current and v.part == part for v in held)}
+    return page(request, "confirm.html", uploads=uploads, earlier=earlier, batch=batch,
+                words=PART_WORDS[part], players=len(players))
+
+
+@router.post("/uploads/{batch}/confirm")
+async def confirm(request: Request, batch: int) -> Response:
+    data = await form(request)
+    _batch(request, batch)
+    choice = str(data.get("choice", ""))
+    state = state_of(request)
+    if choice not in ("replace", "add", "cancel"):
+        raise InputError.at("choice", "choose replace all, add, or cancel", code="BAD_OPTION")
+    if choice == "cancel":
+        state.db.set_upload_state(batch, "removed", only="pending")
+        return RedirectResponse("/?msg=" + quote(f"Upload #{batch} cancelled; nothing "
+                                                 "changed."), status_code=303)
+    state.db.set_upload_state(batch, "active", only="pending", replace_all=choice == "replace")
     await asyncio.wrap_future(state.refresh())
-    return RedirectResponse("/?msg=" + quote(f"{len(uploaded)} deck file(s) received."),
-                            status_code=303)
+    return _see(batch)
+
+
+@router.post("/uploads/{batch}/remove")
+async def remove_upload(request: Request, batch: int) -> Response:
+    """Undo one upload: the event is checked again without it."""
+    await form(request)
+    _batch(request, batch)
+    state = state_of(request)
+    changed = state.db.set_upload_state(batch, "removed", only="active")
+    await asyncio.wrap_future(state.refresh())
+    text = (f"Upload #{batch} removed; the event was checked again without it (put it back "
+            "from the list of uploads)." if changed else f"Upload #{batch} was not in effect; "
+            "nothing changed.")
+    return RedirectResponse("/?msg=" + quote(text) + "#uploads", status_code=303)
+
+
+@router.post("/uploads/{batch}/restore")
+async def put_back(request: Request, batch: int) -> Response:
+    await form(request)
+    _batch(request, batch)
+    state = state_of(request)
+    state.db.set_upload_state(batch, "active", only="removed")
+    await asyncio.wrap_future(state.refresh())
+    return _see(batch)
 
 
 async def _ready(request: Request) -> Report:

@@ -1,4 +1,5 @@
-"""A player's page: verdict, list beside deck, the head judge's decisions, history."""
+"""A player's page: verdict, list beside deck, the head judge's decisions, the versions of
+their list and deck (each viewable, an earlier one restorable), penalty history."""
 
 from __future__ import annotations
 
@@ -9,8 +10,10 @@ from urllib.parse import quote
 import polars as pl
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from starlette.concurrency import run_in_threadpool
 
 from validator.errors import InputError
+from validator.event.versions import Part, PlayerVersion
 from validator.judging.judge import read_as, side_by_side
 from validator.report.model import Report
 from validator.text.lexicon import MAX_QUANTITY, quantity_in_range, whole_number
@@ -18,6 +21,7 @@ from validator.vocab import SECTIONS
 from validator.web.pages import form, judged, latest, page, state_of
 
 router = APIRouter()
+PARTS: tuple[Part, ...] = ("list", "deck")
 
 
 def player_row(players: pl.DataFrame, player_id: str) -> dict[str, Any]:
@@ -53,7 +57,7 @@ def open_items(report: Report, player_id: str,
 
 
 @router.get("/players/{player_id}", response_class=HTMLResponse)
-async def player(request: Request, player_id: str) -> Response:
+async def player(request: Request, player_id: str, restored: int = 0) -> Response:
     state = state_of(request)
     snapshot = await latest(request)
     result, report = snapshot.result, await judged(request, snapshot)
@@ -75,7 +79,8 @@ async def player(request: Request, player_id: str) -> Response:
                 items=open_items(report, player_id, read_as(
                     [p.text for p in report.problems if p.deck_id == player_id and p.text],
                     setup.cards, setup.fmt)),
-                checking=snapshot.checking,
+                checking=snapshot.checking, restored=restored, versions={
+                    part: snapshot.versions.of(player_id, part) for part in PARTS},
                 history=state.db.log(player_id), decisions=state.db.decisions(player_id))
 
 
@@ -107,3 +112,51 @@ async def player_log(request: Request, player_id: str) -> Response:
     state = state_of(request)
     return page(request, "player_log.html", player_id=player_id,
                 entries=state.db.log(player_id), decisions=state.db.decisions(player_id))
+
+
+def _version(request: Request, player_id: str, part: str, upload: int) -> PlayerVersion:
+    """One of the player's versions of the latest check, or a clear error."""
+    versions = state_of(request).snapshot().versions
+    found = next((v for v in versions.history.get(player_id, [])
+                  if v.part == part and v.upload == upload), None)
+    if found is None:
+        raise InputError.at(f"{part} of upload #{upload}", f"not a version of player "
+                            f"{player_id}'s {part}", code="BAD_OPTION")
+    return found
+
+
+@router.get("/players/{player_id}/versions/{part}/{upload}", response_class=HTMLResponse)
+async def version_page(request: Request, player_id: str, part: str, upload: int) -> Response:
+    """An earlier (or the current) version of a player's list or deck, as it was read."""
+    version = _version(request, player_id, part, upload)
+    state = state_of(request)
+    submission = next(s for s in state.db.submissions() if s.id == upload)
+    read = await run_in_threadpool(state.read_upload, submission)
+    rows = (read.entries.filter(pl.col("deck_id") == player_id)
+            .with_columns(pl.col("section").cast(pl.Utf8)).to_dicts())
+    return page(request, "version.html", player_id=player_id, version=version, rows=rows,
+                player_name=_name(request, player_id))
+
+
+def _name(request: Request, player_id: str) -> str:
+    result = state_of(request).snapshot().result
+    if result is None:
+        return player_id
+    found = result.players.filter(pl.col("player_id") == player_id)
+    return str(found["player_name"][0]) if found.height else player_id
+
+
+@router.post("/players/{player_id}/restore")
+async def restore(request: Request, player_id: str) -> Response:
+    """Check an earlier version of the player's list or deck again (until a newer upload)."""
+    data = await form(request)
+    part = str(data.get("part", ""))
+    upload = whole_number(str(data.get("upload", "")), 10**9)
+    if part not in PARTS or upload is None:
+        raise InputError.at("version", "choose a version to restore", code="BAD_OPTION")
+    version = _version(request, player_id, part, upload)
+    state = state_of(request)
+    state.db.choose(player_id, version.part, version.upload)
+    await asyncio.wrap_future(state.refresh())
+    return RedirectResponse(f"/players/{quote(player_id)}?restored={version.upload}#versions",
+                            status_code=303)
