@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import io
-import zipfile
 from pathlib import Path
 
 import polars as pl
 import pytest
 
+from tests.archives import zip_bytes
 from validator.errors import InputError
 from validator.inputs.decks.batch import (
     _kind,
@@ -110,18 +109,12 @@ def test_progress_follows_the_files_as_they_are_read(tmp_path: Path) -> None:
     assert seen[-1] == (3, 3)
 
 
-def _zip(members: dict[str, bytes]) -> bytes:
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w") as archive:
-        for name, data in members.items():
-            archive.writestr(name, data)
-    return buffer.getvalue()
 
 
 def test_uploads_and_pasted_links_are_read_without_a_file() -> None:
     read = read_deck_uploads(
         [("C:\\decks\\a.ydk", b"#main\n55144522\n"),
-         ("more.zip", _zip({"b.txt": b"1 Raigeki\n"})), ("notes.md", b"")],
+         ("more.zip", zip_bytes({"b.txt": b"1 Raigeki\n"})), ("notes.md", b"")],
         pasted=f"0400000001 {LINK}\n\nnot a link\n")
     assert read.ids == ["a", "b", "0400000001"]
     assert dict(read.entries.group_by("deck_id").agg(pl.col("qty").sum()).iter_rows()) == {

@@ -3,14 +3,13 @@ per player, zips and folders, and every row used or reported."""
 
 from __future__ import annotations
 
-import io
-import zipfile
 from pathlib import Path
 
 import polars as pl
 import pytest
 from openpyxl import load_workbook
 
+from tests.archives import zip_bytes
 from tests.inputs.registrations.lists import csv_text, rows_add_up
 from validator.errors import InputError, Problem
 from validator.inputs.registrations.read import read_registration_files, read_registrations
@@ -21,12 +20,6 @@ ROOT = Path(__file__).resolve().parent.parent.parent.parent
 LONG = "Player,Qty,Card\n1,3,Raigeki\n"
 
 
-def _zip(members: dict[str, bytes]) -> bytes:
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w") as archive:
-        for name, data in members.items():
-            archive.writestr(name, data)
-    return buffer.getvalue()
 
 
 def _where(problems: list[Problem]) -> list[tuple[str, int | None, str | None]]:
@@ -145,7 +138,7 @@ def test_the_same_player_in_two_files_keeps_the_first() -> None:
 
 
 def test_a_zip_is_read_member_by_member_in_name_order() -> None:
-    data = _zip({"b/two.csv": b"Player,Qty,Card\n2,3,Dark Hole\n", "a.csv": LONG.encode(),
+    data = zip_bytes({"b/two.csv": b"Player,Qty,Card\n2,3,Dark Hole\n", "a.csv": LONG.encode(),
                  "notes.txt": b"not a registration",
                  "c.pdf": write_form(KonamiSheet("Kim", "3", blocks={"spell": [(1, "Raigeki")]}))})
     reg = read_registration_files([Path("lists.zip")], [data])
@@ -158,7 +151,7 @@ def test_a_zip_is_read_member_by_member_in_name_order() -> None:
 
 
 def test_a_zip_without_registrations_is_a_problem() -> None:
-    reg = read_registration_files([Path("x.zip")], [_zip({"notes.txt": b"hi"})])
+    reg = read_registration_files([Path("x.zip")], [zip_bytes({"notes.txt": b"hi"})])
     assert _where(reg.problems) == [("x.zip", None, None)]
     assert reg.entries.is_empty()
 
@@ -168,7 +161,8 @@ def test_a_folder_is_read_file_by_file_in_path_order(tmp_path: Path) -> None:
     (tmp_path / "b" / "two.csv").write_text("Player,Qty,Card\n2,3,Dark Hole\n")
     (tmp_path / "a.CSV").write_text(LONG)
     (tmp_path / "notes.md").write_text("not read")
-    (tmp_path / "c.zip").write_bytes(_zip({"three.csv": b"Player,Qty,Card\n3,1,Pot of Greed\n"}))
+    (tmp_path / "c.zip").write_bytes(
+        zip_bytes({"three.csv": b"Player,Qty,Card\n3,1,Pot of Greed\n"}))
     reg = read_registrations(tmp_path)
     assert reg.problems == []
     assert reg.players.select("player_id", "file").rows() == [
