@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import polars as pl
 import pytest
+from fastapi.testclient import TestClient
 
+from tests.deckbuild import small_event
+from tests.web.helpers import client_for, upload_sample
 from validator.cards.banlist import Banlist, read_banlist
 from validator.cards.db import CardDB
 from validator.cards.formats import load_format
@@ -16,6 +19,8 @@ from validator.cards.importers import cdb, ygojson
 from validator.cards.load import Setup, load
 from validator.cards.store import demo_cards, merge
 from validator.engine.check import CheckResult, check
+from validator.inputs.decks.batch import DeckFiles, read_deck_uploads
+from validator.inputs.registrations.read import Registrations, read_registration_files
 
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
 
@@ -75,3 +80,27 @@ def run(demo_db: CardDB) -> Run:
         return check(pl.concat(decks), cards=setup.cards, fmt=setup.fmt,
                      banlist=setup.banlist, registered=registered)
     return _run
+
+
+# -- the sample event and the small demo event, shared by the stages' tests
+
+@pytest.fixture
+def setup(demo_db: CardDB) -> Setup:
+    return load("advanced-tcg", demo_db)
+
+
+@pytest.fixture
+def inputs(demo_db: CardDB) -> tuple[Registrations, DeckFiles]:
+    lists, decks = small_event(demo_db)
+    return read_registration_files([Path("lists.csv")], [lists]), read_deck_uploads(decks)
+
+
+@pytest.fixture(scope="module")
+def sample(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    """The sample event uploaded, shared by a module's tests: a test that uses it changes
+    nothing the module's other tests read."""
+    with pytest.MonkeyPatch.context() as patch:  # no real card store, as in every test
+        patch.setenv("DECKCHECK_DATA", str(tmp_path_factory.mktemp("store")))
+        with client_for(tmp_path_factory.mktemp("event") / "event.sqlite") as c:
+            upload_sample(c)
+            yield c

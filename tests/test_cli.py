@@ -26,31 +26,30 @@ def _commands(group: click.Group, prefix: tuple[str, ...] = ()) -> list[tuple[st
     return found
 
 
+def _options(words: tuple[str, ...]) -> list[click.Option]:
+    """The options of the command ``deckcheck WORDS``."""
+    command: click.Command = main
+    for word in words:
+        assert isinstance(command, click.Group)
+        command = command.commands[word]
+    return [p for p in command.params if isinstance(p, click.Option)]
+
+
 @pytest.mark.parametrize("words", _commands(main), ids=" ".join)
 def test_every_command_has_help_with_an_example(words: tuple[str, ...]) -> None:
     result = CliRunner().invoke(main, [*words, "--help"])
     assert result.exit_code == 0
     assert "Example:" in result.output
-    command: click.Command = main
-    for word in words:
-        assert isinstance(command, click.Group)
-        command = command.commands[word]
-    for option in command.params:
-        if isinstance(option, click.Option):
-            assert option.help, f"{' '.join(words)} {option.opts[0]} has no help text"
+    for option in _options(words):
+        assert option.help, f"{' '.join(words)} {option.opts[0]} has no help text"
 
 
 def test_an_option_of_several_commands_has_one_help_text() -> None:
     """--cards, --format, --banlist, --data-dir, --lang ... mean the same in every command."""
     helps: dict[str, set[str | None]] = {}
     for words in _commands(main):
-        command: click.Command = main
-        for word in words:
-            assert isinstance(command, click.Group)
-            command = command.commands[word]
-        for option in command.params:
-            if isinstance(option, click.Option):
-                helps.setdefault(option.opts[0], set()).add(option.help)
+        for option in _options(words):
+            helps.setdefault(option.opts[0], set()).add(option.help)
     shared = {name for name in helps if name in ("--cards", "--format", "--banlist",
                                                  "--list", "--data-dir", "--lang", "--json")}
     assert len(shared) == 7

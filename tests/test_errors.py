@@ -6,7 +6,6 @@ from __future__ import annotations
 import dataclasses
 import io
 import re
-import zipfile
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
@@ -18,6 +17,7 @@ from fastapi.testclient import TestClient
 from openpyxl import Workbook, load_workbook
 from pypdf import PdfWriter
 
+from tests.archives import zip_bytes
 from validator.cards import store
 from validator.cards.banlist import read_banlist, read_table_list
 from validator.cards.db import CardDB
@@ -152,14 +152,6 @@ def _total_mismatch(tmp: Path) -> list[str]:
     return _codes(read_registrations(path).problems)
 
 
-def _zip(entries: dict[str, bytes]) -> bytes:
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, data in entries.items():
-            archive.writestr(name, data)
-    return buffer.getvalue()
-
-
 def _pdf(encrypted: bool) -> bytes:
     writer = PdfWriter()
     writer.add_blank_page(612, 792)
@@ -180,7 +172,7 @@ def _unreadable_file(tmp: Path) -> list[str]:
 
 
 def _workbook_without_sheets(tmp: Path) -> list[str]:
-    data = _zip({"notes.txt": b"a zip, but no workbook inside"})
+    data = zip_bytes({"notes.txt": b"a zip, but no workbook inside"})
     return _codes(read_registration_files([tmp / "lists.xlsx"], [data]).problems)
 
 
@@ -261,7 +253,7 @@ SAMPLES: dict[str, Sample] = {
     "NOT_TEXT": lambda tmp, _: _deck_codes(tmp, {"d.txt": "3 Raigeki\x01\n"}),
     "NOT_UTF8": lambda tmp, _: _deck_codes(tmp, {"d.ydk": b"#main\n\xff\n"}),
     "ZIP_DAMAGED": lambda tmp, _: _deck_codes(tmp, {"decks.zip": b"PK\x03\x04 not a zip"}),
-    "ZIP_UNSAFE": lambda tmp, _: _deck_codes(tmp, {"decks.zip": _zip(
+    "ZIP_UNSAFE": lambda tmp, _: _deck_codes(tmp, {"decks.zip": zip_bytes(
         {"d.ydk": b"0" * (2 << 20)})}),
     "SHEET_TOO_LARGE": lambda tmp, _: _reg_codes(tmp, ",".join(["x"] * 1001) + "\n"),
     "BAD_CSV": lambda tmp, _: _reg_codes(tmp, HEADER + 'P1,Ana,Main,3,"' + "x" * (2 << 20)

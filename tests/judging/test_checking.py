@@ -16,7 +16,6 @@ from tests.deckbuild import (
     SHORT,
     SWAPPED,
     UNSETTLED,
-    small_event,
     ydk_bytes,
 )
 from validator.cards.db import CardDB
@@ -28,7 +27,6 @@ from validator.engine.tables import CardTable
 from validator.inputs.decks.batch import DeckFiles, read_deck_paths, read_deck_uploads
 from validator.inputs.registrations.read import (
     Registrations,
-    read_registration_files,
     read_registrations,
 )
 from validator.judging import checking
@@ -85,17 +83,6 @@ def test_a_card_table_given_is_used(tmp_path: Path, made: list[CardTable]) -> No
     assert made == []
 
 
-@pytest.fixture
-def setup(demo_db: CardDB) -> Setup:
-    return load("advanced-tcg", demo_db)
-
-
-@pytest.fixture
-def event(demo_db: CardDB) -> tuple[Registrations, DeckFiles]:
-    lists, decks = small_event(demo_db)
-    return read_registration_files([Path("lists.csv")], [lists]), read_deck_uploads(decks)
-
-
 def _status(result: CheckResult) -> dict[str, str]:
     return dict(result.decks.select("deck_id", pl.col("status").cast(pl.Utf8)).rows())
 
@@ -105,8 +92,8 @@ def _codes(result: CheckResult, deck_id: str) -> set[str]:
 
 
 def test_decks_alone_are_compared_with_nothing(setup: Setup,
-                                               event: tuple[Registrations, DeckFiles]) -> None:
-    checked = check_decks(event[1], setup)
+                                               inputs: tuple[Registrations, DeckFiles]) -> None:
+    checked = check_decks(inputs[1], setup)
     assert checked.lists is None
     assert not checked.compared
     assert (checked.problems, checked.decisions, checked.duel) == ([], [], None)
@@ -120,9 +107,9 @@ def test_decks_alone_are_compared_with_nothing(setup: Setup,
 @pytest.mark.parametrize(("duel", "swapped"), [(None, "illegal"), (1, "illegal"),
                                                (2, "legal"), (3, "legal")])
 def test_from_duel_two_on_side_deck_exchanges_are_allowed(
-        setup: Setup, event: tuple[Registrations, DeckFiles], duel: int | None,
+        setup: Setup, inputs: tuple[Registrations, DeckFiles], duel: int | None,
         swapped: str) -> None:
-    checked = check_decks(event[1], setup, registrations=event[0], duel=duel)
+    checked = check_decks(inputs[1], setup, registrations=inputs[0], duel=duel)
     assert checked.compared
     assert checked.duel == duel
     status = _status(checked.result)
@@ -135,8 +122,8 @@ def test_from_duel_two_on_side_deck_exchanges_are_allowed(
 
 
 def test_the_lists_are_checked_too_and_a_deck_of_no_player_alone(
-        setup: Setup, event: tuple[Registrations, DeckFiles]) -> None:
-    checked = check_decks(event[1], setup, registrations=event[0])
+        setup: Setup, inputs: tuple[Registrations, DeckFiles]) -> None:
+    checked = check_decks(inputs[1], setup, registrations=inputs[0])
     assert checked.lists is not None
     assert _codes(checked.lists, FORBIDDEN) == {"FORBIDDEN_CARD"}
     assert _codes(checked.lists, UNSETTLED) == {"UNRESOLVED_NAME"}
@@ -148,31 +135,31 @@ def test_the_lists_are_checked_too_and_a_deck_of_no_player_alone(
 
 
 def test_a_decision_settles_the_list_before_the_decks_meet_it(
-        setup: Setup, event: tuple[Registrations, DeckFiles]) -> None:
-    first = check_decks(event[1], setup, registrations=event[0])
+        setup: Setup, inputs: tuple[Registrations, DeckFiles]) -> None:
+    first = check_decks(inputs[1], setup, registrations=inputs[0])
     assert first.lists is not None
     open_entry = first.lists.resolved.filter(pl.col("status") == "unresolved").row(
         0, named=True)
     where = open_entry["cell"] or str(open_entry["line"])
     decided = Decision(UNSETTLED, where, "Ash Blossom & Joyous Spring", "Head judge", "typo")
-    checked = check_decks(event[1], setup, registrations=event[0], decisions=[decided])
+    checked = check_decks(inputs[1], setup, registrations=inputs[0], decisions=[decided])
     assert _status(checked.result)[UNSETTLED] == "legal"
     assert [(d.player_id, d.card, d.typed) for d in checked.decisions] == [
         (UNSETTLED, "Ash Blossom & Joyous Spring", "Ash Blosom")]
 
 
 def test_a_deck_named_by_its_players_name_pairs_with_them(
-        demo_db: CardDB, event: tuple[Registrations, DeckFiles]) -> None:
+        demo_db: CardDB, inputs: tuple[Registrations, DeckFiles]) -> None:
     deck = ydk_bytes(demo_db, [("Raigeki", 3)])
     files, strays = paired(read_deck_uploads([("Ana Sato.ydk", deck),
-                                              ("Nobody Here.ydk", deck)]), event[0])
+                                              ("Nobody Here.ydk", deck)]), inputs[0])
     assert files.ids == [LEGAL, "Nobody Here"]
     assert set(files.entries["deck_id"].to_list()) == {LEGAL, "Nobody Here"}
     assert [p.file for p in strays] == ["Nobody Here.ydk"]
 
 
-def test_lists_without_decks(setup: Setup, event: tuple[Registrations, DeckFiles]) -> None:
-    met = check_against_lists(None, event[0], setup)
+def test_lists_without_decks(setup: Setup, inputs: tuple[Registrations, DeckFiles]) -> None:
+    met = check_against_lists(None, inputs[0], setup)
     assert (met.decks, met.files, met.matched, met.unmatched) == (None, None, [], [])
     assert met.lists.decks.height == 6
     assert _status(met.lists)[FORBIDDEN] == "illegal"

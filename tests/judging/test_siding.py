@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
-from tests.web.helpers import LEGAL_PLAYER, client_for, csrf_token, upload_sample
+from tests.web.helpers import LEGAL_PLAYER, csrf_token
 from validator.cli import main
 from validator.judging.siding import exchanges_allowed, stage_of
 from validator.vocab import STAGES, Stage
@@ -77,13 +76,6 @@ def _swapped_deck() -> str:
     return "\n".join(lines) + "\n"
 
 
-@pytest.fixture(scope="module")
-def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
-    with client_for(tmp_path_factory.mktemp("event") / "event.sqlite") as c:
-        upload_sample(c)
-        yield c
-
-
 def _by_command_line(deck: Path, stage: Stage) -> tuple[bool, int]:
     """Whether the command line compared with exchanges allowed, and how many list
     mismatches it found."""
@@ -109,11 +101,11 @@ def _by_judge_page(client: TestClient, deck: str, stage: Stage) -> tuple[bool, i
 
 @pytest.mark.parametrize("stage", [s for s in STAGES if s != "pre-event"])
 def test_the_command_line_and_the_judge_page_compare_alike(
-        client: TestClient, tmp_path: Path, stage: Stage) -> None:
+        sample: TestClient, tmp_path: Path, stage: Stage) -> None:
     deck = tmp_path / f"{LEGAL_PLAYER}.ydk"
     deck.write_text(_swapped_deck())
     by_cli = _by_command_line(deck, stage)
-    by_page = _by_judge_page(client, deck.read_text(), stage)
+    by_page = _by_judge_page(sample, deck.read_text(), stage)
     assert by_cli == by_page
     allowed = exchanges_allowed(2, stage)
     assert by_cli[0] is allowed

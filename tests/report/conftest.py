@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 
 import pytest
 
-from tests.deckbuild import small_event
-from validator.cards.db import CardDB
-from validator.cards.load import Setup, load
+from validator.cards.load import Setup
 from validator.event.run import EventResult, check_event
-from validator.inputs.decks.batch import DeckFiles, read_deck_uploads
-from validator.inputs.registrations.read import Registrations, read_registration_files
+from validator.inputs.decks.batch import DeckFiles
+from validator.inputs.registrations.read import Registrations
 from validator.judging.checking import DeckCheck, check_decks
 from validator.judging.penalties import Policy, load_policy
 from validator.report.model import Report, judged_check, judged_event
@@ -24,17 +21,6 @@ Checked = Callable[[int | None], DeckCheck]
 @pytest.fixture
 def th() -> Policy:
     return load_policy("th")
-
-
-@pytest.fixture
-def setup(demo_db: CardDB) -> Setup:
-    return load("advanced-tcg", demo_db)
-
-
-@pytest.fixture
-def inputs(demo_db: CardDB) -> tuple[Registrations, DeckFiles]:
-    lists, decks = small_event(demo_db)
-    return read_registration_files([Path("lists.csv")], [lists]), read_deck_uploads(decks)
 
 
 @pytest.fixture

@@ -19,17 +19,6 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
         yield c
 
 
-@pytest.fixture(scope="module")
-def sample(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
-    """The sample event uploaded, shared by a module's tests: a test that uses it changes
-    nothing the module's other tests read."""
-    with pytest.MonkeyPatch.context() as patch:  # no real card store, as in every test
-        patch.setenv("DECKCHECK_DATA", str(tmp_path_factory.mktemp("store")))
-        with client_for(tmp_path_factory.mktemp("event") / "event.sqlite") as c:
-            upload_sample(c)
-            yield c
-
-
 @pytest.fixture
 def sample_alone(tmp_path: Path) -> Iterator[TestClient]:
     """The sample event uploaded for one test alone (one that changes it)."""
