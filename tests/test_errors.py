@@ -19,7 +19,7 @@ from pypdf import PdfWriter
 
 from tests.archives import zip_bytes
 from validator.cards import store
-from validator.cards.banlist import read_banlist, read_table_list
+from validator.cards.banlist import parse_lflist, read_banlist, read_table_list
 from validator.cards.db import CardDB
 from validator.cards.formats import banlists_dir, load_format
 from validator.cards.importers import cardcsv, import_source
@@ -309,6 +309,8 @@ SAMPLES: dict[str, Sample] = {
         tmp / "x.lflist.conf", "!2026.05 TCG\nnot an entry\n"))),
     "UNKNOWN_LIST_ENTRY": lambda tmp, _: _list_warnings(tmp, "name,status\n"
                                                              "No Such Card,Limited\n"),
+    "LIST_ENTRY_BY_NAME": lambda tmp, _: _codes(parse_lflist(
+        "!L\n99999999 1 --Raigeki\n", "l.conf")[0].bind(_own_cards(tmp)).warnings),
     "AMBIGUOUS_NAME": lambda tmp, _: _list_warnings(tmp, "name,status\nTwin Name,Limited\n"),
     "NO_LIST": lambda tmp, _: _raised(lambda: read_banlist(_write(
         tmp / "x.lflist.conf", "!2026.05 TCG\n"), "2027.01 TCG")),
