@@ -433,3 +433,18 @@ def test_an_empty_deck_file_keeps_its_file_in_every_output(tmp_path: Path) -> No
     assert row[titles.index("Deck file")] == str(empty)
     assert any(line.startswith("0400001301 ") and f"({empty})" in line
                for line in ran.stdout.splitlines())
+
+
+def test_goat_list_gives_one_warning_in_the_terminal_and_the_json() -> None:
+    args = ["check", str(ROOT / "decks" / "goat" / "classic.txt"), "--format", "goat",
+            "--cards", str(shared_path("ygojson", "cards.json")),
+            "--banlist", str(shared_path("lflist", "GOAT.lflist.conf"))]
+    runner = CliRunner()
+    shown = runner.invoke(main, args, terminal_width=200)
+    assert shown.exit_code == 0, shown.output
+    assert shown.output.count("warning:") == 1
+    assert "214 entries" in shown.output
+    report = json.loads(runner.invoke(main, [*args, "--json", "-"]).stdout)
+    assert report["summary"]["legal"] == 1
+    assert len(report["warnings"]) == 1
+    assert "list 2005.4 GOAT: 214 entries" in report["warnings"][0]
