@@ -180,3 +180,25 @@ def test_custom_whitelist_admits_every_printing_of_a_listed_card(ygojson_db: Car
     fmt = load_format("advanced-tcg")
     deck = build(ygojson_db, "d", [(46986414, 3), *filler])
     assert codes(check(deck, cards=ygojson_db, fmt=fmt, banlist=custom)) == []
+
+
+def test_speed_deck_with_a_skill_the_list_names_by_its_comment(ygojson_db: CardDB) -> None:
+    # Battle City Bestie has no passcode in YGOJSON: the list's 300309018 is placed by the
+    # name in its comment ("Battle City Bestie (Skill Card)")
+    speed = read_banlist(shared_path("lflist", "Speed.lflist.conf"))
+    bound = speed.bind(ygojson_db)
+    pool = ygojson_db.by_card.join(
+        bound.cards.filter(pl.col("listed") & (pl.col("limit") >= 3)), on="card_id").filter(
+        (pl.col("kind") == "monster") & ~pl.col("extra") & pl.col("passcode").is_not_null())
+    main = "".join(f"3 {name}\n" for name in pool.sort("card_id")["name_en"].head(7))
+    unlisted = ygojson_db.by_card.filter(pl.col("kind") == "skill").join(
+        bound.cards.filter(pl.col("listed")), on="card_id", how="anti")["name_en"].sort()
+
+    def verdict(skill: str) -> list[str]:
+        files = read_deck_uploads([("s.txt", f"Main Deck\n{main}Skill\n1 {skill}\n".encode())])
+        assert files.problems == []
+        return codes(check(files.entries, cards=ygojson_db, fmt=load_format("speed"),
+                           banlist=speed))
+
+    assert verdict("Battle City Bestie") == []
+    assert verdict(unlisted[0]) == ["NOT_IN_CARD_POOL"]
