@@ -158,7 +158,8 @@ class Banlist:
                     unplaced.sort("line").head(_SHOWN_UNPLACED).iter_rows(named=True)]
             more = unplaced.height - len(what)
             parts.append(f"{unplaced.height} {_entries_word(unplaced.height)} kept unused, "
-                         "their card not in the card data by passcode or name ("
+                         "the card data holding neither the passcode nor one card of the "
+                         "name ("
                          + ", ".join(what) + (f", … {more} more" if more else "") + ")")
         return Problem(self.source, None, None, f"list {self.name}: " + "; ".join(parts) + stale,
                        code="UNKNOWN_LIST_ENTRY" if unplaced.height else "LIST_ENTRY_BY_NAME")
