@@ -193,7 +193,7 @@ def test_every_entry_of_a_real_whitelist_is_bound_or_reported_once(
 @pytest.mark.parametrize(("data", "by_comment"), [("goat_db", 23), ("ygojson_db", 214)])
 def test_goat_list_is_placed_whole_with_or_without_the_goat_entries(
         data: str, by_comment: int, request: pytest.FixtureRequest) -> None:
-    # with goat-entries.cdb only the 511xxxxxx entries (and a mistyped passcode) need their
+    # with goat-entries.cdb only the 511xxxxxx entries (and four other passcodes) need their
     # comment; without it the 504700xxx ones too
     cards: CardDB = request.getfixturevalue(data)
     bound = read_banlist(shared_path("lflist", "GOAT.lflist.conf")).bind(cards)
