@@ -103,3 +103,9 @@ document.querySelectorAll("form.judge-form").forEach(function (form) {
 document.querySelectorAll("[data-print]").forEach(function (button) {
   button.addEventListener("click", function () { window.print(); });
 });
+
+// On a wide screen the event settings and upload forms are open; a phone shows the results
+// first, the forms folded under "Event settings and uploads".
+document.querySelectorAll("details.setup").forEach(function (details) {
+  if (window.matchMedia && window.matchMedia("(min-width: 641px)").matches) { details.open = true; }
+});
