@@ -31,10 +31,11 @@ from validator.event.store import EventDB
 from validator.inputs.pairings import Seat
 from validator.text.lexicon import fold
 
-__all__ = ["MAX_DRAW", "DeckCheck", "Draw", "Import", "Placed", "current_round",
-           "deck_checks", "draw", "draws", "extension_minutes", "import_pairings",
-           "last_import", "now", "place_seats", "players_at", "record_deck_check", "repeat",
-           "round_tables", "rounds", "set_current_round", "table_of"]
+__all__ = ["MAX_DRAW", "DeckCheck", "Draw", "Import", "Placed", "SheetRow", "current_round",
+           "deck_check_sheet", "deck_checks", "draw", "draws", "extension_minutes",
+           "import_pairings", "last_import", "now", "place_seats", "players_at",
+           "record_deck_check", "repeat", "round_tables", "rounds", "set_current_round",
+           "table_of"]
 
 #: the most tables one draw picks
 MAX_DRAW = 500
@@ -401,3 +402,27 @@ def deck_checks(db: EventDB, round: int | None = None,
         sql += " AND player_id = ?"
         args.append(player_id)
     return [DeckCheck(*row) for row in _db(db).select(sql + " ORDER BY id", tuple(args))]
+
+
+@dataclass(frozen=True)
+class SheetRow:
+    """A line of a round's deck-check sheet: a table (None: a player without one) with its
+    players and the checks recorded there (none yet: blank, to fill in by hand)."""
+
+    table: int | None
+    players: list[str]
+    checks: list[DeckCheck]
+
+
+def deck_check_sheet(db: EventDB, round: int) -> tuple[Draw | None, list[SheetRow]]:
+    """The round's deck-check sheet: the tables of its latest draw in the order drawn, then
+    any other table checked, then checks of players without a table."""
+    made = draws(db, round)
+    latest = made[0] if made else None
+    tables = round_tables(db, round)
+    checks = deck_checks(db, round)
+    wanted = list(latest.tables) if latest else []
+    wanted += sorted({c.table for c in checks if c.table is not None} - set(wanted))
+    rows = [SheetRow(t, tables.get(t, []), [c for c in checks if c.table == t]) for t in wanted]
+    rows += [SheetRow(None, [c.player_id], [c]) for c in checks if c.table is None]
+    return latest, rows

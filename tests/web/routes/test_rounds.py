@@ -4,10 +4,12 @@ recorded with its round and table, deck-check draws and the round's sheet."""
 from __future__ import annotations
 
 import html
+import io
 import re
 
 import pytest
 from fastapi.testclient import TestClient
+from openpyxl import load_workbook
 
 from tests.web.helpers import LEGAL_PLAYER, csrf_token, event_of
 from validator.event import rounds
@@ -143,6 +145,11 @@ def test_a_draw_of_5_is_recorded_repeatable_and_skips_tables_checked_in_rounds_1
     sheet = client.get("/rounds/3/sheet").text
     assert [int(t) for t in re.findall(r'<tr><td class="num">(\d+)</td>', sheet)] == \
         made.tables
+    workbook = client.get("/rounds/3/sheet.xlsx")
+    assert workbook.headers["content-type"].startswith("application/vnd.openxmlformats")
+    ws = load_workbook(io.BytesIO(workbook.content)).active
+    assert ws is not None
+    assert [ws.cell(5 + 2 * i, 1).value for i in range(5)] == made.tables
     with_checked = client.post("/rounds/3/draw", data={"csrf": token, "size": "32",
                                                        "include_checked": "on"})
     assert with_checked.status_code == 200

@@ -19,12 +19,14 @@ from validator.inputs.pairings import (
     read_pairing_file,
     read_pasted_pairings,
 )
+from validator.report.deck_checks import deck_check_xlsx
 from validator.text.lexicon import whole_number
 from validator.web.pages import files, form, latest, page, state_of
 from validator.web.state import EventState
 
 router = APIRouter()
 
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 #: the tables a draw picks unless told
 DRAW_SIZE = 5
 #: the longest deck-check time extension a form takes, in minutes
@@ -149,18 +151,22 @@ async def sheet(request: Request, round_: int) -> Response:
     """The round's deck-check sheet, to print: the tables of its latest draw (and any
     table checked), each with its players and what the checks recorded."""
     state = state_of(request)
-    context = _round_context(state, round_, await _names(request))
-    latest_draw = context["draws"][0] if context["draws"] else None
-    by_table = {t["table"]: t for t in context["tables"]}
-    wanted = list(latest_draw.tables) if latest_draw else []
-    wanted += sorted({c.table for c in context["checks"] if c.table is not None}
-                     - set(wanted))
-    rows = [{"table": table, "players": by_table.get(table, {}).get("players", []),
-             "checks": [c for c in context["checks"] if c.table == table]}
-            for table in wanted]
-    rows += [{"table": None, "players": [(c.player_id, context["names"].get(c.player_id, ""))],
-              "checks": [c]} for c in context["checks"] if c.table is None]
-    return page(request, "round_sheet.html", rows=rows, draw=latest_draw, **context)
+    names = await _names(request)
+    drawn, rows = rounds.deck_check_sheet(state.db, round_)
+    return page(request, "round_sheet.html", round=round_, draw=drawn, names=names, rows=[
+        {"table": r.table, "players": [(p, names.get(p, "")) for p in r.players],
+         "checks": r.checks} for r in rows])
+
+
+@router.get("/rounds/{round_}/sheet.xlsx")
+async def sheet_xlsx(request: Request, round_: int) -> Response:
+    state = state_of(request)
+    names = await _names(request)
+    drawn, rows = rounds.deck_check_sheet(state.db, round_)
+    content = await run_in_threadpool(deck_check_xlsx, state.settings().name, round_, drawn,
+                                      rows, names)
+    return Response(content, media_type=XLSX, headers={
+        "Content-Disposition": f'attachment; filename="deck-checks-round-{round_}.xlsx"'})
 
 
 def _minutes(text: str) -> int | None:
