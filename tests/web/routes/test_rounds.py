@@ -67,8 +67,10 @@ def test_round_3_pairings_a_judge_finds_table_12_and_records_a_duel_forfeiture(
     seated = found[found.index("at-table"):found.index("</ul>", found.index("at-table"))]
     assert f'href="/judge/{LEGAL_PLAYER}"' in seated
     assert len(re.findall(r'href="/judge/', seated)) == 2
+    seat = f'data-round="3" data-table="{TABLE}"'
+    assert seat in client.get(f"/players/{LEGAL_PLAYER}").text
     form_page = client.get(f"/judge/{LEGAL_PLAYER}").text
-    assert f'data-round="3" data-table="{TABLE}"' in form_page
+    assert seat in form_page
     hidden = _hidden(form_page)
     assert hidden["table"] == str(TABLE)
     assert re.search(r'name="round"[^>]*value="3"', form_page)
