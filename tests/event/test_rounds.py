@@ -83,7 +83,7 @@ def test_a_new_import_of_a_round_replaces_its_pairings(db: EventDB) -> None:
 
 def test_an_import_keeps_what_could_not_be_used(db: EventDB) -> None:
     read = read_pasted_pairings("x, a, b\n", 2)
-    number = rounds.import_pairings(db, [], "pasted", read.problems, rounds=[2])
+    number = rounds.import_pairings(db, [], "pasted", read.problems, given=[2])
     kept = rounds.last_import(db, number)
     assert kept is not None
     assert kept.rounds == [2]

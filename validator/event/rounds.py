@@ -182,12 +182,12 @@ class Import:
 
 
 def import_pairings(db: EventDB, placed: list[Placed], source: str,
-                    problems: list[Problem], *, rounds: list[int] | None = None) -> int:
+                    problems: list[Problem], *, given: list[int] | None = None) -> int:
     """Keep the pairings of the rounds they hold (each replaces that round's earlier
-    pairings; ``rounds``: the rounds imported even when no seat of them could be used) and
+    pairings; ``given``: the rounds imported even when no seat of them could be used) and
     what could not be used, in one transaction; the current round becomes the latest round
     imported. The import's id."""
-    held = sorted({p.round for p in placed} | set(rounds or []))
+    held = sorted({p.round for p in placed} | set(given or []))
     with _db(db).transaction() as conn:
         cursor = conn.execute(
             "INSERT INTO pairing_imports (rounds, source, seats, problems, imported_at) "

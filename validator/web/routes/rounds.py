@@ -101,7 +101,7 @@ async def import_pairings(request: Request) -> Response:
     placed, unmatched = rounds.place_seats(seats, _players(result.players))
     problems: list[Problem] = sorted([p for one in read for p in one.problems] + unmatched)
     number = rounds.import_pairings(state.db, placed, ", ".join(sources), problems,
-                                    rounds=[round_] if round_ is not None else None)
+                                    given=[round_] if round_ is not None else None)
     shown = sorted({p.round for p in placed} or ({round_} if round_ else set()))
     target = f"/rounds/{shown[-1]}" if shown else "/rounds"
     return RedirectResponse(f"{target}?imported={number}", status_code=303)
