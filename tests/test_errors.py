@@ -36,10 +36,12 @@ from validator.errors import (
     ProblemCollector,
     capped,
 )
+from validator.event.rounds import place_seats
 from validator.event.run import run_event
 from validator.event.store import EventDB
 from validator.inputs.decks.batch import read_deck_paths, read_deck_uploads
 from validator.inputs.entries import entries_frame
+from validator.inputs.pairings import read_pasted_pairings
 from validator.inputs.registrations.read import (
     Registrations,
     read_registration_files,
@@ -239,6 +241,15 @@ def _many_without_player(tmp: Path) -> list[str]:
     return _reg_codes(tmp, HEADER + ",,Main,3,Raigeki\n" * 150)
 
 
+#: the registered players the pairings samples are matched against
+_PAIRED = [("0400000001", "Ana Silva"), ("0400000002", "Ana Silva"), ("0400000003", "Bo Kim")]
+
+
+def _pairing_codes(text: str) -> list[str]:
+    read = read_pasted_pairings(text, 3)
+    return _codes(read.problems + place_seats(read.seats, _PAIRED)[1])
+
+
 #: code → a sample input that produces a problem with that code
 SAMPLES: dict[str, Sample] = {
     "FILE_MISSING": lambda tmp, _: _raised(lambda: read_registrations(tmp / "none.csv")),
@@ -340,6 +351,11 @@ SAMPLES: dict[str, Sample] = {
     "BAD_OPTION": lambda tmp, _: _cli_codes(["template", str(tmp / "t.xlsx"), "--players",
                                              "0"]),
     "NOT_READY": lambda tmp, _: _web_codes(tmp, "/report.json"),
+    "BAD_PAIRING": lambda *_: _pairing_codes("twelve, Bo Kim, 0400000001\n"),
+    "UNKNOWN_PAIRED_PLAYER": lambda *_: _pairing_codes("12, Bo Kimm, 0400000001\n"),
+    "AMBIGUOUS_PLAYER": lambda *_: _pairing_codes("12, Ana Silva, Bo Kim\n"),
+    "PAIRING_CONFLICT": lambda *_: _pairing_codes("12, 0400000001, Bo Kim\n"
+                                                  "13, 0400000002, Bo Kim\n"),
     "UNKNOWN_PLAYER": lambda tmp, _: _web_codes(tmp, "/players/NOBODY",
                                                  HEADER + "P1,Ana,Main,3,Raigeki\n"),
     "CHECK_FAILED": _check_failed,

@@ -136,6 +136,15 @@ PROBLEM_CODES: dict[str, str] = {
     "NOT_READY": "a web page asked for before the event has what it needs (registrations, "
                  "an uploaded policy)",
     "UNKNOWN_PLAYER": "no registered player has that id",
+    # pairings
+    "BAD_PAIRING": "a pairings row or line without what it needs (a round, a table number, a "
+                   "player), or a pairings file without its heading row",
+    "UNKNOWN_PAIRED_PLAYER": "a player the pairings name that is no registered player (the "
+                             "closest players are named)",
+    "AMBIGUOUS_PLAYER": "a player name in the pairings that more than one registered player "
+                        "has (write the id)",
+    "PAIRING_CONFLICT": "a player at two tables of one round, or a table of more than two "
+                        "players",
     "CHECK_FAILED": "the event check itself failed; the uploads are kept",
     "NOTHING_READ": "an upload from which no player's list or deck could be read; it "
                     "replaces nothing",

@@ -61,7 +61,7 @@ CREATE TABLE IF NOT EXISTS penalty_log (
     decision TEXT NOT NULL CHECK (decision IN ('confirmed', 'downgraded', 'upgraded',
                                                'decided')),
     reason TEXT NOT NULL DEFAULT '', details TEXT NOT NULL,
-    recorded_at TEXT NOT NULL);
+    recorded_at TEXT NOT NULL, table_no INTEGER);
 CREATE INDEX IF NOT EXISTS penalty_log_player ON penalty_log (player_id);
 CREATE TABLE IF NOT EXISTS decisions (
     id INTEGER PRIMARY KEY,
@@ -98,6 +98,7 @@ class LogEntry:
     reason: str
     details: dict[str, Any]
     recorded_at: str
+    table: int | None = None  # the player's table in the round
 
 
 class EventDB:
@@ -131,6 +132,9 @@ class EventDB:
                 "INSERT INTO uploads (id, kind, name, data, sha256, received_at, batch) "
                 "SELECT id, kind, name, data, sha256, received_at, id FROM uploads_old; "
                 "DROP TABLE uploads_old; COMMIT;")
+        logged = {row[1] for row in self._conn.execute("PRAGMA table_info(penalty_log)")}
+        if "table_no" not in logged:  # the player's table, beside the round
+            self._conn.execute("ALTER TABLE penalty_log ADD COLUMN table_no INTEGER")
         table = self._conn.execute(
             "SELECT sql FROM sqlite_master WHERE name = 'penalty_log'").fetchone()[0]
         if "'decided'" not in table:  # a penalty the head judge chose where none is prescribed
@@ -163,6 +167,10 @@ class EventDB:
     def _query(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         with self._lock:
             return list(self._conn.execute(sql, args))
+
+    def select(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        """The rows of a query (for the modules that keep tables of their own here)."""
+        return self._query(sql, args)
 
     def secret(self) -> bytes:
         """A per-event random key (CSRF tokens, sessions), created once and kept."""
@@ -323,21 +331,22 @@ class EventDB:
 
     def record(self, *, player_id: str, player_name: str, judge: str, round: int | None,
                duel: int | None, kind: str, codes: list[str], default_penalty: str,
-               penalty: str, decision: str, reason: str, details: dict[str, Any]) -> int:
+               penalty: str, decision: str, reason: str, details: dict[str, Any],
+               table: int | None = None) -> int:
         now = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
         with self.transaction() as conn:
             cursor = conn.execute(
                 "INSERT INTO penalty_log (player_id, player_name, judge, round, duel, kind, "
-                "codes, default_penalty, penalty, decision, reason, details, recorded_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "codes, default_penalty, penalty, decision, reason, details, recorded_at, "
+                "table_no) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (player_id, player_name, judge, round, duel, kind, json.dumps(codes),
                  default_penalty, penalty, decision, reason,
-                 json.dumps(details, ensure_ascii=False), now))
+                 json.dumps(details, ensure_ascii=False), now, table))
             return int(cursor.lastrowid or 0)
 
     def log(self, player_id: str | None = None) -> list[LogEntry]:
         sql = ("SELECT id, player_id, player_name, judge, round, duel, kind, codes, "
-               "default_penalty, penalty, decision, reason, details, recorded_at "
+               "default_penalty, penalty, decision, reason, details, recorded_at, table_no "
                "FROM penalty_log")
         args: tuple[Any, ...] = ()
         if player_id is not None:
@@ -345,7 +354,7 @@ class EventDB:
             args = (player_id,)
         rows = self._query(sql + " ORDER BY id", args)
         return [LogEntry(r[0], r[1], r[2], r[3], r[4], r[5], r[6], json.loads(r[7]), r[8],
-                         r[9], r[10], r[11], json.loads(r[12]), r[13]) for r in rows]
+                         r[9], r[10], r[11], json.loads(r[12]), r[13], r[14]) for r in rows]
 
 
 def _problem_json(problem: Problem) -> dict[str, Any]:

@@ -77,6 +77,7 @@ class Snapshot:
     errors: list[Problem]
     checking: bool
     versions: Versions = field(default_factory=Versions)  # each player's lists and decks
+    finished: int = 0  # how many checks have finished (a page sees a newer one by it)
 
 
 #: how much lower the checking process runs than the server (``os.nice`` increment)
@@ -118,6 +119,7 @@ class EventState:
     _latest: tuple[str, Checked] | None = None
     _running: tuple[str, Future[None]] | None = None
     _next: Future[None] | None = None  # asked for while another check ran
+    _finished: int = 0
     _pool: ProcessPoolExecutor | None = None
     # the setup and policy of the settings they were loaded for: pages and judge checks ask
     # for them on every request; a change of settings, policy file or data store reloads
@@ -280,6 +282,7 @@ class EventState:
         checked = self._in_process() if self.checks == "process" else self.check_all()
         with self._lock:
             self._latest = (version, checked)
+            self._finished += 1
 
     def refresh(self) -> Future[None]:
         """Start checking the event as it is now, unless that check is done or running; while
@@ -324,8 +327,8 @@ class EventState:
         """The latest finished check, at once (never waits)."""
         self.refresh()
         with self._lock:
-            latest, running = self._latest, self._running
+            latest, running, finished = self._latest, self._running, self._finished
         if latest is None:
-            return Snapshot(None, [], running is not None)
+            return Snapshot(None, [], running is not None, finished=finished)
         result, errors, versions = latest[1]
-        return Snapshot(result, errors, running is not None, versions)
+        return Snapshot(result, errors, running is not None, versions, finished)

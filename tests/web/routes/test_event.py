@@ -361,7 +361,7 @@ def test_the_players_are_found_by_name_or_id_whatever_the_case(sample: TestClien
 def test_the_status_says_whether_a_check_is_ready(client: TestClient,
                                                   sample: TestClient) -> None:
     status = json.loads(client.get("/status.json").text)
-    assert set(status) == {"checking", "ready"}
+    assert set(status) == {"checking", "ready", "finished"}
     assert status["ready"] is False
     assert sample.get("/status.json").json()["ready"] is True
 

@@ -1,9 +1,11 @@
-"""The web app's routers: sign-in, the event, players, judges' deck checks, the penalty log."""
+"""The web app's routers: sign-in, the event, players, judges' deck checks, the penalty log,
+rounds (pairings, deck-check draws)."""
 
 from __future__ import annotations
 
-from validator.web.routes import auth, event, judge, log, players
+from validator.web.routes import auth, event, judge, log, players, rounds
 
 __all__ = ["ROUTERS"]
 
-ROUTERS = (auth.router, event.router, players.router, judge.router, log.router)
+ROUTERS = (auth.router, event.router, players.router, judge.router, log.router,
+           rounds.router)

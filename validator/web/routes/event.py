@@ -109,7 +109,7 @@ async def index(request: Request, status: str = "", code: str = "", q: str = "",
         players = frame.with_columns(pl.col("status").cast(pl.Utf8)).to_dicts()
     rows = upload_rows(state.db.submissions(), snapshot.versions)
     return page(request, "index.html", report=report, players=players,
-                errors=snapshot.errors, checking=snapshot.checking,
+                errors=snapshot.errors, checking=snapshot.checking, finished=snapshot.finished,
                 status=status, code=code, q=q, msg=msg, warn=warn, uploads=rows,
                 received=[r for r in rows if upload and r["sub"].batch == upload],
                 formats=format_names(), lists=store.stored_lists(state.data_dir),
@@ -120,8 +120,9 @@ async def index(request: Request, status: str = "", code: str = "", q: str = "",
 async def check_status(request: Request) -> Response:
     snapshot = state_of(request).snapshot()
     return Response(json.dumps({"checking": snapshot.checking,
-                                "ready": snapshot.result is not None}),
-                    media_type="application/json")
+                                "ready": snapshot.result is not None,
+                                "finished": snapshot.finished}),
+                    media_type="application/json", headers={"Cache-Control": "no-store"})
 
 
 @router.post("/event")

@@ -16,6 +16,7 @@ from starlette.datastructures import FormData
 
 from validator.engine.status import unreadable_rows
 from validator.errors import ImplementationError, InputError, Problem, ProblemCollector
+from validator.event import rounds
 from validator.event.run import EventResult
 from validator.judging.judge import (
     ListLine,
@@ -31,6 +32,7 @@ from validator.text.lexicon import MAX_QUANTITY, whole_number
 from validator.vocab import SECTIONS, STAGES, Stage
 from validator.web.pages import form, latest, page, state_of
 from validator.web.routes.players import player_row
+from validator.web.routes.rounds import deck_check_fields
 from validator.web.state import EventState
 
 router = APIRouter()
@@ -186,17 +188,38 @@ def _deck(checked: Report) -> int:
     return int(checked.items["deck"].item())
 
 
+#: a search of up to this many digits is a table number of the current round first
+TABLE_DIGITS = 4
+
+
 @router.get("/judge", response_class=HTMLResponse)
-async def judge_search(request: Request, q: str = "") -> Response:
+async def judge_search(request: Request, q: str = "", checked: str = "") -> Response:
+    """Find a player by name, id, or table number (of the current round)."""
     result = (await latest(request)).result
+    db = state_of(request).db
+    current = rounds.current_round(db)
     found: list[dict[str, Any]] = []
-    if result is not None and q.strip():
-        needle = q.strip().lower()
+    at_table: list[dict[str, Any]] = []
+    needle = q.strip()
+    if result is not None and needle:
+        digits = needle.removeprefix("#").removeprefix("t").removeprefix("T").strip()
+        table = whole_number(digits, 10**TABLE_DIGITS - 1) if len(digits) <= TABLE_DIGITS \
+            else None
+        if table is not None and current is not None:
+            seated = rounds.players_at(db, table, current)
+            at_table = result.players.filter(pl.col("player_id").is_in(seated)).to_dicts()
+        lowered = needle.lower()
         found = result.players.filter(
-            pl.col("player_id").str.to_lowercase().str.contains(needle, literal=True)
-            | pl.col("player_name").str.to_lowercase().str.contains(needle, literal=True)
+            pl.col("player_id").str.to_lowercase().str.contains(lowered, literal=True)
+            | pl.col("player_name").str.to_lowercase().str.contains(lowered, literal=True)
         ).head(50).to_dicts()
-    return page(request, "judge_search.html", q=q, found=found, ready=result is not None)
+        seated_ids = {p["player_id"] for p in at_table}
+        found = [p for p in found if p["player_id"] not in seated_ids]
+    for player in (*at_table, *found):
+        player["table"] = rounds.table_of(db, str(player["player_id"]), current)
+    return page(request, "judge_search.html", q=q, found=found, at_table=at_table,
+                ready=result is not None, current=current, checked=checked,
+                table=needle if at_table else "")
 
 
 @router.get("/judge/{player_id}", response_class=HTMLResponse)
@@ -217,7 +240,10 @@ def _judge_page(request: Request, state: EventState, result: EventResult,
     lines = _lines(state, result, player_id)
     values = {k: v for k, v in sent.multi_items() if isinstance(v, str)} if sent else {}
     extra = max(EXTRA_ROWS, sum(1 for k in values if k.startswith("add_name_")))
+    current = rounds.current_round(state.db)
     return page(request, "judge.html", http_status=400 if error else 200, player=player,
+                current=current, table=rounds.table_of(state.db, player_id, current),
+                started_at=values.get("started_at") or rounds.now(),
                 lines=lines, extra_rows=min(extra, MAX_EXTRA_ROWS),
                 unreadable=[line for line in lines if line.key is None],
                 history=state.db.log(player_id), sections=SECTIONS, values=values,
@@ -261,8 +287,12 @@ async def judge_run(request: Request, player_id: str) -> Response:
     state = state_of(request)
     history = state.db.log(player_id)
     earlier = {code for entry in history for code in entry.codes}
-    hidden = [(k, v) for k, v in data.multi_items() if isinstance(v, str) and k != "csrf"]
-    return page(request, "judge_result.html", player=row, header=checked.header,
+    hidden = [(k, v) for k, v in data.multi_items()
+              if isinstance(v, str) and k not in ("csrf", "extension")]
+    started = str(data.get("started_at", ""))
+    return page(request, "judge_result.html",
+                extension=rounds.extension_minutes(started, rounds.now()) if started else 0,
+                table=str(data.get("table", "")), player=row, header=checked.header,
                 status=checked.status(deck), verdict=checked.verdict(deck),
                 violations=checked.violations.to_dicts(), history=history,
                 repeats=[c for c in checked.codes(deck) if c in earlier], hidden=hidden,
@@ -296,13 +326,23 @@ async def judge_record(request: Request, player_id: str) -> Response:
     if made != "confirmed" and not reason:
         raise InputError.at("reason", "a downgrade, an upgrade or a penalty the regulation "
                                       "does not prescribe needs a reason", code="BAD_OPTION")
-    state_of(request).db.record(
-        player_id=player_id, player_name=row["player_name"], judge=judge,
-        round=fields.round, duel=fields.duel, kind="deck", codes=checked.codes(deck),
+    db = state_of(request).db
+    check = deck_check_fields(data)
+    round_ = fields.round if fields.round is not None else rounds.current_round(db)
+    table = check["table"] if check["table"] is not None else rounds.table_of(
+        db, player_id, round_)
+    entry = db.record(
+        player_id=player_id, player_name=row["player_name"], judge=judge, table=table,
+        round=round_, duel=fields.duel, kind="deck", codes=checked.codes(deck),
         default_penalty=prescribed or "",
         penalty=chosen, decision=made, reason=reason,
         details={"applies_to": policy.applies_to(chosen, header.stage, header.lang),
                  "remedies": verdict.remedies if verdict is not None else [],
                  "siding": header.siding,
                  "violations": checked.violations["message"].to_list()})
+    if check["started_at"]:  # a deck check at the table (not a pasted list compared)
+        rounds.record_deck_check(db, player_id=player_id, judge=judge,
+                                 started_at=check["started_at"], result=chosen,
+                                 extension=check["extension"], round=round_, table=table,
+                                 log_entry=entry)
     return RedirectResponse(f"/players/{quote(player_id)}#history", status_code=303)

@@ -13,6 +13,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from validator.errors import InputError
+from validator.event import rounds
 from validator.event.versions import Part, PlayerVersion
 from validator.judging.judge import read_as, side_by_side
 from validator.report.model import Report
@@ -70,6 +71,7 @@ async def player(request: Request, player_id: str, restored: int = 0) -> Respons
         pl.col("deck_id") == player_id)
     if deck is not None and deck.is_empty() and player_id in result.players_without_deck:
         deck = None
+    current = rounds.current_round(state.db)
     rows = side_by_side(result.entries.filter(pl.col("deck_id") == player_id), deck,
                         mine.filter(pl.col("on") == "deck"), setup.cards, setup.fmt,
                         [p for p in report.problems if p.deck_id == player_id])
@@ -81,7 +83,8 @@ async def player(request: Request, player_id: str, restored: int = 0) -> Respons
                     setup.cards, setup.fmt)),
                 checking=snapshot.checking, restored=restored, versions={
                     part: snapshot.versions.of(player_id, part) for part in PARTS},
-                history=state.db.log(player_id), decisions=state.db.decisions(player_id))
+                history=state.db.log(player_id), decisions=state.db.decisions(player_id),
+                current=current, table=rounds.table_of(state.db, player_id, current))
 
 
 @router.post("/players/{player_id}/decide")

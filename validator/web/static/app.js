@@ -58,3 +58,54 @@ document.querySelectorAll("form.judge-form").forEach(function (form) {
   form.addEventListener("change", recount);
   recount();
 });
+
+// The event page follows the background check: while one runs the notice at the top says
+// so, and when one finishes the results and counts are replaced by the new ones (the page
+// is asked for again and only those parts are swapped; the filters typed are kept).
+(function () {
+  var results = document.getElementById("results");
+  var notice = document.getElementById("checking");
+  if (!results || !notice || !window.fetch || !window.DOMParser) { return; }
+  var seen = results.dataset.finished;
+  function swap(html) {
+    var fresh = new DOMParser().parseFromString(html, "text/html");
+    var next = fresh.getElementById("results");
+    if (!next) { return; }
+    ["live-summary", "live-results"].forEach(function (id) {
+      var mine = document.getElementById(id);
+      var theirs = fresh.getElementById(id);
+      if (mine && theirs) { mine.replaceWith(theirs); }
+    });
+    if (!document.getElementById("live-results")) { results.replaceWith(next); results = next; }
+    var errors = fresh.getElementById("check-errors");
+    var mineErrors = document.getElementById("check-errors");
+    if (errors && mineErrors) { mineErrors.replaceWith(errors); }
+    results.dataset.finished = next.dataset.finished;
+    seen = next.dataset.finished;
+  }
+  function poll() {
+    fetch("/status.json", { cache: "no-store", credentials: "same-origin" })
+      .then(function (r) { return r.json(); })
+      .then(function (status) {
+        notice.hidden = !status.checking;
+        if (String(status.finished) !== String(seen) && !status.checking) {
+          return fetch(window.location.href, { cache: "no-store", credentials: "same-origin" })
+            .then(function (r) { return r.text(); }).then(swap);
+        }
+      })
+      .catch(function () { /* the server is restarting: ask again later */ })
+      .then(function () { window.setTimeout(poll, notice.hidden ? 5000 : 1500); });
+  }
+  window.setTimeout(poll, notice.hidden ? 5000 : 1500);
+})();
+
+// A print button (the deck-check sheet).
+document.querySelectorAll("[data-print]").forEach(function (button) {
+  button.addEventListener("click", function () { window.print(); });
+});
+
+// On a wide screen the event settings and upload forms are open; a phone shows the results
+// first, the forms folded under "Event settings and uploads".
+document.querySelectorAll("details.setup").forEach(function (details) {
+  if (window.matchMedia && window.matchMedia("(min-width: 641px)").matches) { details.open = true; }
+});
