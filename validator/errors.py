@@ -132,6 +132,7 @@ PROBLEM_CODES: dict[str, str] = {
     "NOT_READY": "a web page asked for before the event has what it needs (registrations, "
                  "an uploaded policy)",
     "UNKNOWN_PLAYER": "no registered player has that id",
+    "UNKNOWN_CARD_NAME": "a card name a judge typed reads as no card (fix it; suggestions given)",
     "CHECK_FAILED": "the event check itself failed; the uploads are kept",
     "NOTHING_READ": "an upload from which no player's list or deck could be read; it "
                     "replaces nothing",

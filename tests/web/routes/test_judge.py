@@ -235,10 +235,12 @@ def test_recording_follows_the_chosen_penalty_and_repeats_are_flagged(
     token = csrf_token(client, f"/judge/{LEGAL_PLAYER}")
     form = {"csrf": token, "judge": "J", "round": "1", "duel": "1",
             "stage": "between-matches", **counts}
-    for _ in range(2):
+    for again in ("", "1"):  # the second, a later incident, confirmed as such
         done = client.post(f"/judge/{LEGAL_PLAYER}/record",
-                           data={**form, "penalty": "MATCH_FORFEITURE", "reason": "repeat"})
+                           data={**form, "penalty": "MATCH_FORFEITURE", "reason": "repeat",
+                                 "confirm": again})
         assert done.status_code == 200
+    assert len(event_of(client).db.log(LEGAL_PLAYER)) == 2
     log = client.get("/log").text
     assert re.search(r"repeat: [^<]*LIST_MISMATCH", log)
     details = event_of(client).db.log(LEGAL_PLAYER)[0].details
@@ -256,7 +258,6 @@ def test_downgrade_needs_a_reason(sample: TestClient) -> None:
 
 @pytest.mark.parametrize(("fields", "refused"), [
     ({"judge": "J", "legal": "yes"}, [("judge", "BAD_OPTION")]),  # nothing to record
-    ({"judge": " "}, [("judge", "BAD_OPTION")]),  # no judge's name
     ({"judge": "J", "penalty": "BANISHMENT"}, [("penalty", "BAD_OPTION")]),
 ])
 def test_a_record_that_cannot_be_logged_is_refused_and_not_kept(

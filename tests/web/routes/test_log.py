@@ -86,7 +86,6 @@ def test_a_penalty_other_than_the_default_is_recorded_with_its_reason(
 
 @pytest.mark.parametrize(("fields", "refused"), [
     ({"code": "NO_SUCH_INFRACTION"}, [("NO_SUCH_INFRACTION", "UNKNOWN_INFRACTION")]),
-    ({"judge": " "}, [("log", "BAD_OPTION")]),
     ({"player_id": ""}, [("log", "BAD_OPTION")]),
     ({"penalty": "BANISHMENT"}, [("penalty", "BAD_OPTION")]),
     ({"penalty": "CAUTION"}, [("reason", "BAD_OPTION")]),  # a downgrade without a reason
@@ -103,13 +102,13 @@ def test_an_entry_that_cannot_be_logged_is_refused_and_not_kept(
 
 def test_the_log_page_shows_one_player_s_entries_and_flags_repeats(sample: TestClient) -> None:
     player, other = player_id(6), player_id(7)
-    for who in (player, player, other):
-        assert _record(sample, player_id=who, judge="J", code="LOOK_EXTRA") == 303
+    for who, again in ((player, ""), (player, "1"), (other, "")):
+        assert _record(sample, player_id=who, judge="J", code="LOOK_EXTRA", confirm=again) == 303
     page = sample.get("/log", params={"player": player}).text
     assert f'name="player_id" list="players" value="{player}"' in page
     first, again = (e.id for e in sorted(event_of(sample).db.log(player), key=lambda e: e.id))
-    rows = {int(i): mark for mark, i in
-            re.findall(r'<tr class="([^"]*)"><td data-label="#">(\d+)</td>', page)}
+    rows = {int(i): mark for i, mark in re.findall(
+        r'<tr id="entry-(\d+)" class="([^"]*)">', page)}
     assert rows == {first: "", again: "repeat"}  # not the other player's
     assert "repeat: LOOK_EXTRA" in page
 
@@ -118,7 +117,7 @@ def test_the_csv_export_has_a_row_per_entry_under_the_log_s_columns(sample: Test
     player = player_id(8)
     for duel in ("1", "2"):
         assert _record(sample, player_id=player, judge="CSV judge", code="LATE",
-                       round="2", duel=duel) == 303
+                       round="2", duel=duel, confirm="1" if duel == "2" else "") == 303
     rows = [r for r in _csv_rows(sample) if r["Player ID"] == player]
     entries = sorted(event_of(sample).db.log(player), key=lambda e: e.id)
     assert [r["#"] for r in rows] == [str(e.id) for e in entries]

@@ -58,3 +58,29 @@ document.querySelectorAll("form.judge-form").forEach(function (form) {
   form.addEventListener("change", recount);
   recount();
 });
+
+// Card names typed by a judge: suggestions from the event's card pool as they type.
+(function () {
+  var list = document.getElementById("card-names");
+  if (!list || !window.fetch) { return; }
+  var asked = "";
+  document.addEventListener("input", function (event) {
+    var field = event.target;
+    if (!field.matches || !field.matches("input[data-card-names]")) { return; }
+    if (field.getAttribute("list") !== "card-names") { field.setAttribute("list", "card-names"); }
+    var typed = field.value.trim();
+    if (typed.length < 2 || typed === asked) { return; }
+    asked = typed;
+    fetch("/judge-cards.json?q=" + encodeURIComponent(typed)).then(function (answer) {
+      return answer.ok ? answer.json() : { names: [] };
+    }).then(function (found) {
+      if (asked !== typed) { return; }
+      list.textContent = "";
+      found.names.forEach(function (name) {
+        var option = document.createElement("option");
+        option.value = name;
+        list.appendChild(option);
+      });
+    });
+  });
+})();
