@@ -5,6 +5,8 @@ from __future__ import annotations
 import csv
 import io
 
+import pytest
+
 from validator.event.store import LogEntry
 from validator.report.penalty_log import HEADER, log_csv, repeats, rows
 
@@ -41,3 +43,14 @@ def test_the_csv_never_carries_a_formula() -> None:
     assert header == HEADER
     assert row[HEADER.index("Reason")] == "'=HYPERLINK(\"x\")"
     assert row[HEADER.index("Player ID")] == "P1"
+
+
+@pytest.mark.parametrize(("stamp", "zone", "shown"), [
+    ("2026-12-05T09:30:00+00:00", "Asia/Bangkok", "2026-12-05 16:30:00"),
+    ("2026-12-05T23:30:00+00:00", "Asia/Tokyo", "2026-12-06 08:30:00"),
+    ("2026-12-05T09:30:00+00:00", "UTC", "2026-12-05 09:30:00"),
+    ("not a time", "UTC", "not a time")])
+def test_times_are_written_in_the_event_s_time_zone(stamp: str, zone: str, shown: str) -> None:
+    from validator.report.penalty_log import local_time
+
+    assert local_time(stamp, zone) == shown
