@@ -506,9 +506,10 @@ class EventDB:
                 _change(conn, "log", replaces, "correct", made, judge, reason, now)
         return made, True
 
-    def log(self, player_id: str | None = None) -> list[LogEntry]:
-        """Every entry, voided and corrected ones too (each with its ``change``), oldest
-        first."""
+    def log(self, player_id: str | None = None, *, round: int | None = None,
+            in_round: bool = False) -> list[LogEntry]:
+        """Every entry (of a player; ``in_round``: of that ``round`` only, None = no round
+        given), voided and corrected ones too (each with its ``change``), oldest first."""
         sql = ("SELECT id, player_id, player_name, judge, round, duel, kind, codes, "
                "default_penalty, penalty, decision, reason, details, recorded_at, table_no, "
                "form_key, player_kind, head_judge FROM penalty_log")
@@ -516,8 +517,11 @@ class EventDB:
         if player_id is not None:
             sql += " WHERE player_id = ?"
             args = (player_id,)
+            if in_round:
+                sql += " AND round IS ?"
+                args = (player_id, round)
         rows = self._query(sql + " ORDER BY id", args)
-        changes = self._changes("log")
+        changes = self._changes("log") if rows else {}
         replaced = {c.replacement: entry for entry, c in changes.items()
                     if c.replacement is not None}
         return [LogEntry(r[0], r[1], r[2], r[3], r[4], r[5], r[6], json.loads(r[7]), r[8],

@@ -104,9 +104,12 @@ def find_player(typed: str, players: pl.DataFrame, limit: int = 5) -> tuple[
     """The player a judge typed (an id as people type it: ``0400-025-058``, or a name only
     one player has), else None and the closest players as ``(id, name)``, closest first."""
     registered = players["player_id"].to_list()
+    known = set(registered)
+    if typed in known:  # as the players' table has it: no padding to work out
+        return typed, []
     digits = player_id_of(typed)[0]
     as_id = pad_ids([*registered, digits]).get(digits, digits)
-    if as_id in set(registered):
+    if as_id in known:
         return as_id, []
     named = [pid for pid, name in players.select("player_id", "player_name").iter_rows()
              if fold(str(name or "")) == fold(typed)]

@@ -378,10 +378,12 @@ async def judge_record(request: Request, player_id: str) -> Response:
         raise InputError.at("reason", "a downgrade, an upgrade or a penalty the regulation "
                                       "does not prescribe needs a reason", code="BAD_OPTION")
     codes = checked.codes(deck)
-    if not data.get("confirm") and (earlier := similar(state.db.log(player_id), player_id,
-                                                       fields.round, codes)):
+    same_round = state.db.log(player_id, round=fields.round, in_round=True)
+    if not data.get("confirm") and (earlier := similar(same_round, player_id, fields.round,
+                                                       codes)):
         return confirm_page(request, f"/judge/{quote(player_id)}/record", data, earlier)
-    entry, new = state.db.record_once(
+    entry, new = await run_in_threadpool(  # the commit waits for the disk
+        state.db.record_once,
         player_id=player_id, player_name=row["player_name"], judge=judge.name,
         round=fields.round, duel=fields.duel, kind="deck", codes=codes,
         default_penalty=prescribed or "", penalty=chosen, decision=made_as, reason=reason,

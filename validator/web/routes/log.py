@@ -14,6 +14,7 @@ from urllib.parse import quote
 import polars as pl
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
 from validator.errors import InputError, Problem
@@ -98,11 +99,23 @@ def _who(request: Request, data: FormData, players: pl.DataFrame | None) -> tupl
     if players is None:
         raise InputError.at("log", "the event has no players yet (upload registrations), "
                             "or record a walk-in or a spectator", code="NOT_READY")
+    if typed in player_names(players):  # as the event has it
+        return typed, player_names(players)[typed], kind
     found, closest = find_player(typed, players)
     if found is None:
         raise UnknownPlayer(typed, closest)
-    name = players.filter(pl.col("player_id") == found)["player_name"][0]
-    return found, str(name or ""), kind
+    return found, player_names(players).get(found, ""), kind
+
+
+_NAMES: list[tuple[pl.DataFrame, dict[str, str]]] = []
+
+
+def player_names(players: pl.DataFrame) -> dict[str, str]:
+    """The event's players, id → name, made once per finished event check."""
+    if not _NAMES or _NAMES[0][0] is not players:
+        _NAMES[:] = [(players, {str(pid): str(name or "") for pid, name in
+                                players.select("player_id", "player_name").iter_rows()})]
+    return _NAMES[0][1]
 
 
 class UnknownPlayer(InputError):
@@ -169,12 +182,14 @@ async def log_record(request: Request) -> Response:
     if made_as != "confirmed" and not reason:
         raise InputError.at("reason", "a downgrade or upgrade needs a reason", code="BAD_OPTION")
     round_ = optional_number(str(data.get("round", "")))
-    if not data.get("confirm") and (earlier := similar(state.db.log(player_id), player_id,
-                                                       round_, [item.code])):
+    same_round = state.db.log(player_id, round=round_, in_round=True)
+    if not data.get("confirm") and (earlier := similar(same_round, player_id, round_,
+                                                       [item.code])):
         return confirm_page(request, "/log", data, earlier)
     lang = state.settings().lang
     stage = _STAGES.get(str(data.get("stage", "")), "in-duel")
-    entry, new = state.db.record_once(
+    entry, new = await run_in_threadpool(  # the commit waits for the disk
+        state.db.record_once,
         player_id=player_id, player_name=name, judge=judge.name, round=round_,
         duel=optional_number(str(data.get("duel", ""))), kind="infraction",
         codes=[item.code], default_penalty=item.penalty, penalty=chosen, decision=made_as,
@@ -254,7 +269,8 @@ async def correct_entry(request: Request, entry_id: int) -> Response:
     for name in ("round", "table", "duel"):
         text = str(data.get(name, "")).strip()
         field[name] = optional_number(text) if text else getattr(entry, name)
-    made, _ = state.db.record_once(
+    made, _ = await run_in_threadpool(
+        state.db.record_once,
         player_id=entry.player_id, player_name=entry.player_name, judge=judge.name,
         round=field["round"], duel=field["duel"], kind=entry.kind, codes=codes,
         default_penalty=default, penalty=penalty,
