@@ -5,7 +5,6 @@ Screenshots of the pages met on the way are left in ``out/``."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
