@@ -100,3 +100,24 @@ def test_the_same_form_in_a_duplicated_tab_records_once(browser: object,
     page.set_viewport_size({"width": 390, "height": 844})  # type: ignore[attr-defined]
     page.screenshot(path=str(OUT / "log-390.png"), full_page=True)  # type: ignore[attr-defined]
     print(f"screenshots: {OUT}")
+
+
+def test_card_names_are_completed_and_a_typo_goes_back_to_the_judge(
+        browser: object, server: Server) -> None:
+    player = player_id(23)
+    page = browser.new_page(viewport={"width": 390, "height": 844})  # type: ignore[attr-defined]
+    page.goto(f"{server.url}/judge/{player}")
+    page.fill("input[name=judge]", "Floor Judge Kim")
+    page.locator("input[name=add_name_0]").press_sequentially("ash blo")
+    page.wait_for_selector("#card-names option[value='Ash Blossom & Joyous Spring']",
+                           state="attached")
+    page.fill("input[name=add_name_0]", "Ash Blosom")
+    page.keyboard.press("Escape")
+    with page.expect_navigation():
+        page.click("button:text-is('Check')")
+    error = page.locator("li[data-code=UNKNOWN_CARD_NAME]")
+    assert error.count() == 1
+    assert error.locator("[data-suggest='Ash Blossom & Joyous Spring']").count() == 1
+    assert page.locator("#fix-0 option[value='Ash Blossom & Joyous Spring']").count() == 1
+    page.screenshot(path=str(OUT / "judge-card-typo-390.png"), full_page=True)
+    assert EventDB(server.db).decisions(player) == []

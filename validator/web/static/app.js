@@ -69,13 +69,19 @@ document.querySelectorAll("form.judge-form").forEach(function (form) {
     if (!field.matches || !field.matches("input[data-card-names]")) { return; }
     if (field.getAttribute("list") !== "card-names") { field.setAttribute("list", "card-names"); }
     var typed = field.value.trim();
-    if (typed.length < 2 || typed === asked) { return; }
+    if (typed.length < 2) { list.textContent = ""; asked = ""; return; }
+    if (typed === asked) { return; }
     asked = typed;
     fetch("/judge-cards.json?q=" + encodeURIComponent(typed)).then(function (answer) {
       return answer.ok ? answer.json() : { names: [] };
     }).then(function (found) {
       if (asked !== typed) { return; }
       list.textContent = "";
+      // a name typed in full needs no list (its popup would sit over the form)
+      var whole = found.names.some(function (name) {
+        return name.toLowerCase() === typed.toLowerCase();
+      });
+      if (whole) { return; }
       found.names.forEach(function (name) {
         var option = document.createElement("option");
         option.value = name;
