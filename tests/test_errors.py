@@ -131,6 +131,21 @@ def _web_codes(tmp: Path, path: str, lists: str | None = None) -> list[str]:
     return re.findall(r"<li[^>]*>(?:(?!</li>).)*?<code>([A-Z][A-Z0-9_]+)</code>", text)
 
 
+def _judge_typo(tmp: Path) -> list[str]:
+    """The codes of a judge's count form with a card name that names no card."""
+    app = create_app(tmp / "event.sqlite", cards_spec="demo",
+                     hosts=frozenset({"testserver"}))
+    with TestClient(app) as client:
+        token = re.search(r'name="csrf" value="([^"]+)"', client.get("/").text)
+        assert token
+        client.post("/upload/registrations", data={"csrf": token.group(1)},
+                    files=[("files", ("lists.csv", (HEADER + "P1,Ana,Main,3,Raigeki\n")
+                                      .encode()))])
+        text = client.post("/judge/P1/check", data={
+            "csrf": token.group(1), "judge": "J", "duel": "1", "add_name_0": "Ash Blosom"}).text
+    return re.findall(r'data-code="([A-Z][A-Z0-9_]+)"', text)
+
+
 def _konami(tmp: Path, *sheets: KonamiSheet) -> Path:
     path = tmp / "konami.xlsx"
     write_konami_workbook(path, list(sheets))
@@ -358,6 +373,7 @@ SAMPLES: dict[str, Sample] = {
                                                   "13, 0400000002, Bo Kim\n"),
     "UNKNOWN_PLAYER": lambda tmp, _: _web_codes(tmp, "/players/NOBODY",
                                                  HEADER + "P1,Ana,Main,3,Raigeki\n"),
+    "UNKNOWN_CARD_NAME": lambda tmp, _: _judge_typo(tmp),
     "CHECK_FAILED": _check_failed,
     "NOTHING_READ": lambda tmp, _: _nothing_read(tmp),
     MORE: lambda tmp, _: _many_without_player(tmp),

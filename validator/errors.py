@@ -145,6 +145,7 @@ PROBLEM_CODES: dict[str, str] = {
                         "has (write the id)",
     "PAIRING_CONFLICT": "a player at two tables of one round, or a table of more than two "
                         "players",
+    "UNKNOWN_CARD_NAME": "a card name a judge typed reads as no card (fix it; suggestions given)",
     "CHECK_FAILED": "the event check itself failed; the uploads are kept",
     "NOTHING_READ": "an upload from which no player's list or deck could be read; it "
                     "replaces nothing",

@@ -9,7 +9,7 @@ import pytest
 
 from validator.errors import InputError
 from validator.event import rounds
-from validator.event.rounds import Placed
+from validator.event.rounds import Placed, RecordDefaults, record_defaults
 from validator.event.store import EventDB
 from validator.inputs.pairings import Seat, read_pasted_pairings
 
@@ -73,6 +73,13 @@ def test_an_import_sets_the_current_round_and_the_tables(db: EventDB) -> None:
     assert rounds.current_round(db) == 2
     with pytest.raises(InputError):
         rounds.set_current_round(db, 0)
+
+
+def test_a_record_starts_at_the_current_round_and_the_players_table(db: EventDB) -> None:
+    assert record_defaults(db, PLAYERS[0][0]) == RecordDefaults(None, None)
+    _pair(db, 3, shift=2)
+    assert record_defaults(db, PLAYERS[0][0]) == RecordDefaults(3, 20)
+    assert record_defaults(db, "0499999999") == RecordDefaults(3, None)
 
 
 def test_a_new_import_of_a_round_replaces_its_pairings(db: EventDB) -> None:

@@ -1,12 +1,17 @@
 from __future__ import annotations
 
 import sqlite3
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
 from validator.errors import InputError
-from validator.event.store import EventDB, EventSettings
+from validator.event.store import (
+    EventDB,
+    EventSettings,
+    valid_timezone,
+)
 
 
 def test_settings_uploads_and_log_survive_reopening(tmp_path: Path) -> None:
@@ -58,3 +63,102 @@ def test_not_a_database(tmp_path: Path) -> None:
         EventDB(bad)
     assert info.value.codes == ["STORE_DAMAGED"]
     assert sqlite3.sqlite_version
+
+
+#: an event file as the first versions wrote it: no time zone, no one-time keys, no
+#: changes, no judges
+OLD_SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE event (id INTEGER PRIMARY KEY CHECK (id = 1), name TEXT NOT NULL,
+    date TEXT NOT NULL, format TEXT NOT NULL, regulation TEXT NOT NULL, lang TEXT NOT NULL);
+CREATE TABLE penalty_log (id INTEGER PRIMARY KEY, player_id TEXT NOT NULL,
+    player_name TEXT NOT NULL DEFAULT '', judge TEXT NOT NULL, round INTEGER, duel INTEGER,
+    kind TEXT NOT NULL CHECK (kind IN ('deck', 'infraction')), codes TEXT NOT NULL,
+    default_penalty TEXT NOT NULL, penalty TEXT NOT NULL,
+    decision TEXT NOT NULL CHECK (decision IN ('confirmed', 'downgraded', 'upgraded')),
+    reason TEXT NOT NULL DEFAULT '', details TEXT NOT NULL, recorded_at TEXT NOT NULL);
+CREATE TABLE decisions (id INTEGER PRIMARY KEY, player_id TEXT NOT NULL,
+    place TEXT NOT NULL, card TEXT NOT NULL, qty INTEGER, section TEXT,
+    decided_by TEXT NOT NULL, reason TEXT NOT NULL, decided_at TEXT NOT NULL);
+INSERT INTO event VALUES (1, 'Old', '2026-01-01', 'advanced-tcg', 'th', 'en');
+INSERT INTO penalty_log VALUES (1, 'P1', 'Ana', 'J', 1, 1, 'infraction', '["LATE"]',
+    'WARNING', 'WARNING', 'confirmed', '', '{}', '2026-01-01T10:00:00+00:00');
+INSERT INTO decisions VALUES (1, 'P1', 'C3', 'Raigeki', 1, 'main', 'HJ', 'typo',
+    '2026-01-01T10:00:00+00:00');
+"""
+
+
+def test_an_older_event_file_gains_the_new_columns_and_keeps_its_entries(
+        tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite"
+    with sqlite3.connect(path) as conn:
+        conn.executescript(OLD_SCHEMA)
+    db = EventDB(path)
+    settings = db.settings()
+    assert settings is not None
+    assert settings.timezone == "UTC"
+    [entry] = db.log()
+    assert (entry.player_name, entry.codes, entry.table, entry.form_key, entry.player_kind,
+            entry.head_judge, entry.in_effect) == ("Ana", ["LATE"], None, None, "player",
+                                                   False, True)
+    [decided] = db.decisions()
+    assert (decided["card"], decided["head_judge"], decided["change"]) == (
+        "Raigeki", False, None)
+    assert db.change("log", 1, "void", made_by="HJ", reason="wrong player")
+    assert not db.change("log", 1, "void", made_by="HJ", reason="twice")
+    [voided] = EventDB(path).log()
+    assert voided.change is not None
+    assert voided.change.reason == "wrong player"
+
+
+def test_a_form_key_records_once_even_from_many_threads(tmp_path: Path) -> None:
+    db = EventDB(tmp_path / "e.sqlite")
+
+    def record(n: int) -> tuple[int, bool]:
+        return db.record_once(player_id="P1", player_name="A", judge="J", round=1, duel=1,
+                              kind="infraction", codes=["LATE"], default_penalty="WARNING",
+                              penalty="WARNING", decision="confirmed", reason="",
+                              details={}, form_key=f"key-{n % 4}")
+
+    with ThreadPoolExecutor(8) as pool:
+        made = list(pool.map(record, range(40)))
+    assert sum(new for _, new in made) == 4
+    assert len({entry for entry, _ in made}) == 4
+    assert len(db.log()) == 4
+    assert db.keyed("key-0") in {entry for entry, _ in made}
+    assert db.keyed("no-such-key") is None
+
+
+def test_a_correction_keeps_the_original_and_names_it(tmp_path: Path) -> None:
+    db = EventDB(tmp_path / "e.sqlite")
+    fields = {"player_id": "P1", "player_name": "A", "round": 1, "duel": 1,
+              "kind": "infraction", "codes": ["LATE"], "default_penalty": "WARNING",
+              "decision": "confirmed", "details": {}}
+    first = db.record(judge="J", penalty="WARNING", reason="", **fields)  # type: ignore[arg-type]
+    second = db.record(judge="HJ", penalty="CAUTION", reason="one minute late",
+                       replaces=first, **fields)  # type: ignore[arg-type]
+    original, correction = db.log()
+    assert original.change is not None
+    assert (original.change.action, original.change.replacement, original.change.made_by,
+            original.change.reason) == ("correct", second, "HJ", "one minute late")
+    assert (correction.replaces, correction.in_effect) == (first, True)
+    with pytest.raises(InputError):
+        db.record(judge="HJ", penalty="CAUTION", reason="again", replaces=first,
+                  **fields)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("zone", "valid"), [
+    ("UTC", True), ("Asia/Bangkok", True), ("Mars/Base", False), ("", False),
+    (" UTC", False), ("../../etc/passwd", False)])
+def test_time_zones_are_checked(zone: str, valid: bool) -> None:
+    assert valid_timezone(zone) is valid
+
+
+def test_the_judge_of_a_device_is_kept(tmp_path: Path) -> None:
+    db = EventDB(tmp_path / "e.sqlite")
+    assert db.judge("sid-1") is None
+    db.set_judge("sid-1", "Mai", True)
+    db.set_judge("sid-1", "Mai K", False)
+    judge = db.judge("sid-1")
+    assert judge is not None
+    assert (judge.name, judge.head) == ("Mai K", False)

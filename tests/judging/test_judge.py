@@ -6,7 +6,7 @@ import polars as pl
 import pytest
 
 from validator.errors import InputError
-from validator.judging.judge import found_deck
+from validator.judging.judge import card_names, found_deck, unknown_names
 
 
 @pytest.mark.parametrize("head", ["", "\ufeff", "#created by a deck builder\n", "#MAIN\n"])
@@ -37,3 +37,22 @@ def test_a_pasted_deck_code_is_read_as_a_deck() -> None:
         "section").rows() == [("extra", 1), ("main", 40)]
     with pytest.raises(InputError):
         found_deck("P1", {}, [], pasted="A" * 60)
+
+
+def test_typed_names_that_read_as_no_card_are_found_with_the_nearest() -> None:
+    from validator.cards.store import demo_cards
+
+    unknown = unknown_names(["Ash Blosom", "Raigeki", " ", "raigeki"], demo_cards(), None)
+    assert list(unknown) == ["Ash Blosom"]
+    assert unknown["Ash Blosom"][0] == "Ash Blossom & Joyous Spring"
+    assert unknown_names([], demo_cards(), None) == {}
+
+
+def test_card_names_start_with_what_was_typed_first() -> None:
+    from validator.cards.store import demo_cards
+
+    found = card_names(demo_cards(), "ASH", ("en",), limit=5)
+    assert found[0] == "Ash Blossom & Joyous Spring"
+    assert len(found) == 5
+    assert all("ash" in name.lower() for name in found)
+    assert card_names(demo_cards(), "  ", ("en",)) == []

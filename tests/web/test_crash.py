@@ -35,8 +35,9 @@ def _post(server: Server, path: str, cookie: str, fields: dict[str, str]) -> int
 
 
 def _record(server: Server, cookie: str, token: str, judge: str) -> int:
-    return _post(server, "/log", cookie, {"csrf": token, "player_id": "P1", "judge": judge,
-                                          "code": "LATE", "round": "1"})
+    return _post(server, "/log", cookie, {"csrf": token, "who": "walk-in", "player_id": "P1",
+                                          "player_name": "Walk-in P1", "judge": judge,
+                                          "code": "LATE", "round": "1", "confirm": "1"})
 
 
 def _integrity(db: Path) -> str:

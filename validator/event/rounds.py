@@ -426,3 +426,19 @@ def deck_check_sheet(db: EventDB, round: int) -> tuple[Draw | None, list[SheetRo
     rows = [SheetRow(t, tables.get(t, []), [c for c in checks if c.table == t]) for t in wanted]
     rows += [SheetRow(None, [c.player_id], [c]) for c in checks if c.table is None]
     return latest, rows
+
+
+@dataclass(frozen=True)
+class RecordDefaults:
+    """What a new record for a player starts with, before the judge changes it."""
+
+    round: int | None = None
+    table: int | None = None
+
+
+def record_defaults(db: EventDB, player_id: str) -> RecordDefaults:
+    """The round and table a new log entry for ``player_id`` starts with: the event's
+    current round and the player's table in it (either unknown before pairings)."""
+    number = current_round(db)
+    return RecordDefaults(round=number,
+                          table=table_of(db, player_id, number) if number else None)

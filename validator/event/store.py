@@ -17,6 +17,7 @@ import secrets
 import sqlite3
 import threading
 import time
+import zoneinfo
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -27,7 +28,8 @@ from validator.errors import InputError, Problem
 from validator.event.versions import Choice, Part, Submission, in_effect
 from validator.vocab import LANGS, Lang
 
-__all__ = ["FAULT_PAUSE", "EventDB", "EventSettings", "LogEntry"]
+__all__ = ["FAULT_PAUSE", "PLAYER_KINDS", "Change", "EventDB", "EventSettings", "Judge",
+           "LogEntry", "valid_timezone"]
 
 #: seconds to wait inside every transaction before its commit; set only by crash tests,
 #: which kill the server in that window and check that nothing was half-written
@@ -69,7 +71,30 @@ CREATE TABLE IF NOT EXISTS decisions (
     section TEXT, decided_by TEXT NOT NULL, reason TEXT NOT NULL, decided_at TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS sessions (
     sid TEXT PRIMARY KEY, password TEXT NOT NULL, expires_at REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS changes (
+    id INTEGER PRIMARY KEY,
+    target TEXT NOT NULL CHECK (target IN ('log', 'decision')), entry INTEGER NOT NULL,
+    action TEXT NOT NULL CHECK (action IN ('void', 'correct')), replacement INTEGER,
+    made_by TEXT NOT NULL, reason TEXT NOT NULL, made_at TEXT NOT NULL,
+    form_key TEXT UNIQUE, UNIQUE (target, entry));
+CREATE TABLE IF NOT EXISTS judges (
+    sid TEXT PRIMARY KEY, name TEXT NOT NULL, head INTEGER NOT NULL DEFAULT 0,
+    set_at TEXT NOT NULL);
 """
+
+#: columns added to a table since the first files were written: (table, column, definition)
+ADDED_COLUMNS = (
+    ("event", "banlist", "TEXT NOT NULL DEFAULT ''"),
+    ("event", "timezone", "TEXT NOT NULL DEFAULT 'UTC'"),
+    ("penalty_log", "table_no", "INTEGER"),
+    ("penalty_log", "form_key", "TEXT"),
+    ("penalty_log", "player_kind", "TEXT NOT NULL DEFAULT 'player'"),
+    ("penalty_log", "head_judge", "INTEGER NOT NULL DEFAULT 0"),
+    ("decisions", "form_key", "TEXT"),
+    ("decisions", "head_judge", "INTEGER NOT NULL DEFAULT 0"),
+)
+#: who a log entry is for: a player of the event, or someone the judge chose as such
+PLAYER_KINDS = ("player", "walk-in", "spectator")
 
 
 @dataclass(frozen=True)
@@ -80,6 +105,39 @@ class EventSettings:
     regulation: str  # a shipped regulation, or "custom" (a policy file received)
     lang: Lang
     banlist: str = ""  # a list of the data store by its name; "" = the format's default
+    timezone: str = "UTC"  # an IANA zone (Asia/Bangkok): the local time of the log
+
+
+def valid_timezone(name: str) -> bool:
+    """Whether ``name`` is an IANA time zone this machine knows (Europe/Paris, UTC)."""
+    if not name or len(name) > 64 or name != name.strip():
+        return False
+    try:
+        zoneinfo.ZoneInfo(name)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return False
+    return True
+
+
+@dataclass(frozen=True)
+class Change:
+    """A void or a correction of a log entry or a decision: who, when, why, and (for a
+    correction) the entry that replaces it. The original is kept as it was."""
+
+    action: str  # "void" or "correct"
+    replacement: int | None
+    made_by: str
+    reason: str
+    made_at: str
+
+
+@dataclass(frozen=True)
+class Judge:
+    """The judge using one device (a session): their name, and whether they are the head
+    judge."""
+
+    name: str
+    head: bool
 
 
 @dataclass(frozen=True)
@@ -98,7 +156,17 @@ class LogEntry:
     reason: str
     details: dict[str, Any]
     recorded_at: str
-    table: int | None = None  # the player's table in the round
+    table: int | None = None
+    form_key: str | None = None
+    player_kind: str = "player"
+    head_judge: bool = False
+    change: Change | None = None  # its void or correction, when it was voided or corrected
+    replaces: int | None = None  # the entry this one corrects
+
+    @property
+    def in_effect(self) -> bool:
+        """Neither voided nor corrected by a later entry."""
+        return self.change is None
 
 
 class EventDB:
@@ -120,9 +188,6 @@ class EventDB:
 
     def _migrate(self) -> None:
         """Columns and values added since a file was created."""
-        columns = {row[1] for row in self._conn.execute("PRAGMA table_info(event)")}
-        if "banlist" not in columns:
-            self._conn.execute("ALTER TABLE event ADD COLUMN banlist TEXT NOT NULL DEFAULT ''")
         uploads = {row[1] for row in self._conn.execute("PRAGMA table_info(uploads)")}
         if "state" not in uploads:  # every upload of an older file is in effect
             create = SCHEMA.split("CREATE TABLE IF NOT EXISTS uploads", 1)[1].split(";")[0]
@@ -146,6 +211,15 @@ class EventDB:
                 "DROP TABLE penalty_log_old; "
                 "CREATE INDEX IF NOT EXISTS penalty_log_player ON penalty_log (player_id); "
                 "COMMIT;")
+        for table_name, column, definition in ADDED_COLUMNS:
+            have = {row[1] for row in self._conn.execute(f"PRAGMA table_info({table_name})")}
+            if column not in have:
+                self._conn.execute(f"ALTER TABLE {table_name} ADD COLUMN {column} {definition}")
+        # a form's one-time key records once, however often the form is sent
+        self._conn.execute("CREATE UNIQUE INDEX IF NOT EXISTS penalty_log_key ON penalty_log "
+                           "(form_key) WHERE form_key IS NOT NULL")
+        self._conn.execute("CREATE UNIQUE INDEX IF NOT EXISTS decisions_key ON decisions "
+                           "(form_key) WHERE form_key IS NOT NULL")
 
     def close(self) -> None:
         self._conn.close()
@@ -193,22 +267,25 @@ class EventDB:
                 conn.execute("INSERT INTO meta VALUES (?, ?)", (key, value))
 
     def settings(self) -> EventSettings | None:
-        rows = self._query("SELECT name, date, format, regulation, lang, banlist FROM event")
+        rows = self._query("SELECT name, date, format, regulation, lang, banlist, timezone "
+                           "FROM event")
         if not rows:
             return None
-        name, date, format_, regulation, lang, banlist = rows[0]
+        name, date, format_, regulation, lang, banlist, zone = rows[0]
         return EventSettings(name, date, format_, regulation,
-                             lang if lang in LANGS else "en", banlist)
+                             lang if lang in LANGS else "en", banlist,
+                             zone if valid_timezone(zone) else "UTC")
 
     def save_settings(self, settings: EventSettings) -> None:
         with self.transaction() as conn:
             conn.execute(
-                "INSERT INTO event (id, name, date, format, regulation, lang, banlist) "
-                "VALUES (1, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET "
+                "INSERT INTO event (id, name, date, format, regulation, lang, banlist, "
+                "timezone) VALUES (1, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET "
                 "name=excluded.name, date=excluded.date, format=excluded.format, "
-                "regulation=excluded.regulation, lang=excluded.lang, banlist=excluded.banlist",
+                "regulation=excluded.regulation, lang=excluded.lang, banlist=excluded.banlist, "
+                "timezone=excluded.timezone",
                 (settings.name, settings.date, settings.format, settings.regulation,
-                 settings.lang, settings.banlist))
+                 settings.lang, settings.banlist, settings.timezone))
 
     def add_uploads(self, kind: str, files: list[tuple[str, bytes]],
                     replace: bool = False, state: str = "active",
@@ -291,29 +368,86 @@ class EventDB:
                            "FROM (SELECT * FROM uploads ORDER BY id)")
         chosen = self._query("SELECT group_concat(player_id || part || upload || after, ',') "
                              "FROM choices")
-        decided = self._query("SELECT count(*), max(id) FROM decisions")
+        decided = self._query("SELECT count(*), max(id), (SELECT count(*) FROM changes "
+                              "WHERE target = 'decision') FROM decisions")
         policy = hashlib.sha256((self.meta("policy") or "").encode()).hexdigest()[:12]
         return f"{rows[0][0]}|{chosen[0][0]}|{self.settings()}|{decided[0]}|{policy}"
 
     def add_decision(self, *, player_id: str, place: str, card: str, qty: int | None,
-                     section: str | None, decided_by: str, reason: str) -> None:
-        now = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+                     section: str | None, decided_by: str, reason: str,
+                     form_key: str | None = None, head_judge: bool = False,
+                     replaces: int | None = None) -> tuple[int, bool]:
+        """Record a decision once per ``form_key``: its id, and whether it is new (False:
+        the form was sent before, the decision it made is returned). ``replaces``: the
+        decision this one corrects (kept, marked as corrected)."""
+        now = _now()
         with self.transaction() as conn:
-            conn.execute("INSERT INTO decisions (player_id, place, card, qty, section, "
-                         "decided_by, reason, decided_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                         (player_id, place, card, qty, section, decided_by, reason, now))
+            if form_key is not None:
+                found = conn.execute("SELECT id FROM decisions WHERE form_key = ?",
+                                     (form_key,)).fetchone()
+                if found is not None:
+                    return int(found[0]), False
+            cursor = conn.execute(
+                "INSERT INTO decisions (player_id, place, card, qty, section, decided_by, "
+                "reason, decided_at, form_key, head_judge) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (player_id, place, card, qty, section, decided_by, reason, now, form_key,
+                 int(head_judge)))
+            made = int(cursor.lastrowid or 0)
+            if replaces is not None:
+                _change(conn, "decision", replaces, "correct", made, decided_by, reason, now)
+        return made, True
 
-    def decisions(self, player_id: str | None = None) -> list[dict[str, Any]]:
-        sql = ("SELECT player_id, place, card, qty, section, decided_by, reason, decided_at "
-               "FROM decisions")
+    def decisions(self, player_id: str | None = None, *,
+                  every: bool = False) -> list[dict[str, Any]]:
+        """The decisions in effect (``every``: voided and corrected ones too, each with its
+        ``change``), oldest first."""
+        sql = ("SELECT id, player_id, place, card, qty, section, decided_by, reason, "
+               "decided_at, head_judge FROM decisions")
         args: tuple[Any, ...] = ()
         if player_id is not None:
             sql += " WHERE player_id = ?"
             args = (player_id,)
-        keys = ("player_id", "where", "card", "qty", "section", "decided_by", "reason",
-                "decided_at")
-        return [dict(zip(keys, row, strict=True)) for row in self._query(sql + " ORDER BY id",
-                                                                          args)]
+        keys = ("id", "player_id", "where", "card", "qty", "section", "decided_by", "reason",
+                "decided_at", "head_judge")
+        changes = self._changes("decision")
+        out = []
+        for row in self._query(sql + " ORDER BY id", args):
+            found = dict(zip(keys, row, strict=True))
+            found["head_judge"] = bool(found["head_judge"])
+            found["change"] = changes.get(int(found["id"]))
+            if every or found["change"] is None:
+                out.append(found)
+        return out
+
+    def change(self, target: str, entry: int, action: str, *, made_by: str, reason: str,
+               form_key: str | None = None) -> bool:
+        """Void a log entry or a decision (kept, marked as voided, with who and why);
+        False when it was voided or corrected already (or this form was sent before)."""
+        with self.transaction() as conn:
+            if form_key is not None and conn.execute(
+                    "SELECT 1 FROM changes WHERE form_key = ?", (form_key,)).fetchone():
+                return False
+            if conn.execute("SELECT 1 FROM changes WHERE target = ? AND entry = ?",
+                            (target, entry)).fetchone():
+                return False
+            _change(conn, target, entry, action, None, made_by, reason, _now(), form_key)
+        return True
+
+    def _changes(self, target: str) -> dict[int, Change]:
+        return {int(entry): Change(str(action), replacement, str(by), str(why), str(at))
+                for entry, action, replacement, by, why, at in self._query(
+                    "SELECT entry, action, replacement, made_by, reason, made_at FROM changes "
+                    "WHERE target = ?", (target,))}
+
+    def set_judge(self, sid: str, name: str, head: bool) -> None:
+        """The judge using the device of session ``sid``."""
+        with self.transaction() as conn:
+            conn.execute("INSERT OR REPLACE INTO judges VALUES (?, ?, ?, ?)",
+                         (sid, name, int(head), _now()))
+
+    def judge(self, sid: str) -> Judge | None:
+        rows = self._query("SELECT name, head FROM judges WHERE sid = ?", (sid,))
+        return Judge(str(rows[0][0]), bool(rows[0][1])) if rows else None
 
     def open_session(self, sid: str, password: str, expires_at: float) -> None:
         with self.transaction() as conn:
@@ -332,29 +466,94 @@ class EventDB:
     def record(self, *, player_id: str, player_name: str, judge: str, round: int | None,
                duel: int | None, kind: str, codes: list[str], default_penalty: str,
                penalty: str, decision: str, reason: str, details: dict[str, Any],
-               table: int | None = None) -> int:
-        now = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+               table: int | None = None, form_key: str | None = None,
+               player_kind: str = "player", head_judge: bool = False,
+               replaces: int | None = None) -> int:
+        """Record an entry; its id. See ``record_once``."""
+        return self.record_once(
+            player_id=player_id, player_name=player_name, judge=judge, round=round, duel=duel,
+            kind=kind, codes=codes, default_penalty=default_penalty, penalty=penalty,
+            decision=decision, reason=reason, details=details, table=table,
+            form_key=form_key, player_kind=player_kind, head_judge=head_judge,
+            replaces=replaces)[0]
+
+    def record_once(self, *, player_id: str, player_name: str, judge: str, round: int | None,
+                    duel: int | None, kind: str, codes: list[str], default_penalty: str,
+                    penalty: str, decision: str, reason: str, details: dict[str, Any],
+                    table: int | None = None, form_key: str | None = None,
+                    player_kind: str = "player", head_judge: bool = False,
+                    replaces: int | None = None) -> tuple[int, bool]:
+        """Record an entry once per ``form_key``: its id and whether it is new (False: the
+        form was sent before; the entry it made is returned). ``replaces``: the entry this
+        one corrects, kept and marked as corrected (by this entry's judge, for its reason)."""
+        now = _now()
         with self.transaction() as conn:
+            if form_key is not None:
+                found = conn.execute("SELECT id FROM penalty_log WHERE form_key = ?",
+                                     (form_key,)).fetchone()
+                if found is not None:
+                    return int(found[0]), False
+            if replaces is not None and conn.execute(
+                    "SELECT 1 FROM changes WHERE target = 'log' AND entry = ?",
+                    (replaces,)).fetchone():
+                raise InputError.at("log", f"entry #{replaces} was already voided or "
+                                    "corrected: correct the entry now in effect",
+                                    code="BAD_OPTION")
             cursor = conn.execute(
                 "INSERT INTO penalty_log (player_id, player_name, judge, round, duel, kind, "
                 "codes, default_penalty, penalty, decision, reason, details, recorded_at, "
-                "table_no) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "table_no, form_key, player_kind, head_judge) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (player_id, player_name, judge, round, duel, kind, json.dumps(codes),
                  default_penalty, penalty, decision, reason,
-                 json.dumps(details, ensure_ascii=False), now, table))
-            return int(cursor.lastrowid or 0)
+                 json.dumps(details, ensure_ascii=False), now, table, form_key, player_kind,
+                 int(head_judge)))
+            made = int(cursor.lastrowid or 0)
+            if replaces is not None:
+                _change(conn, "log", replaces, "correct", made, judge, reason, now)
+        return made, True
 
-    def log(self, player_id: str | None = None) -> list[LogEntry]:
+    def log(self, player_id: str | None = None, *, round: int | None = None,
+            in_round: bool = False) -> list[LogEntry]:
+        """Every entry (of a player; ``in_round``: of that ``round`` only, None = no round
+        given), voided and corrected ones too (each with its ``change``), oldest first."""
         sql = ("SELECT id, player_id, player_name, judge, round, duel, kind, codes, "
-               "default_penalty, penalty, decision, reason, details, recorded_at, table_no "
-               "FROM penalty_log")
+               "default_penalty, penalty, decision, reason, details, recorded_at, table_no, "
+               "form_key, player_kind, head_judge FROM penalty_log")
         args: tuple[Any, ...] = ()
         if player_id is not None:
             sql += " WHERE player_id = ?"
             args = (player_id,)
+            if in_round:
+                sql += " AND round IS ?"
+                args = (player_id, round)
         rows = self._query(sql + " ORDER BY id", args)
+        changes = self._changes("log") if rows else {}
+        replaced = {c.replacement: entry for entry, c in changes.items()
+                    if c.replacement is not None}
         return [LogEntry(r[0], r[1], r[2], r[3], r[4], r[5], r[6], json.loads(r[7]), r[8],
-                         r[9], r[10], r[11], json.loads(r[12]), r[13], r[14]) for r in rows]
+                         r[9], r[10], r[11], json.loads(r[12]), r[13], r[14], r[15], r[16],
+                         bool(r[17]), changes.get(r[0]), replaced.get(r[0])) for r in rows]
+
+    def entry(self, entry_id: int) -> LogEntry | None:
+        return next((e for e in self.log() if e.id == entry_id), None)
+
+    def keyed(self, form_key: str) -> int | None:
+        """The entry a form with this one-time key made, if it was sent before."""
+        rows = self._query("SELECT id FROM penalty_log WHERE form_key = ?", (form_key,))
+        return int(rows[0][0]) if rows else None
+
+
+def _now() -> str:
+    return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+
+
+def _change(conn: sqlite3.Connection, target: str, entry: int, action: str,
+            replacement: int | None, made_by: str, reason: str, when: str,
+            form_key: str | None = None) -> None:
+    conn.execute("INSERT INTO changes (target, entry, action, replacement, made_by, reason, "
+                 "made_at, form_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                 (target, entry, action, replacement, made_by, reason, when, form_key))
 
 
 def _problem_json(problem: Problem) -> dict[str, Any]:

@@ -22,7 +22,8 @@ import polars as pl
 from validator.errors import Problem
 from validator.text.lexicon import fold
 
-__all__ = ["KONAMI_DIGITS", "normalise_ids", "pad_ids", "pair_decks", "player_id_of"]
+__all__ = ["KONAMI_DIGITS", "find_player", "normalise_ids", "pad_ids", "pair_decks",
+           "player_id_of"]
 
 KONAMI_DIGITS = 10
 _SCIENTIFIC = re.compile(r"^\d+(?:[.,]\d+)?[eE][+\-]?\d+$")
@@ -96,3 +97,28 @@ def pair_decks(deck_ids: list[str], players: pl.DataFrame) -> tuple[dict[str, st
     missing = {deck: [label for label, _, _ in process.extract(
         deck, labels, scorer=fuzz.WRatio, limit=3)] for deck in unpaired}
     return pairs, missing
+
+
+def find_player(typed: str, players: pl.DataFrame, limit: int = 5) -> tuple[
+        str | None, list[tuple[str, str]]]:
+    """The player a judge typed (an id as people type it: ``0400-025-058``, or a name only
+    one player has), else None and the closest players as ``(id, name)``, closest first."""
+    registered = players["player_id"].to_list()
+    known = set(registered)
+    if typed in known:  # as the players' table has it: no padding to work out
+        return typed, []
+    digits = player_id_of(typed)[0]
+    as_id = pad_ids([*registered, digits]).get(digits, digits)
+    if as_id in known:
+        return as_id, []
+    named = [pid for pid, name in players.select("player_id", "player_name").iter_rows()
+             if fold(str(name or "")) == fold(typed)]
+    if len(named) == 1:
+        return named[0], []
+    from rapidfuzz import fuzz, process
+
+    rows = list(players.select("player_id", "player_name").iter_rows())
+    labels = [f"{pid} {name}" for pid, name in rows]
+    # an id typed with two digits swapped is close by its digits, a name by its words
+    found = process.extract(typed, labels, scorer=fuzz.WRatio, limit=limit)
+    return None, [(str(rows[i][0]), str(rows[i][1] or "")) for _, _, i in found]

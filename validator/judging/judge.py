@@ -27,8 +27,9 @@ from validator.judging.penalties import Policy
 from validator.judging.siding import exchanges_allowed
 from validator.vocab import SECTIONS, Stage
 
-__all__ = ["JudgeCheck", "ListLine", "SideBySide", "counts_changed", "decision", "found_deck",
-           "judge_check", "read_as", "registered_lines", "side_by_side"]
+__all__ = ["JudgeCheck", "ListLine", "SideBySide", "card_names", "counts_changed", "decision",
+           "found_deck", "judge_check", "read_as", "registered_lines", "side_by_side",
+           "unknown_names"]
 
 GROUPS = ("monster", "spell", "trap", "extra", "side")
 
@@ -158,6 +159,37 @@ def found_deck(player_id: str, counts: dict[tuple[str, int], int],
               "file": "judge"} for section, name, qty in extra
              if name.strip() and qty > 0 and section in SECTIONS]
     return entries_frame(rows)
+
+
+def unknown_names(names: list[str], cards: CardDB, fmt: Format | None) -> dict[
+        str, list[str]]:
+    """Of the card names a judge typed, those that read as no single card, each with the
+    nearest names: sent back to the judge to fix (a judge's typo is not a list's open
+    line for the head judge)."""
+    typed = sorted({name.strip() for name in names if name.strip()})
+    if not typed:
+        return {}
+    read = resolve(entries_frame([{"deck_id": "judge", "section": "main", "name": name,
+                                   "qty": 1, "file": "judge"} for name in typed]), cards, fmt)
+    return {str(row["name"]): list(row["suggestions"] or [])
+            for row in read.iter_rows(named=True) if row["status"] != "ok"}
+
+
+def card_names(cards: CardDB, needle: str, langs: tuple[str, ...], limit: int = 20) -> list[
+        str]:
+    """Card names in ``langs`` that contain ``needle`` (case and width folded), those that
+    start with it first: a judge's autocomplete."""
+    folded = needle.strip().casefold()
+    if not folded:
+        return []
+    found = (cards.names.filter(pl.col("lang").is_in(list(langs)))
+             .select("name").unique()
+             .filter(pl.col("name").str.to_lowercase().str.contains(folded, literal=True))
+             .with_columns(pl.col("name").str.to_lowercase().str.starts_with(folded)
+                           .alias("starts"), pl.col("name").str.len_chars().alias("length"))
+             .sort(["starts", "length", "name"], descending=[True, False, False])
+             .head(limit))
+    return [str(name) for name in found["name"]]
 
 
 def counts_changed(lines: list[ListLine], counts: dict[tuple[str, int], int],

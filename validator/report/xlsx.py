@@ -29,7 +29,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 from validator.errors import ImplementationError
 from validator.event.store import LogEntry
 from validator.report.model import Header, Report, Verdict
-from validator.report.penalty_log import HEADER, rows
+from validator.report.penalty_log import HEADER, LogContext, rows
 from validator.report.style import STATUS_FILLS, autosize, put, write_header
 from validator.vocab import STATUS_LABELS, Status
 
@@ -247,14 +247,15 @@ def event_xlsx(report: Report, generated_at: dt.datetime | None = None) -> bytes
     return _stable(workbook, when.astimezone(dt.UTC).replace(tzinfo=None))
 
 
-def log_xlsx(entries: list[LogEntry]) -> bytes:
-    """The penalty log as a workbook (its zip entries dated like the event report's)."""
+def log_xlsx(entries: list[LogEntry], context: LogContext | None = None) -> bytes:
+    """The penalty log as a workbook, the CSV's columns (its zip entries dated like the
+    event report's)."""
     workbook = Workbook()
     sheet = workbook.active
     assert sheet is not None
     sheet.title = "Penalty log"
     write_header(sheet, 1, HEADER)
-    for r, row in enumerate(rows(entries), start=2):
+    for r, row in enumerate(rows(entries, context), start=2):
         for c, value in enumerate(row, start=1):
             put(sheet, r, c, value)
     sheet.freeze_panes = "A2"

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import re
+import secrets
+import zoneinfo
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlsplit
@@ -17,13 +19,16 @@ from starlette.datastructures import FormData, UploadFile
 
 from validator.engine.rules import CODES
 from validator.errors import InputError, Problem
+from validator.event.store import Judge
 from validator.report.model import Report
+from validator.report.penalty_log import local_time
 from validator.text.lexicon import whole_number
 from validator.vocab import LANGS, REGULATIONS, STATUS_LABELS, STATUSES
 from validator.web.state import EventState, Snapshot, safe_name
 
-__all__ = ["Forbidden", "error_page", "files", "form", "judged", "latest", "optional_number",
-           "page", "state_of", "templates", "where"]
+__all__ = ["Forbidden", "error_page", "files", "form", "judge_of", "judged", "latest",
+           "new_key", "optional_number", "page", "recorder", "state_of", "templates",
+           "where"]
 
 HERE = Path(__file__).resolve().parent
 templates = Jinja2Templates(directory=str(HERE / "templates"))
@@ -32,6 +37,39 @@ templates.env.globals.update(LANGS=LANGS, REGULATIONS=REGULATIONS, CODES=CODES, 
 #: a stored time (ISO 8601, UTC) as a page shows it: ``2026-12-05 09:30:00``
 templates.env.filters["when"] = lambda stamp: str(stamp).replace("T", " ").removesuffix(
     "+00:00")
+#: a stored time in the event's time zone: ``{{ entry.recorded_at|local(settings.timezone) }}``
+templates.env.filters["local"] = local_time
+templates.env.globals["TIMEZONES"] = sorted(zoneinfo.available_timezones())
+
+
+#: the longest judge name kept
+MAX_JUDGE_NAME = 80
+
+
+def new_key() -> str:
+    """A one-time key for a record form: the form records once, however often it is sent."""
+    return secrets.token_urlsafe(18)
+
+
+def recorder(request: Request, data: FormData) -> Judge:
+    """Who records a form: the name typed on it (kept for this device when it has none
+    yet), else the judge of this device; none at all is refused."""
+    typed = str(data.get("judge", "")).strip()[:MAX_JUDGE_NAME]
+    me = judge_of(request)
+    if typed:
+        if me is None and getattr(request.state, "session", None):
+            state_of(request).db.set_judge(request.state.session, typed, False)
+        return Judge(typed, me is not None and me.head and me.name == typed)
+    if me is None:
+        raise InputError.at("judge", "enter your judge name (once on this device: "
+                            "Your judge name, at the top of the page)", code="BAD_OPTION")
+    return me
+
+
+def judge_of(request: Request) -> Judge | None:
+    """The judge using this device (their session), once they gave their name."""
+    sid = getattr(request.state, "session", None)
+    return state_of(request).db.judge(sid) if sid else None
 
 
 class Forbidden(Exception):
@@ -68,7 +106,8 @@ def page(request: Request, name: str, http_status: int = 200, **context: Any) ->
     return templates.TemplateResponse(
         request, name, {"csrf": getattr(request.state, "csrf", ""), "settings": None if public
                         else state.settings(), "has_settings": state.db.settings() is not None,
-                        "auth": request.app.state.password is not None, **context},
+                        "auth": request.app.state.password is not None,
+                        "me": None if public else judge_of(request), **context},
         status_code=http_status)
 
 

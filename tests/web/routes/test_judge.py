@@ -235,10 +235,12 @@ def test_recording_follows_the_chosen_penalty_and_repeats_are_flagged(
     token = csrf_token(client, f"/judge/{LEGAL_PLAYER}")
     form = {"csrf": token, "judge": "J", "round": "1", "duel": "1",
             "stage": "between-matches", **counts}
-    for _ in range(2):
+    for again in ("", "1"):  # the second, a later incident, confirmed as such
         done = client.post(f"/judge/{LEGAL_PLAYER}/record",
-                           data={**form, "penalty": "MATCH_FORFEITURE", "reason": "repeat"})
+                           data={**form, "penalty": "MATCH_FORFEITURE", "reason": "repeat",
+                                 "confirm": again})
         assert done.status_code == 200
+    assert len(event_of(client).db.log(LEGAL_PLAYER)) == 2
     log = client.get("/log").text
     assert re.search(r"repeat: [^<]*LIST_MISMATCH", log)
     details = event_of(client).db.log(LEGAL_PLAYER)[0].details
@@ -256,7 +258,6 @@ def test_downgrade_needs_a_reason(sample: TestClient) -> None:
 
 @pytest.mark.parametrize(("fields", "refused"), [
     ({"judge": "J", "legal": "yes"}, [("judge", "BAD_OPTION")]),  # nothing to record
-    ({"judge": " "}, [("judge", "BAD_OPTION")]),  # no judge's name
     ({"judge": "J", "penalty": "BANISHMENT"}, [("penalty", "BAD_OPTION")]),
 ])
 def test_a_record_that_cannot_be_logged_is_refused_and_not_kept(
@@ -272,3 +273,58 @@ def test_a_record_that_cannot_be_logged_is_refused_and_not_kept(
     assert answer.status_code == 400
     assert refusal(answer) == refused
     assert event_of(sample).db.log(player) == []
+
+
+def test_a_card_name_that_reads_as_no_card_goes_back_to_the_judge(sample: TestClient) -> None:
+    player = player_id(15)
+    counts = _counts(sample, player)
+    answer = sample.post(f"/judge/{player}/check", data={
+        "csrf": csrf_token(sample), "judge": "J", "duel": "1", "stage": "in-duel", **counts,
+        "add_name_0": "Raigeki", "add_section_0": "side", "add_qty_0": "1",
+        "add_name_1": "Ash Blosom", "add_section_1": "side", "add_qty_1": "1"})
+    assert answer.status_code == 400
+    codes = re.findall(r'<li data-field="([^"]+)" data-code="([A-Z_]+)">', answer.text)
+    assert codes == [("add_name_1", "UNKNOWN_CARD_NAME")]  # Raigeki is a card
+    assert "Ash Blossom &amp; Joyous Spring" in re.findall(r'data-suggest="([^"]+)"',
+                                                          answer.text)
+    assert 'value="Ash Blosom"' in answer.text  # the form again, as sent
+    assert "needs the head judge" not in answer.text.lower()
+    fixed = sample.post(f"/judge/{player}/check", data={
+        "csrf": csrf_token(sample), "judge": "J", "duel": "1", "stage": "in-duel", **counts,
+        "add_name_0": "Ash Blossom & Joyous Spring", "add_section_0": "side",
+        "add_qty_0": "1"})
+    assert fixed.status_code == 200
+    assert "Needs the head judge" not in fixed.text
+
+
+def test_card_names_are_offered_as_the_judge_types(sample: TestClient) -> None:
+    found = sample.get("/judge-cards.json", params={"q": "ash blo"}).json()["names"]
+    assert found[0] == "Ash Blossom & Joyous Spring"
+    assert sample.get("/judge-cards.json", params={"q": ""}).json() == {"names": []}
+    assert 'list="card-names"' in sample.get(f"/judge/{LEGAL_PLAYER}").text
+
+
+def test_a_judge_s_record_sent_again_records_once(sample: TestClient) -> None:
+    player = player_id(16)
+    counts = _counts(sample, player)
+    first = next(iter(counts))
+    counts[first] = str(int(counts[first]) - 1)
+    page = sample.get(f"/judge/{player}").text
+    key = re.search(r'name="form_key" value="([^"]+)"', page)
+    assert key
+    form = {"csrf": csrf_token(sample), "judge": "J", "round": "3", "table": "12",
+            "duel": "1", "stage": "in-duel", "form_key": key.group(1), **counts}
+    result = sample.post(f"/judge/{player}/check", data=form).text
+    assert f'name="form_key" value="{key.group(1)}"' in result  # the record form keeps it
+    done = sample.post(f"/judge/{player}/record", data={**form, "penalty": "DUEL_FORFEITURE"},
+                       follow_redirects=False)
+    assert done.status_code == 303
+    [entry] = event_of(sample).db.log(player)
+    assert (entry.round, entry.table, entry.details["basis"] != []) == (3, 12, True)
+    again = sample.post(f"/judge/{player}/record", data={**form, "penalty": "DUEL_FORFEITURE"},
+                        follow_redirects=False)
+    assert again.headers["location"] == f"/log/{entry.id}?again=1"
+    other = sample.post(f"/judge/{player}/record", data={
+        **form, "form_key": "another-form", "penalty": "DUEL_FORFEITURE"})
+    assert f'data-entry="{entry.id}"' in other.text  # the same incident: asked first
+    assert [e.id for e in event_of(sample).db.log(player)] == [entry.id]

@@ -133,3 +133,41 @@ def test_an_incomplete_decision_is_refused_and_not_kept(
     assert answer.status_code == 400
     assert refusal(answer) == refused
     assert event_of(sample).db.decisions(FORBIDDEN_PLAYER) == []
+
+
+def test_a_decision_records_once_and_is_corrected_or_voided_with_its_history(
+        sample_alone: TestClient) -> None:
+    client = sample_alone
+    client.post("/judges/me", data={"csrf": csrf_token(client), "name": "HJ Mai",
+                                    "head": "1"})
+    page = client.get(f"/players/{ASH}").text
+    key = re.search(r'name="form_key" value="([^"]+)"', page)
+    assert key
+    form = {"csrf": csrf_token(client), "where": _where(page), "section": "main",
+            "card": "Ash Blossom & Joyous Spring", "reason": "obvious typo",
+            "form_key": key.group(1)}
+    for _ in range(2):  # a double click
+        sent = client.post(f"/players/{ASH}/decide", data=form, follow_redirects=False)
+        assert sent.status_code == 303
+    [made] = event_of(client).db.decisions(ASH)
+    assert (made["decided_by"], made["head_judge"]) == ("HJ Mai", True)
+    corrected = client.post(f"/players/{ASH}/decide", data={
+        "csrf": csrf_token(client), "replaces": str(made["id"]), "typed_card": "Raigeki",
+        "reason": "the player wrote Raigeki", "form_key": "correction-1"},
+        follow_redirects=False)
+    assert corrected.status_code == 303
+    [now] = event_of(client).db.decisions(ASH)
+    assert (now["card"], now["where"]) == ("Raigeki", made["where"])
+    every = {d["id"]: d for d in event_of(client).db.decisions(ASH, every=True)}
+    assert every[made["id"]]["change"].action == "correct"
+    assert every[made["id"]]["change"].replacement == now["id"]
+    voided = client.post(f"/players/{ASH}/decisions/{now['id']}/void", data={
+        "csrf": csrf_token(client), "reason": "asked the player again"},
+        follow_redirects=False)
+    assert voided.status_code == 303
+    assert event_of(client).db.decisions(ASH) == []
+    assert len(event_of(client).db.decisions(ASH, every=True)) == 2  # both kept
+    after = client.get(f"/players/{ASH}").text
+    assert 'data-status="needs_decision"' in after  # the entry is open again
+    assert "asked the player again" in after
+    assert "asked the player again" in client.get(f"/players/{ASH}/log").text

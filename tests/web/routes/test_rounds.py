@@ -55,6 +55,13 @@ def _hidden(page: str) -> dict[str, str]:
     return dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)">', page))
 
 
+def _table(page: str) -> str:
+    """The table field of the judge's form (prefilled with the player's table)."""
+    found = re.search(r'name="table"[^>]*value="([^"]*)"', page)
+    assert found is not None
+    return found.group(1)
+
+
 def test_round_3_pairings_a_judge_finds_table_12_and_records_a_duel_forfeiture(
         sample_alone: TestClient) -> None:
     client = sample_alone
@@ -72,13 +79,13 @@ def test_round_3_pairings_a_judge_finds_table_12_and_records_a_duel_forfeiture(
     form_page = client.get(f"/judge/{LEGAL_PLAYER}").text
     assert seat in form_page
     hidden = _hidden(form_page)
-    assert hidden["table"] == str(TABLE)
+    assert _table(form_page) == str(TABLE)
     assert re.search(r'name="round"[^>]*value="3"', form_page)
     counts = dict(re.findall(r'name="(n:[^"]+)" value="(\d+)"', form_page))
     first = next(iter(counts))
     counts[first] = str(int(counts[first]) - 1)
     form = {"csrf": hidden["csrf"], "judge": "Mai", "round": "3", "duel": "1",
-            "stage": "in-duel", "table": hidden["table"], "started_at": hidden["started_at"],
+            "stage": "in-duel", "table": _table(form_page), "started_at": hidden["started_at"],
             **counts}
     result = client.post(f"/judge/{LEGAL_PLAYER}/check", data=form).text
     record = result[result.index(f'action="/judge/{LEGAL_PLAYER}/record"'):]
@@ -102,11 +109,11 @@ def test_round_3_pairings_a_judge_finds_table_12_and_records_a_duel_forfeiture(
 def test_a_legal_deck_check_is_recorded_with_its_extension(sample_alone: TestClient) -> None:
     client = sample_alone
     _import(client, _pairings_csv(client, 1))
-    hidden = _hidden(client.get(f"/judge/{LEGAL_PLAYER}").text)
-    counts = dict(re.findall(r'name="(n:[^"]+)" value="(\d+)"',
-                             client.get(f"/judge/{LEGAL_PLAYER}").text))
+    form_page = client.get(f"/judge/{LEGAL_PLAYER}").text
+    hidden = _hidden(form_page)
+    counts = dict(re.findall(r'name="(n:[^"]+)" value="(\d+)"', form_page))
     form = {"csrf": hidden["csrf"], "judge": "Mai", "round": "1", "duel": "1",
-            "stage": "in-duel", "table": hidden["table"],
+            "stage": "in-duel", "table": _table(form_page),
             "started_at": "2026-12-05T10:00:00+00:00", **counts}
     result = client.post(f"/judge/{LEGAL_PLAYER}/check", data=form).text
     legal = result[result.index('action="/rounds/checks"'):]

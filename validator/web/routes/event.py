@@ -24,7 +24,7 @@ from starlette.concurrency import run_in_threadpool
 from validator.cards import store
 from validator.cards.formats import format_names
 from validator.errors import MORE, InputError
-from validator.event.store import EventSettings
+from validator.event.store import EventSettings, valid_timezone
 from validator.event.versions import Part, Submission, Versions, in_effect, set_aside_by
 from validator.files.safety import check_archive
 from validator.inputs.decks.sources import DECK_SUFFIXES
@@ -130,7 +130,7 @@ async def save_event(request: Request) -> Response:
     data = await form(request)
     state = state_of(request)
     values = {k: str(data.get(k, "")).strip() for k in
-              ("name", "date", "format", "regulation", "lang", "banlist")}
+              ("name", "date", "format", "regulation", "lang", "banlist", "timezone")}
     regulations = (*REGULATIONS, *([CUSTOM_POLICY] if state.db.meta("policy") else []))
     if values["format"] not in format_names() or values["regulation"] not in regulations \
             or values["lang"] not in LANGS or not values["name"]:
@@ -139,9 +139,13 @@ async def save_event(request: Request) -> Response:
     if values["banlist"] and values["banlist"] not in {
             s.name for s in store.stored_lists(state.data_dir)}:
         raise InputError.at("banlist", "not a list of the data store", code="NO_LIST")
+    zone = values["timezone"] or "UTC"
+    if not valid_timezone(zone):
+        raise InputError.at("timezone", f"{zone[:64]!r} is not a time zone (expected a name "
+                            "such as Asia/Bangkok, Europe/Paris or UTC)", code="BAD_OPTION")
     lang = next(code for code in LANGS if code == values["lang"])
     state.db.save_settings(EventSettings(values["name"], values["date"], values["format"],
-                                         values["regulation"], lang, values["banlist"]))
+                                         values["regulation"], lang, values["banlist"], zone))
     await asyncio.wrap_future(state.refresh())
     return RedirectResponse("/?msg=" + quote("Event saved."), status_code=303)
 

@@ -3,6 +3,7 @@ paste it), get the violations, penalty, remedies and timing, and record it."""
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -17,20 +18,32 @@ from starlette.datastructures import FormData
 from validator.engine.status import unreadable_rows
 from validator.errors import ImplementationError, InputError, Problem, ProblemCollector
 from validator.event import rounds
+from validator.event.rounds import RecordDefaults, record_defaults
 from validator.event.run import EventResult
 from validator.judging.judge import (
     ListLine,
+    card_names,
     counts_changed,
     decision,
     found_deck,
     judge_check,
     registered_lines,
+    unknown_names,
 )
 from validator.report.model import Report, judged_check
 from validator.report.penalty_log import repeats
 from validator.text.lexicon import MAX_QUANTITY, whole_number
 from validator.vocab import SECTIONS, STAGES, Stage
-from validator.web.pages import form, latest, page, state_of
+from validator.web.pages import (
+    MAX_JUDGE_NAME,
+    form,
+    latest,
+    new_key,
+    page,
+    recorder,
+    state_of,
+)
+from validator.web.routes.log import already, confirm_page, similar
 from validator.web.routes.players import player_row
 from validator.web.routes.rounds import deck_check_fields
 from validator.web.state import EventState
@@ -150,6 +163,8 @@ async def _run(request: Request, player_id: str, data: FormData) -> tuple[Report
     row = player_row(result.players, player_id)
     try:
         fields = judge_inputs(data)
+        if not fields.uses_paste:
+            _known_names(state_of(request), data)
         if fields.pasted.strip() and not fields.use and counts_changed(
                 _lines(state_of(request), result, player_id), fields.counts, fields.extra):
             raise InputError.at("judge", "the counts were changed and a deck was pasted: "
@@ -159,6 +174,34 @@ async def _run(request: Request, player_id: str, data: FormData) -> tuple[Report
     except InputError as exc:
         raise FormError(row, data, exc) from exc
     return checked, row, fields
+
+
+class UnknownCards(InputError):
+    """Card names the judge typed that read as no card: sent back to fix, with the nearest
+    names (``suggestions``, by form field)."""
+
+    def __init__(self, problems: list[Problem], suggestions: dict[str, list[str]]) -> None:
+        super().__init__(problems)
+        self.suggestions = suggestions
+
+
+def _known_names(state: EventState, data: FormData) -> None:
+    """Refuse the judge's form when a card name typed in "cards not on the list" reads
+    as no card (the judge fixes the typo; it never becomes a head judge's decision)."""
+    typed = {f"add_name_{i}": str(data.get(f"add_name_{i}", "")).strip()
+             for i in range(MAX_EXTRA_ROWS)}
+    typed = {k: v for k, v in typed.items() if v}
+    if not typed:
+        return
+    setup = state.setup()
+    unknown = unknown_names(list(typed.values()), setup.cards, setup.fmt)
+    problems = [Problem(field, None, field,
+                        f"no card is named {name[:60]!r}"
+                        + (f"; did you mean {', '.join(unknown[name][:3])}?"
+                           if unknown[name] else ""), code="UNKNOWN_CARD_NAME")
+                for field, name in typed.items() if name in unknown]
+    if problems:
+        raise UnknownCards(problems, {p.file: unknown[typed[p.file]] for p in problems})
 
 
 def _check(request: Request, result: EventResult, player_id: str, fields: JudgeForm) -> Report:
@@ -190,6 +233,29 @@ def _deck(checked: Report) -> int:
 
 #: a search of up to this many digits is a table number of the current round first
 TABLE_DIGITS = 4
+
+
+@router.get("/judges/me", response_class=HTMLResponse)
+async def judge_me(request: Request, saved: int = 0, back: str = "") -> Response:
+    """The judge using this device: their name, entered once, changeable."""
+    return page(request, "judge_me.html", saved=bool(saved), back=_own_path(back))
+
+
+@router.post("/judges/me")
+async def set_judge_me(request: Request) -> Response:
+    data = await form(request)
+    name = " ".join(str(data.get("name", "")).split())[:MAX_JUDGE_NAME]
+    if not name:
+        raise InputError.at("judge", "enter your name", code="BAD_OPTION")
+    state_of(request).db.set_judge(request.state.session, name, bool(data.get("head")))
+    back = _own_path(str(data.get("back", "")))
+    return RedirectResponse(back or "/judges/me?saved=1", status_code=303)
+
+
+def _own_path(path: str) -> str:
+    """A path of this server to go back to (never another site's address)."""
+    return path if path.startswith("/") and not path.startswith("//") and "\\" not in path \
+        else ""
 
 
 @router.get("/judge", response_class=HTMLResponse)
@@ -228,17 +294,22 @@ async def judge_player(request: Request, player_id: str) -> Response:
     result = (await latest(request)).result
     if result is None:
         raise InputError.at("judge", "upload registrations first", code="NOT_READY")
-    return _judge_page(request, state, result, player_row(result.players, player_id))
+    return _judge_page(request, state, result, player_row(result.players, player_id),
+                       defaults=record_defaults(state.db, player_id))
 
 
 def _judge_page(request: Request, state: EventState, result: EventResult,
                 player: dict[str, Any], sent: FormData | None = None,
-                error: InputError | None = None) -> Response:
+                error: InputError | None = None,
+                defaults: RecordDefaults | None = None) -> Response:
     """The count form; after a form that could not be checked, with what was sent and
     what is wrong with it."""
     player_id = str(player["player_id"])
     lines = _lines(state, result, player_id)
     values = {k: v for k, v in sent.multi_items() if isinstance(v, str)} if sent else {}
+    if defaults is not None:
+        values.update({k: str(v) for k, v in (("round", defaults.round),
+                                              ("table", defaults.table)) if v is not None})
     extra = max(EXTRA_ROWS, sum(1 for k in values if k.startswith("add_name_")))
     current = rounds.current_round(state.db)
     return page(request, "judge.html", http_status=400 if error else 200, player=player,
@@ -249,7 +320,9 @@ def _judge_page(request: Request, state: EventState, result: EventResult,
                 history=state.db.log(player_id), sections=SECTIONS, values=values,
                 errors=[_form_error(p) for p in error.problems] if error else [],
                 invalid={p.column for p in error.problems} if error else set(),
-                ask_use=bool(error and "use" in [p.column for p in error.problems]))
+                ask_use=bool(error and "use" in [p.column for p in error.problems]),
+                form_key=values.get("form_key") or new_key(),
+                suggestions=error.suggestions if isinstance(error, UnknownCards) else {})
 
 
 #: the judge's form fields, as the form labels them
@@ -261,6 +334,8 @@ def _form_error(problem: Problem) -> dict[str, str]:
     field = problem.column or ""
     if field in _LABELS:
         label = _LABELS[field]
+    elif field.startswith("add_name_") and field[9:].isdigit():
+        label = f"Card not on the list, row {int(field[9:]) + 1}"
     elif problem.file == "judge" and problem.line is not None:
         label, field = f"Pasted deck, line {problem.line}", "deck_text"
     else:
@@ -288,7 +363,7 @@ async def judge_run(request: Request, player_id: str) -> Response:
     history = state.db.log(player_id)
     earlier = {code for entry in history for code in entry.codes}
     hidden = [(k, v) for k, v in data.multi_items()
-              if isinstance(v, str) and k not in ("csrf", "extension")]
+              if isinstance(v, str) and k not in ("csrf", "extension", "form_key", "confirm")]
     started = str(data.get("started_at", ""))
     return page(request, "judge_result.html",
                 extension=rounds.extension_minutes(started, rounds.now()) if started else 0,
@@ -298,12 +373,18 @@ async def judge_run(request: Request, player_id: str) -> Response:
                 repeats=[c for c in checked.codes(deck) if c in earlier], hidden=hidden,
                 penalties=state.policy().by_severity(), judge=str(data.get("judge", "")),
                 round=str(data.get("round", "")), duel=fields.duel,
-                checked_paste=fields.uses_paste, repeated=repeats(history))
+                checked_paste=fields.uses_paste, repeated=repeats(history),
+                form_key=str(data.get("form_key", "")) or new_key())
 
 
 @router.post("/judge/{player_id}/record")
 async def judge_record(request: Request, player_id: str) -> Response:
+    """Record a judge's check in the penalty log, once per form (see ``routes.log``)."""
     data = await form(request)
+    state = state_of(request)
+    key = str(data.get("form_key", "")) or None
+    if key is not None and (made := state.db.keyed(key)) is not None:
+        return already(made)
     try:
         checked, row, fields = await _run(request, player_id, data)
     except FormError as exc:
@@ -312,37 +393,54 @@ async def judge_record(request: Request, player_id: str) -> Response:
     if checked.status(deck) == "legal":
         raise InputError.at("judge", "the deck matches the list: nothing to record",
                             code="BAD_OPTION")
-    judge = str(data.get("judge", "")).strip()
-    if not judge:
-        raise InputError.at("judge", "enter the judge's name", code="BAD_OPTION")
-    verdict, policy, header = checked.verdict(deck), state_of(request).policy(), checked.header
+    judge = recorder(request, data)
+    verdict, policy, header = checked.verdict(deck), state.policy(), checked.header
     prescribed = verdict.penalty if verdict is not None else None
     chosen = str(data.get("penalty") or prescribed or "")
     if chosen not in policy.penalties:
         raise InputError.at("penalty", "choose a penalty of the event's regulation (the "
                                        "regulation prescribes none here)", code="BAD_OPTION")
-    made = decision(prescribed, chosen, policy)
+    made_as = decision(prescribed, chosen, policy)
     reason = str(data.get("reason", "")).strip()
-    if made != "confirmed" and not reason:
+    if made_as != "confirmed" and not reason:
         raise InputError.at("reason", "a downgrade, an upgrade or a penalty the regulation "
                                       "does not prescribe needs a reason", code="BAD_OPTION")
-    db = state_of(request).db
+    db = state.db
     check = deck_check_fields(data)
     round_ = fields.round if fields.round is not None else rounds.current_round(db)
     table = check["table"] if check["table"] is not None else rounds.table_of(
         db, player_id, round_)
-    entry = db.record(
-        player_id=player_id, player_name=row["player_name"], judge=judge, table=table,
-        round=round_, duel=fields.duel, kind="deck", codes=checked.codes(deck),
-        default_penalty=prescribed or "",
-        penalty=chosen, decision=made, reason=reason,
+    codes = checked.codes(deck)
+    same_round = db.log(player_id, round=round_, in_round=True)
+    if not data.get("confirm") and (earlier := similar(same_round, player_id, round_, codes)):
+        return confirm_page(request, f"/judge/{quote(player_id)}/record", data, earlier)
+    entry, new = await run_in_threadpool(  # the commit waits for the disk
+        db.record_once,
+        player_id=player_id, player_name=row["player_name"], judge=judge.name,
+        round=round_, duel=fields.duel, kind="deck", codes=codes,
+        default_penalty=prescribed or "", penalty=chosen, decision=made_as, reason=reason,
+        table=table, form_key=key, head_judge=judge.head,
         details={"applies_to": policy.applies_to(chosen, header.stage, header.lang),
                  "remedies": verdict.remedies if verdict is not None else [],
-                 "siding": header.siding,
+                 "siding": header.siding, "stage": header.stage,
+                 "basis": [b for b in verdict.basis if b] if verdict is not None else [],
                  "violations": checked.violations["message"].to_list()})
+    if not new:
+        return already(entry)
     if check["started_at"]:  # a deck check at the table (not a pasted list compared)
-        rounds.record_deck_check(db, player_id=player_id, judge=judge,
+        rounds.record_deck_check(db, player_id=player_id, judge=judge.name,
                                  started_at=check["started_at"], result=chosen,
                                  extension=check["extension"], round=round_, table=table,
                                  log_entry=entry)
     return RedirectResponse(f"/players/{quote(player_id)}#history", status_code=303)
+
+
+@router.get("/judge-cards.json")
+async def card_name_options(request: Request, q: str = "") -> Response:
+    """Card names of the event's card pool (English and the event's language) for a
+    judge's autocomplete: ``{"names": [...]}``, at most 20."""
+    state = state_of(request)
+    langs = tuple(dict.fromkeys(("en", state.settings().lang)))
+    names = await run_in_threadpool(card_names, state.setup().cards, q[:60], langs)
+    return Response(json.dumps({"names": names}, ensure_ascii=False),
+                    media_type="application/json")

@@ -17,9 +17,11 @@ from validator.event import rounds
 from validator.event.versions import Part, PlayerVersion
 from validator.judging.judge import read_as, side_by_side
 from validator.report.model import Report
+from validator.report.penalty_log import clause, infraction_text, status
 from validator.text.lexicon import MAX_QUANTITY, quantity_in_range, whole_number
 from validator.vocab import SECTIONS
-from validator.web.pages import form, judged, latest, page, state_of
+from validator.web.pages import form, judge_of, judged, latest, new_key, page, recorder, state_of
+from validator.web.routes.log import log_context
 
 router = APIRouter()
 PARTS: tuple[Part, ...] = ("list", "deck")
@@ -83,19 +85,39 @@ async def player(request: Request, player_id: str, restored: int = 0) -> Respons
                     setup.cards, setup.fmt)),
                 checking=snapshot.checking, restored=restored, versions={
                     part: snapshot.versions.of(player_id, part) for part in PARTS},
-                history=state.db.log(player_id), decisions=state.db.decisions(player_id),
+                history=state.db.log(player_id), form_key=new_key(),
+                decisions=state.db.decisions(player_id, every=True),
                 current=current, table=rounds.table_of(state.db, player_id, current))
 
 
 @router.post("/players/{player_id}/decide")
 async def decide(request: Request, player_id: str) -> Response:
-    """The head judge settles an entry: which card it is (and its quantity), who, why."""
+    """The head judge settles an entry: which card it is (and its quantity), who, why. A
+    form sent again records once; ``replaces``: the decision this one corrects (kept,
+    marked corrected)."""
     data = await form(request)
     state = state_of(request)
     values = {k: str(data.get(k, "")).strip() for k in
-              ("where", "card", "typed_card", "qty", "section", "decided_by", "reason")}
+              ("where", "card", "typed_card", "qty", "section", "decided_by", "reason",
+               "replaces", "form_key")}
+    replaces = whole_number(values["replaces"], 10**9) if values["replaces"] else None
+    if replaces is not None:
+        original = next((d for d in state.db.decisions(player_id)
+                         if d["id"] == replaces), None)
+        if original is None:
+            raise InputError.at("decision", "that decision is not in effect (voided or "
+                                "corrected already)", code="BAD_DECISION")
+        values["where"] = str(original["where"])
+        values["section"] = values["section"] or str(original["section"] or "")
     card = values["typed_card"] or values["card"]
-    if not card or not values["decided_by"] or not values["reason"]:
+    if values["decided_by"]:
+        data_judge = values["decided_by"]
+        me = judge_of(request)
+        head = me is not None and me.head and me.name == data_judge
+    else:
+        me = judge_of(request)
+        data_judge, head = (me.name, me.head) if me else ("", False)
+    if not card or not data_judge or not values["reason"]:
         raise InputError.at("decision", "choose or type the card, and give who decided and why",
                             code="BAD_DECISION")
     qty = values["qty"]
@@ -103,10 +125,32 @@ async def decide(request: Request, player_id: str) -> Response:
         raise InputError.at("qty", f"a quantity is a number 1-{MAX_QUANTITY}",
                             code="BAD_QUANTITY")
     section = values["section"] if values["section"] in SECTIONS else None
-    state.db.add_decision(player_id=player_id, place=values["where"], card=card,
-                          qty=int(qty) if qty else None, section=section,
-                          decided_by=values["decided_by"], reason=values["reason"])
-    await asyncio.wrap_future(state.refresh())
+    _, new = state.db.add_decision(player_id=player_id, place=values["where"], card=card,
+                                   qty=int(qty) if qty else None, section=section,
+                                   decided_by=data_judge, reason=values["reason"],
+                                   form_key=values["form_key"] or None, head_judge=head,
+                                   replaces=replaces)
+    if new:
+        await asyncio.wrap_future(state.refresh())
+    return RedirectResponse(f"/players/{quote(player_id)}#decisions", status_code=303)
+
+
+@router.post("/players/{player_id}/decisions/{decision}/void")
+async def void_decision(request: Request, player_id: str, decision: int) -> Response:
+    """Void a decision: kept, marked voided with who, when and why; its entry is open
+    again for the head judge."""
+    data = await form(request)
+    state = state_of(request)
+    reason = str(data.get("reason", "")).strip()
+    if not reason:
+        raise InputError.at("reason", "say why the decision is voided", code="BAD_DECISION")
+    if not any(d["id"] == decision for d in state.db.decisions(player_id, every=True)):
+        raise InputError.at("decision", f"no decision #{decision} for this player",
+                            code="BAD_DECISION")
+    judge = recorder(request, data)
+    if state.db.change("decision", decision, "void", made_by=judge.name, reason=reason,
+                       form_key=str(data.get("form_key", "")) or None):
+        await asyncio.wrap_future(state.refresh())
     return RedirectResponse(f"/players/{quote(player_id)}#decisions", status_code=303)
 
 
@@ -114,7 +158,10 @@ async def decide(request: Request, player_id: str) -> Response:
 async def player_log(request: Request, player_id: str) -> Response:
     state = state_of(request)
     return page(request, "player_log.html", player_id=player_id,
-                entries=state.db.log(player_id), decisions=state.db.decisions(player_id))
+                player_name=_name(request, player_id), entries=state.db.log(player_id),
+                decisions=state.db.decisions(player_id, every=True),
+                context=log_context(state), text=infraction_text, clause=clause,
+                status=status)
 
 
 def _version(request: Request, player_id: str, part: str, upload: int) -> PlayerVersion:

@@ -21,7 +21,7 @@ from validator.inputs.pairings import (
 )
 from validator.report.deck_checks import deck_check_xlsx
 from validator.text.lexicon import whole_number
-from validator.web.pages import files, form, latest, page, state_of
+from validator.web.pages import files, form, latest, page, recorder, state_of
 from validator.web.state import EventState
 
 router = APIRouter()
@@ -200,14 +200,12 @@ async def record_check(request: Request) -> Response:
     data = await form(request)
     state = state_of(request)
     player_id = str(data.get("player_id", "")).strip()
-    judge = str(data.get("judge", "")).strip()
     names = await _names(request)
     if player_id not in names:
         raise InputError.at(player_id or "player", "no such player", code="UNKNOWN_PLAYER")
-    if not judge:
-        raise InputError.at("judge", "enter the judge's name", code="BAD_OPTION")
+    judge = recorder(request, data)
     fields = deck_check_fields(data)
     started = fields.pop("started_at") or rounds.now()
-    rounds.record_deck_check(state.db, player_id=player_id, judge=judge[:80],
+    rounds.record_deck_check(state.db, player_id=player_id, judge=judge.name,
                              started_at=started, result="legal", **fields)
     return RedirectResponse(f"/judge?checked={quote(player_id)}", status_code=303)

@@ -109,3 +109,35 @@ document.querySelectorAll("[data-print]").forEach(function (button) {
 document.querySelectorAll("details.setup").forEach(function (details) {
   if (window.matchMedia && window.matchMedia("(min-width: 641px)").matches) { details.open = true; }
 });
+
+// Card names typed by a judge: suggestions from the event's card pool as they type.
+(function () {
+  var list = document.getElementById("card-names");
+  if (!list || !window.fetch) { return; }
+  var asked = "";
+  document.addEventListener("input", function (event) {
+    var field = event.target;
+    if (!field.matches || !field.matches("input[data-card-names]")) { return; }
+    if (field.getAttribute("list") !== "card-names") { field.setAttribute("list", "card-names"); }
+    var typed = field.value.trim();
+    if (typed.length < 2) { list.textContent = ""; asked = ""; return; }
+    if (typed === asked) { return; }
+    asked = typed;
+    fetch("/judge-cards.json?q=" + encodeURIComponent(typed)).then(function (answer) {
+      return answer.ok ? answer.json() : { names: [] };
+    }).then(function (found) {
+      if (asked !== typed) { return; }
+      list.textContent = "";
+      // a name typed in full needs no list (its popup would sit over the form)
+      var whole = found.names.some(function (name) {
+        return name.toLowerCase() === typed.toLowerCase();
+      });
+      if (whole) { return; }
+      found.names.forEach(function (name) {
+        var option = document.createElement("option");
+        option.value = name;
+        list.appendChild(option);
+      });
+    });
+  });
+})();

@@ -1,0 +1,117 @@
+"""Many judges recording in the penalty log at once, on a live server.
+
+``python -m bench.log_load [--judges 50] [--records 20] [--players 200]`` starts
+``deckcheck serve`` on a loopback port (demo card pool), creates an event of synthetic
+players, then lets each judge (its own client: its own session, its judge name given once)
+record ``--records`` infractions as fast as the server answers, each form sent twice (a
+double click: the same one-time key). Every record is for the judge's own player in a round
+of its own, so none is the same incident as another. Afterwards the event file must hold
+exactly one entry per form (no duplicate, none lost), each resend answered with the entry
+its form made. Prints one JSON line: p50/p95/max of a record (the first send), of a resend,
+and the counts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import statistics
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from bench.judge_load import _registrations, _token, _upload
+from tests.web.server import Server
+from validator.event.store import EventDB
+
+
+def _figures(times: list[float]) -> dict[str, float]:
+    ordered = sorted(times)
+    return {"p50_ms": 1000 * statistics.median(ordered),
+            "p95_ms": 1000 * ordered[int(0.95 * (len(ordered) - 1))],
+            "max_ms": 1000 * ordered[-1]}
+
+
+def _judge(url: str, number: int, player: str, records: int, start: threading.Barrier,
+           out: dict[str, Any]) -> None:
+    """One judge's device: name given once, then ``records`` forms, each sent twice."""
+    with httpx.Client(base_url=url, timeout=60) as client:
+        token = _token(client, "/judges/me")
+        client.post("/judges/me", data={"csrf": token, "name": f"Judge {number:02d}"})
+        firsts, resends, made, again = [], [], [], []
+        start.wait()
+        for n in range(records):
+            form = {"csrf": token, "form_key": f"bench-{number}-{n}", "player_id": player,
+                    "code": "LATE", "round": str(n + 1), "table": str(number + 1)}
+            began = time.perf_counter()
+            first = client.post("/log", data=form)
+            firsts.append(time.perf_counter() - began)
+            began = time.perf_counter()
+            resend = client.post("/log", data=form)
+            resends.append(time.perf_counter() - began)
+            made.append(first.status_code)
+            again.append(resend.headers.get("location", ""))
+        out[player] = {"firsts": firsts, "resends": resends, "made": made, "again": again}
+
+
+def run(judges: int, records: int, players: int) -> dict[str, Any]:
+    data = _registrations(max(players, judges))
+    with tempfile.TemporaryDirectory() as folder, Server(Path(folder) / "e.sqlite") as server:
+        with httpx.Client(base_url=server.url, timeout=120, follow_redirects=True) as client:
+            token = _token(client)
+            client.post("/event", data={"csrf": token, "name": "Log load",
+                                        "date": "2026-12-05", "format": "advanced-tcg",
+                                        "regulation": "th", "lang": "en"}).raise_for_status()
+            _upload(client, token, data)
+            while json.loads(client.get("/status.json").text)["checking"]:
+                time.sleep(0.05)
+            ids = re.findall(r'<option value="(S\d+)">', client.get("/log").text)[:judges]
+        if len(ids) < judges:
+            raise SystemExit(f"the event has {len(ids)} players, fewer than {judges} judges")
+        out: dict[str, Any] = {}
+        start = threading.Barrier(judges)
+        threads = [threading.Thread(target=_judge, args=(server.url, n, player, records,
+                                                         start, out))
+                   for n, player in enumerate(ids)]
+        began = time.perf_counter()
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        wall = time.perf_counter() - began
+        entries = EventDB(server.db).log()
+    keys = [e.form_key for e in entries]
+    by_key = {e.form_key: e.id for e in entries}
+    expected = {f"bench-{n}-{r}" for n in range(judges) for r in range(records)}
+    resent_right = sum(1 for player, got in out.items() for n, where in enumerate(got["again"])
+                       if where == f"/log/{by_key.get(_key(ids, player, n))}?again=1")
+    firsts = [t for got in out.values() for t in got["firsts"]]
+    resends = [t for got in out.values() for t in got["resends"]]
+    return {"judges": judges, "records_each": records, "wall_s": round(wall, 2),
+            "entries": len(entries), "expected": len(expected),
+            "duplicates": len(keys) - len(set(keys)),
+            "lost": len(expected - set(by_key)),
+            "resends_answered_with_their_entry": resent_right,
+            "record": _figures(firsts), "resend": _figures(resends)}
+
+
+def _key(ids: list[str], player: str, n: int) -> str:
+    return f"bench-{ids.index(player)}-{n}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--judges", type=int, default=50)
+    parser.add_argument("--records", type=int, default=20)
+    parser.add_argument("--players", type=int, default=200)
+    args = parser.parse_args()
+    print(json.dumps(run(args.judges, args.records, args.players)))
+
+
+if __name__ == "__main__":
+    main()
