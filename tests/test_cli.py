@@ -7,10 +7,14 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import click
+import polars as pl
 import pytest
 from click.testing import CliRunner
 
 from tests.conftest import shared_path
+from tests.deckbuild import real_filler
+from validator.cards.banlist import Banlist, read_list_file
+from validator.cards.store import load_store
 from validator.cli import main
 from validator.errors import SHOWN
 
@@ -78,7 +82,7 @@ def test_check_exit_codes_and_json(tmp_path: Path) -> None:
     runner = CliRunner()
     ok = runner.invoke(main, ["check", str(decks), "--json", "-"])
     assert ok.exit_code == 0, ok.output
-    payload = json.loads(ok.output)
+    payload = json.loads(ok.stdout)
     assert payload["summary"] == {"decks": 1, "legal": 1, "illegal": 0, "violations_by_code": {}}
     assert payload["decks"][0]["penalty"] is None
     _ydk(decks / "bad.ydk", _legal_main()[:39], side=[55144522])
@@ -99,14 +103,14 @@ def test_check_stage_and_language(tmp_path: Path) -> None:
     deck = _ydk(tmp_path / "d.ydk", _legal_main()[:39])
     result = CliRunner().invoke(main, ["check", str(deck), "--json", "-", "--stage", "in-duel",
                                        "--lang", "ja", "--regulation", "th"])
-    penalty = json.loads(result.output)["decks"][0]["penalty"]
+    penalty = json.loads(result.stdout)["decks"][0]["penalty"]
     assert penalty["applies_to"] == "進行中のデュエル"
     assert penalty["label"] == "デュエルの敗北"
     assert penalty["remedies"] == ["デッキに適切なカードを加え、40枚にする。"]
     # the ja regulation's copy has no clause for a small deck: the head judge decides
     ja = CliRunner().invoke(main, ["check", str(deck), "--json", "-", "--lang", "ja",
                                    "--regulation", "ja"])
-    verdict = json.loads(ja.output)["decks"][0]
+    verdict = json.loads(ja.stdout)["decks"][0]
     assert verdict["penalty"] is None
     assert verdict["status"] == "illegal"
     assert verdict["head_judge"] == ["MAIN_TOO_SMALL"]
@@ -174,7 +178,7 @@ def test_imports_accumulate_and_the_real_list_becomes_the_default(tmp_path: Path
     albaz = str(shared_path("decks", "windbot", "AI_Albaz.ydk"))
     checked = runner.invoke(main, ["check", albaz, "--json", "-", *store_dir])
     assert checked.exit_code == 1, checked.output
-    report = json.loads(checked.output)
+    report = json.loads(checked.stdout)
     assert report["banlist"] == "2026.05 TCG"
     assert any(v["code"] == "FORBIDDEN_CARD" and v["card"] == 'Maxx "C"'
                for v in report["decks"][0]["violations"])
@@ -433,3 +437,126 @@ def test_an_empty_deck_file_keeps_its_file_in_every_output(tmp_path: Path) -> No
     assert row[titles.index("Deck file")] == str(empty)
     assert any(line.startswith("0400001301 ") and f"({empty})" in line
                for line in ran.stdout.splitlines())
+
+
+# -- the list in force on the event's date, over the nine dated TCG lists of the history
+
+HISTORY = ("2024.01", "2024.04", "2024.09", "2024.12", "2025.04", "2025.09", "2025.10",
+           "2026.02", "2026.05")
+LACRIMA = 46640168  # Fiendsmith's Lacrima: unlisted on 2024.04 TCG, Forbidden on 2024.09 TCG
+
+
+@pytest.fixture(scope="module")
+def history_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """cards.json, the OCG/TCG cdb and the nine history lists, imported into one store."""
+    folder = tmp_path_factory.mktemp("history")
+    lists = [shared_path("lflist", "history", f"TCG-{name}.lflist.conf") for name in HISTORY]
+    done = CliRunner().invoke(main, ["data", "import", str(shared_path("ygojson", "cards.json")),
+                                     str(shared_path("cdb", "cards.delta.cdb")),
+                                     *map(str, lists), "--data-dir", str(folder)])
+    assert done.exit_code == 0, done.output
+    return folder
+
+
+def _history_deck(folder: Path) -> Path:
+    """A TCG deck of 39 cards no history list names, and one Fiendsmith's Lacrima (Extra)."""
+    db = load_store(folder)
+    assert db is not None
+    named = [b.entries for p in sorted(shared_path("lflist", "history").iterdir())
+             for b in read_list_file(p)]
+    every = Banlist("every history list", "history", pl.concat(named))
+    cards = [code for code, qty in real_filler(db, every, 40) for _ in range(qty)]
+    deck = folder.parent / f"{folder.name}-decks" / "lacrima.ydk"
+    deck.parent.mkdir(exist_ok=True)
+    return _ydk(deck, list(map(int, cards)), extra=[LACRIMA])
+
+
+def _checked(folder: Path, deck: Path, *args: str) -> tuple[int, dict[str, object]]:
+    done = CliRunner().invoke(main, ["check", str(deck.parent), "--json", "-", "--data-dir",
+                                     str(folder), *args])
+    assert done.exit_code in (0, 1), done.output
+    return done.exit_code, json.loads(done.stdout)
+
+
+def _codes_of(report: dict[str, object]) -> list[str]:
+    decks = report["decks"]
+    assert isinstance(decks, list)
+    return [v["code"] for v in decks[0]["violations"]]
+
+
+@pytest.mark.parametrize("name", HISTORY)
+def test_check_uses_the_list_in_force_on_the_date(history_store: Path, name: str) -> None:
+    year, month = name.split(".")
+    day = f"{year}-{month}-15"
+    deck = _history_deck(history_store)
+    status, report = _checked(history_store, deck, "--date", day)
+    assert (report["banlist"], report["banlist_effective"], report["banlist_reason"]) == (
+        f"{name} TCG", f"{year}-{month}-01", f"in force on {day}")
+    # the list's own verdict on Fiendsmith's Lacrima: Forbidden from 2024.09 to 2025.04
+    forbidden = name in ("2024.09", "2024.12", "2025.04")
+    assert _codes_of(report) == (["FORBIDDEN_CARD"] if forbidden else [])
+    assert status == (1 if forbidden else 0)
+
+
+def test_a_date_before_every_list_is_an_error_naming_the_earliest(history_store: Path) -> None:
+    deck = _history_deck(history_store)
+    done = CliRunner().invoke(main, ["check", str(deck.parent), "--date", "2023-01-01",
+                                     "--data-dir", str(history_store)], terminal_width=200)
+    assert done.exit_code == 2
+    assert "NO_LIST_IN_FORCE" in done.output
+    assert "2024-01-01" in done.output
+    assert "Traceback" not in done.output
+
+
+def test_a_bad_date_is_a_usage_error() -> None:
+    done = CliRunner().invoke(main, ["check", ".", "--date", "2024-13-01"])
+    assert done.exit_code == 2
+    assert "BAD_OPTION" in done.output
+
+
+def test_a_list_given_by_name_wins_over_the_date(history_store: Path) -> None:
+    deck = _history_deck(history_store)
+    _, report = _checked(history_store, deck, "--date", "2024-05-15", "--banlist",
+                         "2024.09 TCG")
+    assert (report["banlist"], report["banlist_reason"]) == ("2024.09 TCG", "given by name")
+    assert "FORBIDDEN_CARD" in _codes_of(report)
+
+
+def test_effective_at_import_moves_the_boundary_by_days(tmp_path: Path) -> None:
+    runner = CliRunner()
+    folder = tmp_path / "store"
+    april = shared_path("lflist", "history", "TCG-2024.04.lflist.conf")
+    september = shared_path("lflist", "history", "TCG-2024.09.lflist.conf")
+    for path, given in ((shared_path("ygojson", "cards.json"), []), (april, []),
+                        (september, ["--effective", "2024.09 TCG=2024-09-10"])):
+        done = runner.invoke(main, ["data", "import", str(path), *given, "--data-dir",
+                                    str(folder)])
+        assert done.exit_code == 0, done.output
+    info = runner.invoke(main, ["data", "info", "--data-dir", str(folder)], terminal_width=200)
+    assert "2024-09-10" in info.output
+    assert "import" in info.output
+    assert "2024-04-01" in info.output
+    assert "its name" in info.output
+    deck = _history_deck(folder)
+    _, before = _checked(folder, deck, "--date", "2024-09-09")
+    _, after = _checked(folder, deck, "--date", "2024-09-10")
+    assert (before["banlist"], after["banlist"]) == ("2024.04 TCG", "2024.09 TCG")
+    assert after["banlist_effective"] == "2024-09-10"
+    assert ("FORBIDDEN_CARD" in _codes_of(before), "FORBIDDEN_CARD" in _codes_of(after)) == (
+        False, True)
+    # one date for every list of the files imported; a name that is not there is an error
+    again = runner.invoke(main, ["data", "import", str(april), "--effective", "2024-04-20",
+                                 "--data-dir", str(folder)], terminal_width=200)
+    assert "2024-04-20" in again.output
+    wrong = runner.invoke(main, ["data", "import", str(april), "--effective",
+                                 "2099.01 TCG=2024-04-20", "--data-dir", str(folder)])
+    assert wrong.exit_code == 2
+    assert "NO_LIST" in wrong.output
+
+
+def test_every_header_names_the_list_its_date_and_why(history_store: Path,
+                                                      tmp_path: Path) -> None:
+    deck = _history_deck(history_store)
+    shown = CliRunner().invoke(main, ["check", str(deck.parent), "--date", "2025-06-15",
+                                      "--data-dir", str(history_store)], terminal_width=200)
+    assert "2025.04 TCG (effective 2025-04-01; in force on 2025-06-15)" in shown.output

@@ -56,6 +56,15 @@ class Header:
     comparison: Comparison | None  # None: no deck was compared with a list
     no_clause: str  # said of codes the regulation prescribes no penalty for
     decide: str  # said where the head judge must decide first
+    banlist_effective: str | None = None  # the day the list takes effect
+    banlist_reason: str = ""  # why the list was chosen ("in force on 2025-06-15")
+
+    @property
+    def banlist_line(self) -> str:
+        """The list, its effective date and why it was chosen, as reports name it."""
+        facts = [f"effective {self.banlist_effective}"] if self.banlist_effective else []
+        facts += [self.banlist_reason] if self.banlist_reason else []
+        return f"{self.banlist} ({'; '.join(facts)})" if facts else self.banlist
 
     @property
     def siding(self) -> bool:
@@ -181,7 +190,8 @@ def _header(result: CheckResult, policy: Policy, stage: Stage, lang: Lang, duel:
             comparison: Comparison | None) -> Header:
     return Header(result.format.name, result.format.title, result.banlist, result.cards,
                   policy.regulation, policy.title, policy.title_local, stage, lang, duel,
-                  comparison, policy.text("no_clause", lang), policy.text("decision", lang))
+                  comparison, policy.text("no_clause", lang), policy.text("decision", lang),
+                  result.banlist_effective, result.banlist_reason)
 
 
 def _unresolved(lists: CheckResult | None, like: CheckResult) -> pl.DataFrame:
