@@ -10,13 +10,17 @@ import click
 import polars as pl
 import pytest
 from click.testing import CliRunner
+from openpyxl import load_workbook
 
 from tests.conftest import shared_path
 from tests.deckbuild import real_filler
 from validator.cards.banlist import Banlist, read_list_file
+from validator.cards.load import load
 from validator.cards.store import load_store
 from validator.cli import main
+from validator.engine.check import check
 from validator.errors import SHOWN
+from validator.inputs.decks.batch import read_deck_paths
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -560,3 +564,83 @@ def test_every_header_names_the_list_its_date_and_why(history_store: Path,
     shown = CliRunner().invoke(main, ["check", str(deck.parent), "--date", "2025-06-15",
                                       "--data-dir", str(history_store)], terminal_width=200)
     assert "2025.04 TCG (effective 2025-04-01; in force on 2025-06-15)" in shown.output
+
+
+# -- deckcheck card
+
+
+def test_card_shows_its_status_on_the_list_in_force(history_store: Path) -> None:
+    done = CliRunner().invoke(main, ["card", 'Maxx "C"', "--date", "2024-10-20", "--json", "-",
+                                     "--data-dir", str(history_store)])
+    assert done.exit_code == 0, done.output
+    facts = json.loads(done.stdout)
+    assert (facts["banlist"], facts["banlist_effective"], facts["banlist_reason"]) == (
+        "2024.09 TCG", "2024-09-01", "in force on 2024-10-20")
+    [card] = facts["cards"]
+    assert (card["passcodes"], card["status"]["word"]) == ([23434538], "Forbidden")
+    shown = CliRunner().invoke(main, ["card", 'Maxx "C"', "--date", "2024-10-20",
+                                      "--data-dir", str(history_store)], terminal_width=200)
+    assert "2024.09 TCG (effective 2024-09-01; in force on 2024-10-20)" in shown.output
+
+
+def test_card_by_passcode_shows_printings_and_names(history_store: Path) -> None:
+    runner = CliRunner()
+    args = ["card", "14558127", "--json", "-", "--data-dir", str(history_store)]
+    first, again = runner.invoke(main, args), runner.invoke(main, args)
+    assert first.exit_code == 0, first.output
+    assert first.stdout == again.stdout  # stable
+    [card] = json.loads(first.stdout)["cards"]
+    assert card["name"] == "Ash Blossom & Joyous Spring"
+    assert 14558127 in card["passcodes"]
+    assert (card["names"]["ja"], card["names"]["ko"]) == ("灰流うらら", "하루 우라라")
+    shown = runner.invoke(main, ["card", "14558127", "--lang", "ja", "--data-dir",
+                                 str(history_store)], terminal_width=200)
+    assert "灰流うらら" in shown.output
+
+
+def test_card_unknown_exits_2() -> None:
+    done = CliRunner().invoke(main, ["card", "No Such Card Anywhere", "--cards", "demo"])
+    assert done.exit_code == 2
+    assert "NO_SUCH_CARD" in done.output
+
+
+# -- no silent demo pool
+
+
+def test_an_empty_store_says_the_demo_pool_is_used_in_every_output(tmp_path: Path) -> None:
+    decks = tmp_path / "decks"
+    decks.mkdir()
+    _ydk(decks / "p1.ydk", _legal_main())
+    empty = ["--data-dir", str(tmp_path / "empty")]
+    setup = load("advanced-tcg", None, folder=tmp_path / "empty")
+    files = read_deck_paths([decks])
+    [warning] = [w for w in check(files.entries, cards=setup.cards, fmt=setup.fmt,
+                                  banlist=setup.banlist).warnings if w.code == "DEMO_POOL"]
+    runner = CliRunner()
+    as_json = runner.invoke(main, ["check", str(decks), "--json", "-", *empty])
+    assert as_json.exit_code == 0, as_json.output
+    assert str(warning) in json.loads(as_json.stdout)["warnings"]
+    terminal = runner.invoke(main, ["check", str(decks), *empty], terminal_width=300)
+    assert str(warning) in " ".join(terminal.output.split())
+    # the event's XLSX Summary
+    registrations = tmp_path / "lists.csv"
+    registrations.write_text("Player ID,Player Name,Section,Qty,Card Name\n"
+                             "p1,Ana,Main,3,Raigeki\n")
+    report = tmp_path / "report.xlsx"
+    event = runner.invoke(main, ["event", str(registrations), "--decks", str(decks),
+                                 "--report", str(report), "--quiet", *empty])
+    assert event.exit_code == 1, event.output
+    summary = load_workbook(report)["Summary"]
+    cells = [str(c) for row in summary.iter_rows(values_only=True) for c in row if c]
+    assert any(str(warning) in c for c in cells)
+
+
+def test_a_deck_of_mostly_unknown_passcodes_says_the_data_may_be_missing(
+        tmp_path: Path) -> None:
+    decks = tmp_path / "decks"
+    decks.mkdir()
+    _ydk(decks / "p1.ydk", [90000000 + i for i in range(40)])
+    done = CliRunner().invoke(main, ["check", str(decks), "--cards", "demo", "--json", "-"])
+    assert done.exit_code == 1
+    warnings = json.loads(done.stdout)["warnings"]
+    assert any(w.startswith("p1: ") and "40" in w for w in warnings)

@@ -27,6 +27,7 @@ from validator.cards.load import load, load_banlist
 from validator.cards.update import update
 from validator.cli import main
 from validator.engine.check import check
+from validator.engine.lookup import card_facts
 from validator.errors import (
     MORE,
     PROBLEM_CODES,
@@ -331,6 +332,8 @@ SAMPLES: dict[str, Sample] = {
     "DEMO_POOL": lambda tmp, _: _check_warnings(store.demo_cards(), [{"name": "Raigeki"}]),
     "CARD_DATA_MISSING": lambda tmp, _: _check_warnings(
         _own_cards(tmp), [{"passcode": code} for code in (90000001, 90000002, 90000003)]),
+    "NO_SUCH_CARD": lambda tmp, _: _raised(lambda: card_facts("No Such Card", load(
+        "advanced-tcg", "demo"))),
     "NO_RELEASE_INFO": lambda tmp, _: _check_warnings(_own_cards(tmp),
                                                       [{"passcode": 33333333}]),
     "DEMO_LIST": lambda tmp, _: _raised(lambda: load_banlist(

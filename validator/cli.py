@@ -659,6 +659,72 @@ def event_command(registrations: Path, decks: Path | None, cards_spec: str | Non
     sys.exit(0 if judged.statuses["legal"] == judged.items.height else 1)
 
 
+@main.command("card")
+@click.argument("query")
+@cards_option
+@banlist_option
+@format_option
+@date_option
+@lang_option
+@json_option
+@data_dir_option
+@user_errors
+def card_command(query: str, cards_spec: str | None, banlist_spec: str | None,
+                 format_spec: str, date: str, lang: Lang, json_target: str | None,
+                 data_dir: Path | None) -> None:
+    """Show what the card data knows of one card (a name in any language, or a passcode):
+    printings, names, the name it counts as, its status on the list in force, release per
+    region and the sources that say so, Genesys points; every card a name names.
+
+    Exit status: 0 found, 2 no such card or bad input.
+
+    Example: deckcheck card "Maxx \"C\"" --date 2024-10-20
+    """
+    from validator.cards.load import load
+    from validator.engine.lookup import card_facts
+
+    setup = load(format_spec, cards_spec, banlist_spec, None, data_dir,
+                 _day(date) if date else None)
+    facts = card_facts(query, setup)
+    if json_target is not None:
+        import json
+
+        text = json.dumps(facts, ensure_ascii=False, indent=2) + "\n"
+        if json_target == "-":
+            click.echo(text, nl=False)
+            return
+        Path(json_target).write_text(text, encoding="utf-8")
+    effective = f"effective {facts['banlist_effective']}; " if facts["banlist_effective"] else ""
+    out.print(f"list {escape(facts['banlist'])} ({effective}{facts['banlist_reason']})",
+              highlight=False)
+    for card in facts["cards"]:
+        name = card["names"].get(lang) or card["name"]
+        lines = [f"[bold]{escape(name)}[/bold]"
+                 + (f" — {escape(card['name'])}" if name != card["name"] else ""),
+                 f"  passcodes: {', '.join(map(str, card['passcodes'])) or '—'}",
+                 f"  kind: {card['kind']}" + (", Extra Deck" if card["extra_deck"] else "")
+                 + (", Rush Duel" if card["rush"] else "")]
+        if card["treated_as"]:
+            lines.append(f"  treated as: {escape(card['treated_as'])}")
+        status = card["status"]
+        lines.append(f"  status on {escape(facts['banlist'])}: {status['word']}"
+                     + ("" if status["listed"] else " (not on the list)"))
+        if card["outside_pool"]:
+            lines.append(f"  not legal in {facts['format']}: {escape(card['outside_pool'])}")
+        release = card["release"]
+        lines.append(f"  released in: {', '.join(r.upper() for r in release['regions']) or '—'}"
+                     f" (sources: {escape('; '.join(release['sources']))})")
+        for stated in release["stated"]:
+            lines.append(f"    YGOJSON {stated['region']}: {stated['status']}")
+        if release["unknown"]:
+            lines.append("  no source says whether it is released in this format's region")
+        if card["points"]:
+            lines.append(f"  Genesys points: {card['points']:g}")
+        lines.append("  names: " + "; ".join(f"{k} {escape(v)}" for k, v in
+                                              card["names"].items()))
+        out.print("\n".join(lines), highlight=False)
+
+
 @main.command("serve")
 @click.option("--db", "db_path", type=click.Path(path_type=Path), default=Path("event.sqlite"),
               show_default=True, help="The event's database file (created when missing).")

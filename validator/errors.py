@@ -108,6 +108,7 @@ PROBLEM_CODES: dict[str, str] = {
     "DEMO_POOL": "decks checked against the demo card pool: no card data imported",
     "CARD_DATA_MISSING": "a deck most of whose passcodes the card data does not know: the "
                          "card data may be missing or old",
+    "NO_SUCH_CARD": "a card looked up (`deckcheck card`) that the card data does not hold",
     "NO_RELEASE_INFO": "cards of the decks about whose release in the format's region no "
                        "card source says anything (not a violation)",
     "NO_STORE": "no card data store in the data folder",

@@ -64,6 +64,11 @@ def _in_pool(regions: pl.Expr, fmt: Format) -> pl.Expr:
     return regions.list.set_intersection(pl.lit(fmt.card_pool)).list.len() > 0
 
 
+def outside_pool_reason(fmt: Format, whitelist: bool) -> pl.Expr:
+    """Over the card table: why the card is outside the format's pool (null: inside)."""
+    return _reason(fmt, whitelist)
+
+
 def release_unknown(fmt: Format) -> pl.Expr:
     """Over the card table: no source says whether the card is released in the format's
     regions (no release region at all, none called unreleased), so it is not a violation."""
