@@ -36,6 +36,7 @@ __all__ = [
     "from_ygojson",
     "in_force",
     "list_date",
+    "list_line",
     "looks_like_table_list",
     "parse_lflist",
     "read_banlist",
@@ -80,6 +81,14 @@ def effective_date(name: str) -> str | None:
         return None
 
 
+def list_line(name: str, effective: str | None, reason: str) -> str:
+    """A list as reports name it: "2025.04 TCG (effective 2025-04-01; in force on
+    2025-06-15)"."""
+    facts = [f"effective {effective}"] if effective else []
+    facts += [reason] if reason else []
+    return f"{name} ({'; '.join(facts)})" if facts else name
+
+
 _Item = TypeVar("_Item")
 
 
@@ -118,6 +127,11 @@ class Banlist:
     effective: str | None = None  # the day it takes effect (YYYY-MM-DD)
     effective_from: str = ""  # where that date comes from ("its name", "given at import"...)
     reason: str = ""  # why this list was chosen ("in force on 2025-06-15", "given by file")
+
+    @property
+    def line(self) -> str:
+        """The list, its effective date and why it was chosen (see :func:`list_line`)."""
+        return list_line(self.name, self.effective, self.reason)
 
     @property
     def date(self) -> str | None:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import polars as pl
 
+from validator.cards.banlist import list_line
 from validator.engine.check import CheckResult
 from validator.judging.checking import DeckCheck
 from validator.judging.penalties import Policy
@@ -62,9 +63,7 @@ class Header:
     @property
     def banlist_line(self) -> str:
         """The list, its effective date and why it was chosen, as reports name it."""
-        facts = [f"effective {self.banlist_effective}"] if self.banlist_effective else []
-        facts += [self.banlist_reason] if self.banlist_reason else []
-        return f"{self.banlist} ({'; '.join(facts)})" if facts else self.banlist
+        return list_line(self.banlist, self.banlist_effective, self.banlist_reason)
 
     @property
     def siding(self) -> bool:
