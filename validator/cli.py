@@ -260,6 +260,12 @@ def _print_info(folder: Path) -> None:
                   f"{db.name_count():,} card names, "
                   f"{int(db.printings['rush'].sum()):,} Rush printings, "
                   f"{int(db.printings['legend'].sum()):,} Legend printings")
+        silent = db.without_release()
+        if any(silent.values()):
+            out.print("Cards without release information (no source says whether they are "
+                      "released; not called unreleased): " + ", ".join(
+                          f"{region.upper()} {count:,}" for region, count in silent.items())
+                      + "; the OCG/TCG cdb (cards.delta.cdb) says it for most", highlight=False)
         _shown([str(w) for w in db.warnings], "warning:", "warnings")
     lists = store.stored_lists(folder)
     if not lists:
