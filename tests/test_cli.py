@@ -275,7 +275,12 @@ def test_check_of_3000_files_on_a_terminal(tmp_path: Path,
     assert lines[-1] == lines[2]  # a long listing ends with the counts again
     screen.truncate(0)
     quiet = CliRunner().invoke(main, ["check", str(decks), "--cards", "demo", "--quiet"])
-    assert (quiet.exit_code, quiet.output, screen.getvalue()) == (1, "", "")
+    assert (quiet.exit_code, quiet.output) == (1, "")
+    # on stderr only the warning that the demo pool was used
+    said = [line for line in screen.getvalue().replace("\x00", "").splitlines() if line]
+    assert len(said) >= 1
+    assert said[0].startswith("warning: card data: ")
+    assert "demo card pool" in " ".join(said)
 
 
 def test_check_and_event_refuse_a_folder_without_deck_files_alike(tmp_path: Path) -> None:
@@ -386,7 +391,8 @@ def test_event_prints_the_check_header_and_each_player_not_legal(tmp_path: Path)
                                     "--cards", "demo"])
     assert ran.exit_code == 1, ran.output
     lines = ran.stdout.splitlines()
-    assert lines[0].startswith("Advanced Format (TCG) — list Demo 2026.05 TCG — ")
+    assert lines[0].startswith("Advanced Format (TCG) — list Demo 2026.05 TCG (effective "
+                               "2026-05-01; the demo list: no card data imported) — ")
     assert lines[1] == "card data: demo"
     assert lines[2] == ("64 players: 52 legal, 9 illegal, 2 need a head judge's decision, "
                         "1 not checked")
