@@ -129,6 +129,11 @@ def test_no_card_without_release_information_is_outside_the_pool(
     assert "NOT_IN_CARD_POOL" not in codes(result)
     assert [w.code for w in result.warnings].count("NO_RELEASE_INFO") == 1
     assert len(result.release_unknown) > 500
+    # checked in chunks of decks: still one warning naming every such card
+    chunked = check(entries_frame(rows), cards=ygojson_db, fmt=fmt, banlist=tcg_list,
+                    chunk_rows=200, chunk_above=0)
+    assert chunked.release_unknown == result.release_unknown
+    assert [w.code for w in chunked.warnings] == [w.code for w in result.warnings]
 
 
 def test_unreleased_by_ygojson_names_the_source(ygojson_db: CardDB, tcg_list: Banlist) -> None:
