@@ -55,6 +55,12 @@ def real_db(ygojson_db: CardDB, rush_db: CardDB) -> CardDB:
 
 
 @pytest.fixture(scope="session")
+def goat_db(ygojson_db: CardDB) -> CardDB:
+    """YGOJSON with EDOPro's GOAT entries (pre-errata versions, aliases of the modern cards)."""
+    return merge([ygojson_db, cdb.read(shared_path("cdb", "goat-entries.cdb"))])
+
+
+@pytest.fixture(scope="session")
 def tcg_list() -> Banlist:
     return read_banlist(shared_path("lflist", "0TCG.lflist.conf"))
 

@@ -650,3 +650,18 @@ def test_a_deck_of_mostly_unknown_passcodes_says_the_data_may_be_missing(
     assert done.exit_code == 1
     warnings = json.loads(done.stdout)["warnings"]
     assert any(w.startswith("p1: ") and "40" in w for w in warnings)
+
+
+def test_goat_list_gives_one_warning_in_the_terminal_and_the_json() -> None:
+    args = ["check", str(ROOT / "decks" / "goat" / "classic.txt"), "--format", "goat",
+            "--cards", str(shared_path("ygojson", "cards.json")),
+            "--banlist", str(shared_path("lflist", "GOAT.lflist.conf"))]
+    runner = CliRunner()
+    shown = runner.invoke(main, args, terminal_width=200)
+    assert shown.exit_code == 0, shown.output
+    assert shown.output.count("warning:") == 1
+    assert "214 entries" in shown.output
+    report = json.loads(runner.invoke(main, [*args, "--json", "-"]).stdout)
+    assert report["summary"]["legal"] == 1
+    assert len(report["warnings"]) == 1
+    assert "list 2005.4 GOAT: 214 entries" in report["warnings"][0]

@@ -325,6 +325,8 @@ SAMPLES: dict[str, Sample] = {
         tmp / "x.lflist.conf", "!2026.05 TCG\nnot an entry\n"))),
     "UNKNOWN_LIST_ENTRY": lambda tmp, _: _list_warnings(tmp, "name,status\n"
                                                              "No Such Card,Limited\n"),
+    "LIST_ENTRY_BY_NAME": lambda tmp, _: _codes(parse_lflist(
+        "!L\n99999999 1 --Raigeki\n", "l.conf")[0].bind(_own_cards(tmp)).warnings),
     "AMBIGUOUS_NAME": lambda tmp, _: _list_warnings(tmp, "name,status\nTwin Name,Limited\n"),
     "NO_LIST": lambda tmp, _: _raised(lambda: read_banlist(_write(
         tmp / "x.lflist.conf", "!2026.05 TCG\n"), "2027.01 TCG")),

@@ -97,8 +97,12 @@ PROBLEM_CODES: dict[str, str] = {
     "UNKNOWN_TREATED_AS": "a card always treated as a name the card data does not hold; it "
                           "counts as its own name",
     "BAD_LFLIST_LINE": "a line of an lflist.conf that is not a list, directive or entry line",
-    "UNKNOWN_LIST_ENTRY": "a Forbidden/Limited list entry whose passcode or name no card "
-                          "of the card data has; kept unused",
+    "UNKNOWN_LIST_ENTRY": "Forbidden/Limited list entries whose card the card data has "
+                          "neither by passcode nor by name; kept unused (one warning per list, "
+                          "counting them)",
+    "LIST_ENTRY_BY_NAME": "Forbidden/Limited list entries whose passcode the card data lacks, "
+                          "placed by the card name in their comment (one warning per list, "
+                          "counting them)",
     "AMBIGUOUS_NAME": "a Forbidden/Limited list entry whose name names more than one card; "
                       "ignored",
     "NO_LIST": "no such Forbidden/Limited list (in the file, the data store or the card "

@@ -77,6 +77,28 @@ def test_alias_near_or_same_name_is_one_card_far_alias_is_one_name() -> None:
     assert ids[9500] == (9000, 9000)
 
 
+def test_pre_errata_entry_is_a_printing_of_its_card_and_a_treated_as_link_is_not() -> None:
+    cards = _cards([
+        {"passcode": 26202165, "name_en": "Sangan"},
+        {"passcode": 504700178, "name_en": "Sangan (GOAT)"},  # EDOPro's pre-errata entry
+        {"passcode": 24094653, "name_en": "Polymerization", "kind": "spell"},
+        {"passcode": 74335036, "name_en": "Fusion Substitute", "kind": "spell"},
+    ])
+    links = _links([(504700178, 26202165, None, "alias"), (74335036, 24094653, None, "alias")])
+    ids = _ids(finalize(cards, links)[0])
+    assert ids[504700178] == (26202165, 26202165)  # the same card, so the same listing
+    assert ids[74335036] == (74335036, 24094653)  # only the name of Polymerization
+
+
+def test_real_goat_entries_are_printings_of_the_modern_cards(goat_db: CardDB) -> None:
+    goat = goat_db.printings.filter(pl.col("passcode").is_between(504700000, 504700999))
+    assert goat.height == 191
+    # every GOAT entry joins the card its alias points at: no GOAT entry is a card of its own
+    assert goat.filter(pl.col("card_id") == pl.col("passcode")).is_empty()
+    sangan = goat_db.printings.filter(pl.col("passcode").is_in([26202165, 504700178]))
+    assert sangan["card_id"].to_list() == [26202165, 26202165]
+
+
 def test_name_link_by_english_text_and_never_across_games() -> None:
     cards = _cards([
         {"passcode": 76812113, "name_en": "Harpie Lady"},

@@ -8,8 +8,9 @@ rather than copy limits; an entry is ``PASSCODE COUNT [--comment]``, with a sign
 EDOPro, which skips a malformed line silently, every malformed line is reported.
 
 A limit on any printing applies to the whole card name: entries are bound to ``card_id``
-and the strictest limit of a name wins. Entries naming passcodes the card data does not know
-are kept and reported as warnings.
+and the strictest limit of a name wins. An entry naming a passcode the card data does not know
+(EDOPro's own entries such as GOAT's pre-errata 504700xxx and 511xxxxxx) is placed by the card
+name in its comment; what stays unplaced is kept unused, and one warning per list counts both.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from typing import TypeVar
 
 import polars as pl
 
-from validator.cards.db import CardDB
+from validator.cards.db import VERSION_SUFFIX, CardDB
 from validator.errors import InputError, Problem, ProblemCollector
 from validator.text.lexicon import column_of, status_of
 from validator.text.normalize import name_key_expr
@@ -53,6 +54,9 @@ LIST_ENTRY_SCHEMA: dict[str, pl.DataType] = {
     "line": pl.Int64(),
 }
 
+#: what ends the card name of an entry's comment: a label after a tab or a run of spaces
+#: ("--Imperial Order      TRAPS CARDS")
+_COMMENT_LABEL = re.compile(r"\t| {2,}")
 _ENTRY = re.compile(r"^([+-]?\d+)\s+([+-]?\d+(?:\.\d+)?)(?:\s|$)")
 
 
@@ -108,10 +112,15 @@ def in_force(dated: Sequence[tuple[str, _Item]], on: str, what: str) -> _Item:
 class Bound:
     """A list bound to card data: per card, the name's ``limit`` (the strictest entry of any
     printing of any card of that name), the card's ``points`` and whether the list names the
-    card (``listed``); and a warning per entry the card data cannot place."""
+    card (``listed``, in any printing); the list's warnings; how many entries were placed by
+    the card name in their comment (``by_comment``), and the entries placed nowhere
+    (``unplaced``: the list's entry columns)."""
 
     cards: pl.DataFrame
     warnings: list[Problem]
+    by_comment: int = 0
+    unplaced: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(
+        schema=LIST_ENTRY_SCHEMA))
 
 
 @dataclass
@@ -141,38 +150,41 @@ class Banlist:
         """Limits per card name, points and listing per card (pure: nothing is kept).
 
         A limit on any printing applies to the card's name, and so to every card whose name
-        is always treated as that name; a whitelist admits the cards it names.
+        is always treated as that name; a whitelist admits the cards it names, in any
+        printing, never through such a name link. An entry whose passcode the card data
+        lacks is placed by the card name in its comment (``504700178 1 --Sangan``) when that
+        name names one card; what cannot be placed is kept unused. One warning per list
+        counts both.
         """
         warnings: list[Problem] = []
-        printings = cards.printings.select("passcode", "card_id")
-        by_code = self.entries.filter(pl.col("passcode").is_not_null()).join(
-            printings, on="passcode", how="left")
-        by_name = self.entries.filter(pl.col("passcode").is_null()).with_columns(
-            name_key_expr(pl.col("name")).alias("key"))
-        if not by_name.is_empty():
-            keys = cards.names.select("card_id", "key").unique()
-            by_name = by_name.join(keys, on="key", how="left")
-        else:
-            by_name = by_name.with_columns(pl.lit(None, pl.Int64).alias("card_id"))
-        ambiguous = by_name.group_by("line").agg(pl.col("card_id").n_unique().alias("n"))
-        for row in by_name.join(ambiguous, on="line").filter(pl.col("n") > 1).unique(
-            "line"
-        ).sort("line").iter_rows(named=True):
+        entries = self.entries.with_row_index("entry")
+        by_code = entries.filter(pl.col("passcode").is_not_null()).join(
+            cards.printings.select("passcode", "card_id"), on="passcode", how="left")
+        lacking = by_code.filter(pl.col("card_id").is_null())["entry"]
+        typed = entries.filter(pl.col("passcode").is_null())
+        games = cards.by_card.join(by_code.select("card_id"), on="card_id", how="semi")["rush"]
+        game = None if games.is_empty() else games.sum() * 2 >= games.len()  # the list's game
+        named = _by_name(cards, pl.concat([
+            entries.filter(pl.col("entry").is_in(lacking.implode()) & pl.col("name")
+                           .is_not_null()), typed]), game)
+        for row in typed.join(named.filter(pl.col("cards") > 1), on="entry").sort(
+                "line").iter_rows(named=True):  # a name typed on a table list
             warnings.append(Problem(self.source, row["line"], None,
                                     f"{row['name']!r} names more than one card; ignored",
                                     code="AMBIGUOUS_NAME"))
-        by_name = by_name.join(ambiguous.filter(pl.col("n") == 1), on="line", how="semi")
-        bound = pl.concat([by_code, by_name.drop("key")], how="diagonal")
-        stale = stale_hint(cards, self)
-        for row in bound.filter(pl.col("card_id").is_null()).sort("line").iter_rows(
-                named=True):
-            what = f"passcode {row['passcode']}" if row["passcode"] is not None else repr(
-                row["name"])
-            warnings.append(Problem(self.source, row["line"], None,
-                                    f"{what} is not in the card data; entry kept unused{stale}",
-                                    code="UNKNOWN_LIST_ENTRY"))
+        placed = named.filter(pl.col("cards") == 1).select("entry", "card_id")
+        bound = pl.concat([
+            by_code.drop_nulls("card_id"),
+            entries.join(placed, on="entry"),
+        ])
+        ambiguous = named.filter(pl.col("cards") > 1).join(typed, on="entry", how="semi")
+        unplaced = entries.join(bound, on="entry", how="anti").join(
+            ambiguous, on="entry", how="anti")  # an ambiguous typed name has its own warning
+        by_comment = placed.join(typed, on="entry", how="anti").height
+        if by_comment or not unplaced.is_empty():
+            warnings.append(self._unplaced_warning(by_comment, unplaced, stale_hint(cards, self)))
         names = cards.by_card.select("card_id", "name_id")
-        bound = bound.drop_nulls("card_id").join(names, on="card_id", how="left")
+        bound = bound.join(names, on="card_id", how="left")
         limits = bound.group_by("name_id").agg(pl.col("limit").min())
         per_card = bound.group_by("card_id").agg(pl.col("points").max()).with_columns(
             pl.lit(True).alias("listed"))
@@ -183,7 +195,65 @@ class Banlist:
             .with_columns(pl.col("listed").fill_null(False))
             .select("card_id", "limit", "points", "listed")
         )
-        return Bound(out, warnings)
+        return Bound(out, warnings, by_comment, unplaced.drop("entry"))
+
+    def _unplaced_warning(self, by_comment: int, unplaced: pl.DataFrame, stale: str) -> Problem:
+        """The one warning of a list about entries the card data lacks."""
+        parts = []
+        if by_comment:
+            parts.append(f"{by_comment} {_entries_word(by_comment)} whose passcode the card "
+                         "data lacks placed by the card name in their comment")
+        if not unplaced.is_empty():
+            what = [_entry_text(row) for row in
+                    unplaced.sort("line").head(_SHOWN_UNPLACED).iter_rows(named=True)]
+            more = unplaced.height - len(what)
+            parts.append(f"{unplaced.height} {_entries_word(unplaced.height)} kept unused, "
+                         "the card data holding neither the passcode nor one card of the "
+                         "name ("
+                         + ", ".join(what) + (f", … {more} more" if more else "") + ")")
+        return Problem(self.source, None, None, f"list {self.name}: " + "; ".join(parts) + stale,
+                       code="UNKNOWN_LIST_ENTRY" if unplaced.height else "LIST_ENTRY_BY_NAME")
+
+
+_SHOWN_UNPLACED = 10
+
+
+def _entry_text(row: dict[str, object]) -> str:
+    """An entry as a warning names it: "line 5 passcode 511000819 (Imperial Order)"."""
+    where = f"line {row['line']} " if row["line"] is not None else ""
+    if row["passcode"] is None:
+        return f"{where}{row['name']!r}"
+    return f"{where}passcode {row['passcode']}" + (f" ({row['name']})" if row["name"] else "")
+
+
+def _entries_word(count: int) -> str:
+    return "entry" if count == 1 else "entries"
+
+
+def _by_name(cards: CardDB, entries: pl.DataFrame, rush: bool | None) -> pl.DataFrame:
+    """Per entry (``entry``), the card its ``name`` names and how many cards it names
+    (``cards``: 0 for none). The name as written first, else without a version suffix
+    ("Night Assailant (Pre-Errata)"); among several cards, those of the list's own game
+    (``rush``, when known)."""
+    if entries.is_empty():
+        return pl.DataFrame(schema={"entry": pl.UInt32, "card_id": pl.Int64,
+                                    "cards": pl.UInt32})
+    keys = cards.names.select("card_id", "key").unique().join(
+        cards.by_card.select("card_id", "rush"), on="card_id", how="left")
+    name = pl.col("name")
+    tried = pl.concat([
+        entries.select("entry", name_key_expr(name).alias("key"), pl.lit(0).alias("try")),
+        entries.select("entry", name_key_expr(name.str.replace(VERSION_SUFFIX, "")).alias("key"),
+                       pl.lit(1).alias("try")),
+    ])
+    found = tried.join(keys, on="key").filter(pl.col("try") == pl.col("try").min().over("entry"))
+    if rush is not None:
+        found = found.filter((pl.col("rush") == rush).any().over("entry").not_()
+                             | (pl.col("rush") == rush))
+    counted = found.group_by("entry").agg(
+        pl.col("card_id").first(), pl.col("card_id").n_unique().cast(pl.UInt32).alias("cards"))
+    return entries.select("entry").join(counted, on="entry", how="left").with_columns(
+        pl.col("cards").fill_null(0))
 
 
 def stale_hint(cards: CardDB, banlist: Banlist) -> str:
@@ -236,7 +306,8 @@ def parse_lflist(text: str, source: str) -> list[Banlist]:
             continue
         passcode, count = int(match.group(1)), float(match.group(2))
         _, _, genesys, rows = lists[-1]
-        comment = line.split("--", 1)[1].split("\t")[0].strip() if "--" in line else None
+        comment = _COMMENT_LABEL.split(line.split("--", 1)[1])[0].strip() if (
+            "--" in line) else None
         if genesys:
             rows.append((passcode, comment, None, count, number))
         elif not count.is_integer():

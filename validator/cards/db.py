@@ -89,8 +89,9 @@ LEGALITY_SCHEMA: dict[str, pl.DataType] = {
 
 #: How two printings are linked:
 #: ``card`` — the same card (YGOJSON passwords of one card);
-#: ``alias`` — a cdb/CSV alias: the same card when the two share their name or lie within
-#: ``ALIAS_SAME_CARD`` of each other (an alternate artwork), else a name link;
+#: ``alias`` — a cdb/CSV alias: the same card when the two share their name (up to a
+#: version suffix such as " (GOAT)": a pre-errata entry) or lie within ``ALIAS_SAME_CARD`` of
+#: each other (an alternate artwork), else a name link;
 #: ``name`` — the source's name is always treated as the target's (``target_name`` when the
 #: target is known only by its English name).
 LINK_SCHEMA: dict[str, pl.DataType] = {
@@ -100,6 +101,9 @@ LINK_SCHEMA: dict[str, pl.DataType] = {
     "link": pl.Enum(["card", "alias", "name"]),
 }
 ALIAS_SAME_CARD = 10
+#: a version suffix of a name ("Sangan (GOAT)": the pre-errata entry of Sangan); an alias
+#: from such a name to the plain name is another printing of the same card
+VERSION_SUFFIX = r" \([^()]+\)$"
 
 _NODE = pl.coalesce("passcode", "card_id")
 
@@ -160,11 +164,12 @@ def _rank(node: pl.Expr, real: pl.Expr) -> pl.Expr:
 def finalize(cards: pl.DataFrame, links: pl.DataFrame) -> tuple[pl.DataFrame, list[Problem]]:
     """``card_id`` and ``name_id`` for every printing, from the links of all sources.
 
-    Same card: linked as one card, an alias between printings of one name or within
-    ``ALIAS_SAME_CARD`` passcodes, or printings of one game with the same English name and
-    kind. Same name: those, plus "always treated as" links and other aliases (EDOPro counts
-    copies by alias at any distance), never across the two games (Rush and OCG/TCG share no
-    deck). A printing's ``pools`` are the union over its card's printings.
+    Same card: linked as one card, an alias between printings of one name (or from the name
+    with a version suffix, "Sangan (GOAT)", to the name) or within ``ALIAS_SAME_CARD``
+    passcodes, or printings of one game with the same English name and kind. Same name:
+    those, plus "always treated as" links and other aliases (EDOPro counts copies by alias
+    at any distance), never across the two games (Rush and OCG/TCG share no deck). A
+    printing's ``pools`` are the union over its card's printings.
     """
     problems: list[Problem] = []
     nodes = cards.select(_NODE.alias("node"), "name_en", "kind", "rush", "source")
@@ -198,7 +203,7 @@ def finalize(cards: pl.DataFrame, links: pl.DataFrame) -> tuple[pl.DataFrame, li
     same_card = (pl.col("link") == "card") | (
         (pl.col("link") == "alias")
         & (((pl.col("source") - pl.col("target")).abs() <= ALIAS_SAME_CARD)
-           | (pl.col("name_en_a") == pl.col("name_en_b"))))
+           | (pl.col("name_en_a").str.replace(VERSION_SUFFIX, "") == pl.col("name_en_b"))))
     card_edges = edges.filter(same_card)
     reprints = (
         nodes.filter((pl.col("node") >= 0) & pl.col("name_en").is_not_null())

@@ -1,15 +1,25 @@
 from __future__ import annotations
 
 import polars as pl
+import pytest
 
 from tests.conftest import Run, shared_path
-from tests.deckbuild import build, codes, legal_filler, real_filler
+from tests.deckbuild import (
+    Cards,
+    build,
+    codes,
+    legal_filler,
+    passcode_of,
+    real_filler,
+    ydk_bytes,
+)
 from validator.cards.banlist import Banlist, parse_lflist, read_banlist
 from validator.cards.db import CardDB
 from validator.cards.formats import load_format
 from validator.cards.importers import cdb
 from validator.cards.store import merge
 from validator.engine.check import check
+from validator.inputs.decks.batch import read_deck_uploads
 from validator.inputs.entries import entries_frame
 
 
@@ -152,3 +162,112 @@ def test_unreleased_by_ygojson_names_the_source(ygojson_db: CardDB, tcg_list: Ba
     message = result.violations["message"][0]
     assert "YGOJSON calls it unreleased" in message
     assert "cards.json" in message
+
+
+#: a classic GOAT deck (April 2005), every card on the GOAT list within its limits
+GOAT_MAIN: Cards = [
+    ("Black Luster Soldier - Envoy of the Beginning", 1), ("Breaker the Magical Warrior", 1),
+    ("Cyber Jar", 1), ("D.D. Warrior Lady", 1), ("Dark Magician of Chaos", 1),
+    ("Exiled Force", 1), ("Sangan", 1), ("Tribe-Infecting Virus", 1), ("Mystic Tomato", 2),
+    ("Giant Rat", 2), ("Sinister Serpent", 1), ("Magician of Faith", 1), ("Morphing Jar", 1),
+    ("Jinzo", 1), ("Airknight Parshath", 1), ("Kycoo the Ghost Destroyer", 1),
+    ("Spirit Reaper", 1), ("Injection Fairy Lily", 1), ("Nobleman of Crossout", 1),
+    ("Pot of Greed", 1), ("Graceful Charity", 1), ("Delinquent Duo", 1), ("Snatch Steal", 1),
+    ("Premature Burial", 1), ("Heavy Storm", 1), ("Mystical Space Typhoon", 1),
+    ("Scapegoat", 1), ("Book of Moon", 1), ("Smashing Ground", 1), ("Enemy Controller", 1),
+    ("Reinforcement of the Army", 1), ("Mirror Force", 1), ("Call of the Haunted", 1),
+    ("Torrential Tribute", 1), ("Ring of Destruction", 1), ("Sakuretsu Armor", 1),
+    ("Dust Tornado", 1), ("Metamorphosis", 1),
+]
+GOAT_EXTRA: Cards = [("Thousand-Eyes Restrict", 1),
+                                     ("Dark Balter the Terrible", 1)]
+
+
+def _goat_text(main: Cards) -> bytes:
+    lines = ["Main Deck", *(f"{q} {n}" for n, q in main), "Extra Deck",
+             *(f"{q} {n}" for n, q in GOAT_EXTRA)]
+    return "\n".join(lines).encode()
+
+
+def _goat_check(db: CardDB, main: Cards, typed: bool) -> list[str]:
+    upload = ("goat.txt", _goat_text(main)) if typed else (
+        "goat.ydk", ydk_bytes(db, main, GOAT_EXTRA))  # modern passcodes: the lowest ones
+    files = read_deck_uploads([upload])
+    assert files.problems == []
+    banlist = read_banlist(shared_path("lflist", "GOAT.lflist.conf"))
+    return codes(check(files.entries, cards=db, fmt=load_format("goat"), banlist=banlist))
+
+
+@pytest.mark.parametrize("typed", [True, False], ids=["typed", "ydk"])
+@pytest.mark.parametrize("data", ["goat_db", "ygojson_db"])
+def test_goat_deck_of_the_lists_own_cards(data: str, typed: bool,
+                                          request: pytest.FixtureRequest) -> None:
+    # with goat-entries.cdb the pre-errata entries are printings of the modern cards; without
+    # it the list's entries are placed by the card names in their comments: the same verdicts
+    db: CardDB = request.getfixturevalue(data)
+    assert sum(q for _, q in GOAT_MAIN) == 40
+    assert _goat_check(db, GOAT_MAIN, typed) == []
+    # Sangan is Limited (listed by its pre-errata passcode 504700178)
+    assert _goat_check(db, [*GOAT_MAIN, ("Sangan", 1)], typed) == ["LIMIT_EXCEEDED"]
+    # Witch of the Black Forest is Forbidden (listed by 504700144)
+    assert _goat_check(db, [*GOAT_MAIN, ("Witch of the Black Forest", 1)], typed) == [
+        "FORBIDDEN_CARD"]
+    # a card of 2017 is on no GOAT list
+    assert _goat_check(db, [*GOAT_MAIN, ("Ash Blossom & Joyous Spring", 1)], typed) == [
+        "NOT_IN_CARD_POOL"]
+
+
+def test_goat_deck_with_edopros_own_goat_passcodes(goat_db: CardDB) -> None:
+    # an EDOPro GOAT deck holds the pre-errata passcodes: the same cards, the same limits
+    main = [(c, q) for c, q in GOAT_MAIN if c != "Sangan"]
+    ydk = ydk_bytes(goat_db, [*main, (504700178, 1)], GOAT_EXTRA)
+    banlist = read_banlist(shared_path("lflist", "GOAT.lflist.conf"))
+    fmt = load_format("goat")
+    files = read_deck_uploads([("goat.ydk", ydk)])
+    assert codes(check(files.entries, cards=goat_db, fmt=fmt, banlist=banlist)) == []
+    two = read_deck_uploads([("goat.ydk", ydk_bytes(goat_db, [*main, (504700178, 1),
+                                                              ("Sangan", 1)], GOAT_EXTRA))])
+    assert codes(check(two.entries, cards=goat_db, fmt=fmt, banlist=banlist)) == [
+        "LIMIT_EXCEEDED"]
+
+
+@pytest.mark.parametrize("card", ["Fusion Substitute", "Pacifis, the Phantasm City"])
+def test_a_treated_as_name_never_admits_a_card(goat_db: CardDB, card: str) -> None:
+    # Polymerization and Umi are on the GOAT list; the later cards treated as them are not
+    deck = [*GOAT_MAIN[:-1], (card, 1)]
+    assert _goat_check(goat_db, deck, typed=True) == ["NOT_IN_CARD_POOL"]
+
+
+def test_custom_whitelist_admits_every_printing_of_a_listed_card(ygojson_db: CardDB) -> None:
+    # an organizer's whitelist naming Dark Magician by its alternate artwork only
+    filler = real_filler(ygojson_db, read_banlist(shared_path("lflist", "0TCG.lflist.conf")),
+                         37, avoid=("Dark Magician",))
+    listed = [passcode_of(ygojson_db, name) for name, _ in filler]
+    text = "!Custom\n$whitelist\n46986421 3 --Dark Magician\n" + "".join(
+        f"{code} 3\n" for code in listed)
+    custom = parse_lflist(text, "custom.lflist.conf")[0]
+    fmt = load_format("advanced-tcg")
+    deck = build(ygojson_db, "d", [(46986414, 3), *filler])
+    assert codes(check(deck, cards=ygojson_db, fmt=fmt, banlist=custom)) == []
+
+
+def test_speed_deck_with_a_skill_the_list_names_by_its_comment(ygojson_db: CardDB) -> None:
+    # Battle City Bestie has no passcode in YGOJSON: the list's 300309018 is placed by the
+    # name in its comment ("Battle City Bestie (Skill Card)")
+    speed = read_banlist(shared_path("lflist", "Speed.lflist.conf"))
+    bound = speed.bind(ygojson_db)
+    pool = ygojson_db.by_card.join(
+        bound.cards.filter(pl.col("listed") & (pl.col("limit") >= 3)), on="card_id").filter(
+        (pl.col("kind") == "monster") & ~pl.col("extra") & pl.col("passcode").is_not_null())
+    main = "".join(f"3 {name}\n" for name in pool.sort("card_id")["name_en"].head(7))
+    unlisted = ygojson_db.by_card.filter(pl.col("kind") == "skill").join(
+        bound.cards.filter(pl.col("listed")), on="card_id", how="anti")["name_en"].sort()
+
+    def verdict(skill: str) -> list[str]:
+        files = read_deck_uploads([("s.txt", f"Main Deck\n{main}Skill\n1 {skill}\n".encode())])
+        assert files.problems == []
+        return codes(check(files.entries, cards=ygojson_db, fmt=load_format("speed"),
+                           banlist=speed))
+
+    assert verdict("Battle City Bestie") == []
+    assert verdict(unlisted[0]) == ["NOT_IN_CARD_POOL"]

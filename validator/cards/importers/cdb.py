@@ -6,7 +6,8 @@
 * ``ot`` bits: OCG 0x1, TCG 0x2, Speed 0x40, prerelease 0x100, Rush 0x200, Legend 0x400.
 * ``alias``: EDOPro counts copies by alias at any distance, so every alias is a name link.
   A row whose alias is within 10 of its id (an alternate artwork), or names a printing with
-  the very same name (a reprint), is moreover the same card; other aliases ("always treated
+  the very same name (a reprint) or its name with a version suffix (a pre-errata entry such
+  as "Sangan (GOAT)" → Sangan), is moreover the same card; other aliases ("always treated
   as" cards such as A Legendary Ocean → Umi, or a Rush card → the OCG card it is based on)
   give another card the same name (see :func:`validator.cards.finalize`).
 """

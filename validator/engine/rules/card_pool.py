@@ -13,6 +13,10 @@ violation (the check warns about it, ``NO_RELEASE_INFO``). Regulation: th §3A (
 prohibited from use in the tournament) and ko §3A (a card that cannot be used) → Duel
 Forfeiture; ja: no clause in its copy.
 
+A whitelist names a card in any of its printings: alternate artworks, reprints and
+pre-errata entries ("Sangan (GOAT)"). A card always treated as a listed name is not thereby
+listed: Polymerization does not admit Fusion Substitute.
+
 PASS: only cards on the whitelist.  FAIL: a Rush Duel card at a TCG event.
 """
 
