@@ -7,12 +7,20 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import click
+import polars as pl
 import pytest
 from click.testing import CliRunner
+from openpyxl import load_workbook
 
 from tests.conftest import shared_path
+from tests.deckbuild import real_filler
+from validator.cards.banlist import Banlist, read_list_file
+from validator.cards.load import load
+from validator.cards.store import load_store
 from validator.cli import main
+from validator.engine.check import check
 from validator.errors import SHOWN
+from validator.inputs.decks.batch import read_deck_paths
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -78,7 +86,7 @@ def test_check_exit_codes_and_json(tmp_path: Path) -> None:
     runner = CliRunner()
     ok = runner.invoke(main, ["check", str(decks), "--json", "-"])
     assert ok.exit_code == 0, ok.output
-    payload = json.loads(ok.output)
+    payload = json.loads(ok.stdout)
     assert payload["summary"] == {"decks": 1, "legal": 1, "illegal": 0, "violations_by_code": {}}
     assert payload["decks"][0]["penalty"] is None
     _ydk(decks / "bad.ydk", _legal_main()[:39], side=[55144522])
@@ -99,14 +107,14 @@ def test_check_stage_and_language(tmp_path: Path) -> None:
     deck = _ydk(tmp_path / "d.ydk", _legal_main()[:39])
     result = CliRunner().invoke(main, ["check", str(deck), "--json", "-", "--stage", "in-duel",
                                        "--lang", "ja", "--regulation", "th"])
-    penalty = json.loads(result.output)["decks"][0]["penalty"]
+    penalty = json.loads(result.stdout)["decks"][0]["penalty"]
     assert penalty["applies_to"] == "進行中のデュエル"
     assert penalty["label"] == "デュエルの敗北"
     assert penalty["remedies"] == ["デッキに適切なカードを加え、40枚にする。"]
     # the ja regulation's copy has no clause for a small deck: the head judge decides
     ja = CliRunner().invoke(main, ["check", str(deck), "--json", "-", "--lang", "ja",
                                    "--regulation", "ja"])
-    verdict = json.loads(ja.output)["decks"][0]
+    verdict = json.loads(ja.stdout)["decks"][0]
     assert verdict["penalty"] is None
     assert verdict["status"] == "illegal"
     assert verdict["head_judge"] == ["MAIN_TOO_SMALL"]
@@ -174,7 +182,7 @@ def test_imports_accumulate_and_the_real_list_becomes_the_default(tmp_path: Path
     albaz = str(shared_path("decks", "windbot", "AI_Albaz.ydk"))
     checked = runner.invoke(main, ["check", albaz, "--json", "-", *store_dir])
     assert checked.exit_code == 1, checked.output
-    report = json.loads(checked.output)
+    report = json.loads(checked.stdout)
     assert report["banlist"] == "2026.05 TCG"
     assert any(v["code"] == "FORBIDDEN_CARD" and v["card"] == 'Maxx "C"'
                for v in report["decks"][0]["violations"])
@@ -267,7 +275,12 @@ def test_check_of_3000_files_on_a_terminal(tmp_path: Path,
     assert lines[-1] == lines[2]  # a long listing ends with the counts again
     screen.truncate(0)
     quiet = CliRunner().invoke(main, ["check", str(decks), "--cards", "demo", "--quiet"])
-    assert (quiet.exit_code, quiet.output, screen.getvalue()) == (1, "", "")
+    assert (quiet.exit_code, quiet.output) == (1, "")
+    # on stderr only the warning that the demo pool was used
+    said = [line for line in screen.getvalue().replace("\x00", "").splitlines() if line]
+    assert len(said) >= 1
+    assert said[0].startswith("warning: card data: ")
+    assert "demo card pool" in " ".join(said)
 
 
 def test_check_and_event_refuse_a_folder_without_deck_files_alike(tmp_path: Path) -> None:
@@ -378,7 +391,8 @@ def test_event_prints_the_check_header_and_each_player_not_legal(tmp_path: Path)
                                     "--cards", "demo"])
     assert ran.exit_code == 1, ran.output
     lines = ran.stdout.splitlines()
-    assert lines[0].startswith("Advanced Format (TCG) — list Demo 2026.05 TCG — ")
+    assert lines[0].startswith("Advanced Format (TCG) — list Demo 2026.05 TCG (effective "
+                               "2026-05-01; the demo list: no card data imported) — ")
     assert lines[1] == "card data: demo"
     assert lines[2] == ("64 players: 52 legal, 9 illegal, 2 need a head judge's decision, "
                         "1 not checked")
@@ -433,6 +447,209 @@ def test_an_empty_deck_file_keeps_its_file_in_every_output(tmp_path: Path) -> No
     assert row[titles.index("Deck file")] == str(empty)
     assert any(line.startswith("0400001301 ") and f"({empty})" in line
                for line in ran.stdout.splitlines())
+
+
+# -- the list in force on the event's date, over the nine dated TCG lists of the history
+
+HISTORY = ("2024.01", "2024.04", "2024.09", "2024.12", "2025.04", "2025.09", "2025.10",
+           "2026.02", "2026.05")
+LACRIMA = 46640168  # Fiendsmith's Lacrima: unlisted on 2024.04 TCG, Forbidden on 2024.09 TCG
+
+
+@pytest.fixture(scope="module")
+def history_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """cards.json, the OCG/TCG cdb and the nine history lists, imported into one store."""
+    folder = tmp_path_factory.mktemp("history")
+    lists = [shared_path("lflist", "history", f"TCG-{name}.lflist.conf") for name in HISTORY]
+    done = CliRunner().invoke(main, ["data", "import", str(shared_path("ygojson", "cards.json")),
+                                     str(shared_path("cdb", "cards.delta.cdb")),
+                                     *map(str, lists), "--data-dir", str(folder)])
+    assert done.exit_code == 0, done.output
+    return folder
+
+
+def _history_deck(folder: Path) -> Path:
+    """A TCG deck of 39 cards no history list names, and one Fiendsmith's Lacrima (Extra)."""
+    db = load_store(folder)
+    assert db is not None
+    named = [b.entries for p in sorted(shared_path("lflist", "history").iterdir())
+             for b in read_list_file(p)]
+    every = Banlist("every history list", "history", pl.concat(named))
+    cards = [code for code, qty in real_filler(db, every, 40) for _ in range(qty)]
+    deck = folder.parent / f"{folder.name}-decks" / "lacrima.ydk"
+    deck.parent.mkdir(exist_ok=True)
+    return _ydk(deck, list(map(int, cards)), extra=[LACRIMA])
+
+
+def _checked(folder: Path, deck: Path, *args: str) -> tuple[int, dict[str, object]]:
+    done = CliRunner().invoke(main, ["check", str(deck.parent), "--json", "-", "--data-dir",
+                                     str(folder), *args])
+    assert done.exit_code in (0, 1), done.output
+    return done.exit_code, json.loads(done.stdout)
+
+
+def _codes_of(report: dict[str, object]) -> list[str]:
+    decks = report["decks"]
+    assert isinstance(decks, list)
+    return [v["code"] for v in decks[0]["violations"]]
+
+
+@pytest.mark.parametrize("name", HISTORY)
+def test_check_uses_the_list_in_force_on_the_date(history_store: Path, name: str) -> None:
+    year, month = name.split(".")
+    day = f"{year}-{month}-15"
+    deck = _history_deck(history_store)
+    status, report = _checked(history_store, deck, "--date", day)
+    assert (report["banlist"], report["banlist_effective"], report["banlist_reason"]) == (
+        f"{name} TCG", f"{year}-{month}-01", f"in force on {day}")
+    # the list's own verdict on Fiendsmith's Lacrima: Forbidden from 2024.09 to 2025.04
+    forbidden = name in ("2024.09", "2024.12", "2025.04")
+    assert _codes_of(report) == (["FORBIDDEN_CARD"] if forbidden else [])
+    assert status == (1 if forbidden else 0)
+
+
+def test_a_date_before_every_list_is_an_error_naming_the_earliest(history_store: Path) -> None:
+    deck = _history_deck(history_store)
+    done = CliRunner().invoke(main, ["check", str(deck.parent), "--date", "2023-01-01",
+                                     "--data-dir", str(history_store)], terminal_width=200)
+    assert done.exit_code == 2
+    assert "NO_LIST_IN_FORCE" in done.output
+    assert "2024-01-01" in done.output
+    assert "Traceback" not in done.output
+
+
+def test_a_bad_date_is_a_usage_error() -> None:
+    done = CliRunner().invoke(main, ["check", ".", "--date", "2024-13-01"])
+    assert done.exit_code == 2
+    assert "BAD_OPTION" in done.output
+
+
+def test_a_list_given_by_name_wins_over_the_date(history_store: Path) -> None:
+    deck = _history_deck(history_store)
+    _, report = _checked(history_store, deck, "--date", "2024-05-15", "--banlist",
+                         "2024.09 TCG")
+    assert (report["banlist"], report["banlist_reason"]) == ("2024.09 TCG", "given by name")
+    assert "FORBIDDEN_CARD" in _codes_of(report)
+
+
+def test_effective_at_import_moves_the_boundary_by_days(tmp_path: Path) -> None:
+    runner = CliRunner()
+    folder = tmp_path / "store"
+    april = shared_path("lflist", "history", "TCG-2024.04.lflist.conf")
+    september = shared_path("lflist", "history", "TCG-2024.09.lflist.conf")
+    for path, given in ((shared_path("ygojson", "cards.json"), []), (april, []),
+                        (september, ["--effective", "2024.09 TCG=2024-09-10"])):
+        done = runner.invoke(main, ["data", "import", str(path), *given, "--data-dir",
+                                    str(folder)])
+        assert done.exit_code == 0, done.output
+    info = runner.invoke(main, ["data", "info", "--data-dir", str(folder)], terminal_width=200)
+    assert "2024-09-10" in info.output
+    assert "import" in info.output
+    assert "2024-04-01" in info.output
+    assert "its name" in info.output
+    deck = _history_deck(folder)
+    _, before = _checked(folder, deck, "--date", "2024-09-09")
+    _, after = _checked(folder, deck, "--date", "2024-09-10")
+    assert (before["banlist"], after["banlist"]) == ("2024.04 TCG", "2024.09 TCG")
+    assert after["banlist_effective"] == "2024-09-10"
+    assert ("FORBIDDEN_CARD" in _codes_of(before), "FORBIDDEN_CARD" in _codes_of(after)) == (
+        False, True)
+    # one date for every list of the files imported; a name that is not there is an error
+    again = runner.invoke(main, ["data", "import", str(april), "--effective", "2024-04-20",
+                                 "--data-dir", str(folder)], terminal_width=200)
+    assert "2024-04-20" in again.output
+    wrong = runner.invoke(main, ["data", "import", str(april), "--effective",
+                                 "2099.01 TCG=2024-04-20", "--data-dir", str(folder)])
+    assert wrong.exit_code == 2
+    assert "NO_LIST" in wrong.output
+
+
+def test_every_header_names_the_list_its_date_and_why(history_store: Path,
+                                                      tmp_path: Path) -> None:
+    deck = _history_deck(history_store)
+    shown = CliRunner().invoke(main, ["check", str(deck.parent), "--date", "2025-06-15",
+                                      "--data-dir", str(history_store)], terminal_width=200)
+    assert "2025.04 TCG (effective 2025-04-01; in force on 2025-06-15)" in shown.output
+
+
+# -- deckcheck card
+
+
+def test_card_shows_its_status_on_the_list_in_force(history_store: Path) -> None:
+    done = CliRunner().invoke(main, ["card", 'Maxx "C"', "--date", "2024-10-20", "--json", "-",
+                                     "--data-dir", str(history_store)])
+    assert done.exit_code == 0, done.output
+    facts = json.loads(done.stdout)
+    assert (facts["banlist"], facts["banlist_effective"], facts["banlist_reason"]) == (
+        "2024.09 TCG", "2024-09-01", "in force on 2024-10-20")
+    [card] = facts["cards"]
+    assert (card["passcodes"], card["status"]["word"]) == ([23434538], "Forbidden")
+    shown = CliRunner().invoke(main, ["card", 'Maxx "C"', "--date", "2024-10-20",
+                                      "--data-dir", str(history_store)], terminal_width=200)
+    assert "2024.09 TCG (effective 2024-09-01; in force on 2024-10-20)" in shown.output
+
+
+def test_card_by_passcode_shows_printings_and_names(history_store: Path) -> None:
+    runner = CliRunner()
+    args = ["card", "14558127", "--json", "-", "--data-dir", str(history_store)]
+    first, again = runner.invoke(main, args), runner.invoke(main, args)
+    assert first.exit_code == 0, first.output
+    assert first.stdout == again.stdout  # stable
+    [card] = json.loads(first.stdout)["cards"]
+    assert card["name"] == "Ash Blossom & Joyous Spring"
+    assert 14558127 in card["passcodes"]
+    assert (card["names"]["ja"], card["names"]["ko"]) == ("灰流うらら", "하루 우라라")
+    shown = runner.invoke(main, ["card", "14558127", "--lang", "ja", "--data-dir",
+                                 str(history_store)], terminal_width=200)
+    assert "灰流うらら" in shown.output
+
+
+def test_card_unknown_exits_2() -> None:
+    done = CliRunner().invoke(main, ["card", "No Such Card Anywhere", "--cards", "demo"])
+    assert done.exit_code == 2
+    assert "NO_SUCH_CARD" in done.output
+
+
+# -- no silent demo pool
+
+
+def test_an_empty_store_says_the_demo_pool_is_used_in_every_output(tmp_path: Path) -> None:
+    decks = tmp_path / "decks"
+    decks.mkdir()
+    _ydk(decks / "p1.ydk", _legal_main())
+    empty = ["--data-dir", str(tmp_path / "empty")]
+    setup = load("advanced-tcg", None, folder=tmp_path / "empty")
+    files = read_deck_paths([decks])
+    [warning] = [w for w in check(files.entries, cards=setup.cards, fmt=setup.fmt,
+                                  banlist=setup.banlist).warnings if w.code == "DEMO_POOL"]
+    runner = CliRunner()
+    as_json = runner.invoke(main, ["check", str(decks), "--json", "-", *empty])
+    assert as_json.exit_code == 0, as_json.output
+    assert str(warning) in json.loads(as_json.stdout)["warnings"]
+    terminal = runner.invoke(main, ["check", str(decks), *empty], terminal_width=300)
+    assert str(warning) in " ".join(terminal.output.split())
+    # the event's XLSX Summary
+    registrations = tmp_path / "lists.csv"
+    registrations.write_text("Player ID,Player Name,Section,Qty,Card Name\n"
+                             "p1,Ana,Main,3,Raigeki\n")
+    report = tmp_path / "report.xlsx"
+    event = runner.invoke(main, ["event", str(registrations), "--decks", str(decks),
+                                 "--report", str(report), "--quiet", *empty])
+    assert event.exit_code == 1, event.output
+    summary = load_workbook(report)["Summary"]
+    cells = [str(c) for row in summary.iter_rows(values_only=True) for c in row if c]
+    assert any(str(warning) in c for c in cells)
+
+
+def test_a_deck_of_mostly_unknown_passcodes_says_the_data_may_be_missing(
+        tmp_path: Path) -> None:
+    decks = tmp_path / "decks"
+    decks.mkdir()
+    _ydk(decks / "p1.ydk", [90000000 + i for i in range(40)])
+    done = CliRunner().invoke(main, ["check", str(decks), "--cards", "demo", "--json", "-"])
+    assert done.exit_code == 1
+    warnings = json.loads(done.stdout)["warnings"]
+    assert any(w.startswith("p1: ") and "40" in w for w in warnings)
 
 
 def test_goat_list_gives_one_warning_in_the_terminal_and_the_json() -> None:

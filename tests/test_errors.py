@@ -27,6 +27,7 @@ from validator.cards.load import load, load_banlist
 from validator.cards.update import update
 from validator.cli import main
 from validator.engine.check import check
+from validator.engine.lookup import card_facts
 from validator.errors import (
     MORE,
     PROBLEM_CODES,
@@ -206,6 +207,21 @@ def _own_cards(tmp: Path) -> CardDB:
                                                    "33333333,Raigeki,spell\n"))
 
 
+def _check_warnings(cards: CardDB, rows: list[dict[str, object]]) -> list[str]:
+    """The warnings of a TCG check of one deck against an empty list."""
+    result = check(entries_frame([{"deck_id": "d", "section": "main", "qty": 1, **r}
+                                  for r in rows]),
+                   cards=cards, fmt=load_format("advanced-tcg"),
+                   banlist=parse_lflist("!2026.05 TCG\n", "x.conf")[0])
+    return _codes(result.warnings)
+
+
+def _before_every_list(tmp: Path) -> list[str]:
+    store.import_into_store([_write(tmp / "x.lflist.conf", "!2026.05 TCG\n")], tmp)
+    return _raised(lambda: load_banlist(None, None, load_format("advanced-tcg"),
+                                        _own_cards(tmp), tmp, "2026-04-30"))
+
+
 def _list_warnings(tmp: Path, text: str) -> list[str]:
     banlist = read_table_list(_write(tmp / "list.csv", text))
     return _codes(banlist.bind(_own_cards(tmp)).warnings)
@@ -340,6 +356,14 @@ SAMPLES: dict[str, Sample] = {
     "AMBIGUOUS_NAME": lambda tmp, _: _list_warnings(tmp, "name,status\nTwin Name,Limited\n"),
     "NO_LIST": lambda tmp, _: _raised(lambda: read_banlist(_write(
         tmp / "x.lflist.conf", "!2026.05 TCG\n"), "2027.01 TCG")),
+    "NO_LIST_IN_FORCE": lambda tmp, _: _before_every_list(tmp),
+    "DEMO_POOL": lambda tmp, _: _check_warnings(store.demo_cards(), [{"name": "Raigeki"}]),
+    "CARD_DATA_MISSING": lambda tmp, _: _check_warnings(
+        _own_cards(tmp), [{"passcode": code} for code in (90000001, 90000002, 90000003)]),
+    "NO_SUCH_CARD": lambda tmp, _: _raised(lambda: card_facts("No Such Card", load(
+        "advanced-tcg", "demo"))),
+    "NO_RELEASE_INFO": lambda tmp, _: _check_warnings(_own_cards(tmp),
+                                                      [{"passcode": 33333333}]),
     "DEMO_LIST": lambda tmp, _: _raised(lambda: load_banlist(
         str(banlists_dir() / "lists" / "demo-tcg.lflist.conf"), None,
         load_format("advanced-tcg"), _own_cards(tmp))),

@@ -84,7 +84,7 @@ def test_golden_check_json(duel: int, piece: int, tmp_path: Path,
     out = tmp_path / "report.json"
     ran = CliRunner().invoke(main, [
         "check", decks, "--registrations", registrations, "--format", fmt, "--cards", "demo",
-        "--duel", str(duel), "--json", str(out), "--quiet"])
+        "--duel", str(duel), "--date", "2026-12-05", "--json", str(out), "--quiet"])
     assert ran.exit_code == 2, ran.output  # the sample has rows and a deck it reports
     _golden(f"check-regional-tcg-duel{duel}", out.read_bytes())
 

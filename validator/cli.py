@@ -113,7 +113,7 @@ format_option = click.option(
 banlist_option = click.option(
     "--banlist", "banlist_spec", default=None,
     help="Forbidden/Limited list: lflist.conf, CSV/XLSX, ygojson:REGION or a list of the "
-         "data store by name (default: the format's newest list).")
+         "data store by name (default: the format's list in force on --date).")
 list_option = click.option("--list", "list_name", default=None,
                            help="Which !name list of an lflist.conf.")
 json_option = click.option("--json", "json_target", default=None, metavar="FILE",
@@ -144,6 +144,24 @@ all_option = click.option("--all", "every_deck", is_flag=True,
 quiet_option = click.option("--quiet", is_flag=True,
                             help="Print nothing per deck or player (only problems and the "
                                  "exit status).")
+date_option = click.option(
+    "--date", default="", metavar="YYYY-MM-DD",
+    help="The event's date: it picks the Forbidden/Limited list in force (default: today) "
+         "and is printed on a deck sheet.")
+
+
+def _day(text: str, option: str = "--date") -> str:
+    """A YYYY-MM-DD date as given (an error naming the option otherwise)."""
+    import datetime as dt
+
+    try:
+        if re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
+            return dt.date.fromisoformat(text).isoformat()
+    except ValueError:
+        pass
+    raise InputError.at(option, f"expected a date YYYY-MM-DD, got {text!r}", code="BAD_OPTION")
+
+
 decisions_option = click.option(
     "--decisions", type=click.Path(path_type=Path), default=None,
     help="The head judge's decisions (CSV: player_id, where, card, qty, decided_by, reason) "
@@ -173,9 +191,14 @@ def data() -> None:
 
 @data.command("import")
 @click.argument("sources", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--effective", "effective", multiple=True, metavar="[NAME=]YYYY-MM-DD",
+              help="The day the imported lists take effect: a date for every list, or "
+                   "NAME=DATE for one list of a file with several (repeatable; default: "
+                   "the date in the list's name, else today).")
 @data_dir_option
 @user_errors
-def data_import(sources: tuple[Path, ...], data_dir: Path | None) -> None:
+def data_import(sources: tuple[Path, ...], effective: tuple[str, ...],
+                data_dir: Path | None) -> None:
     """Add card sources (YGOJSON json/folder/zip, EDOPro .cdb, card CSV/XLSX) and
     Forbidden/Limited lists (lflist.conf, CSV/XLSX) to the data store.
 
@@ -186,7 +209,11 @@ def data_import(sources: tuple[Path, ...], data_dir: Path | None) -> None:
     for source in sources:
         if not source.exists():
             raise InputError.at(str(source), "no such file or folder", code="FILE_MISSING")
-    store.import_into_store(list(sources), data_dir)
+    given: dict[str, str] = {}
+    for item in effective:
+        name, _, day = item.rpartition("=")
+        given[name.strip()] = _day(day.strip(), "--effective")
+    store.import_into_store(list(sources), data_dir, given)
     _print_info(store.data_dir(data_dir))
 
 
@@ -233,6 +260,12 @@ def _print_info(folder: Path) -> None:
                   f"{db.name_count():,} card names, "
                   f"{int(db.printings['rush'].sum()):,} Rush printings, "
                   f"{int(db.printings['legend'].sum()):,} Legend printings")
+        silent = db.without_release()
+        if any(silent.values()):
+            out.print("Cards without release information (no source says whether they are "
+                      "released; not called unreleased): " + ", ".join(
+                          f"{region.upper()} {count:,}" for region, count in silent.items())
+                      + "; the OCG/TCG cdb (cards.delta.cdb) says it for most", highlight=False)
         _shown([str(w) for w in db.warnings], "warning:", "warnings")
     lists = store.stored_lists(folder)
     if not lists:
@@ -240,11 +273,11 @@ def _print_info(folder: Path) -> None:
                   "(`deckcheck data import LIST.lflist.conf` or `deckcheck data update`).")
         return
     table = _table("Forbidden/Limited lists (newest first)")
-    for column in ("list", "file", "list date", "file date"):
+    for column in ("list", "file", "effective", "from", "file date"):
         table.add_column(column)
     for item in lists:
-        table.add_row(escape(item.name), escape(item.source), str(item.date or "—"),
-                      str(item.snapshot))
+        table.add_row(escape(item.name), escape(item.source), item.effective,
+                      item.effective_from, str(item.snapshot))
     out.print(table)
 
 
@@ -321,6 +354,7 @@ def _decisions(path: Path | None) -> list[Decision]:
 @regulation_option
 @lang_option
 @stage_option
+@date_option
 @json_option
 @all_option
 @quiet_option
@@ -329,8 +363,8 @@ def _decisions(path: Path | None) -> list[Decision]:
 def check_command(decks: tuple[Path, ...], cards_spec: str | None, banlist_spec: str | None,
                   list_name: str | None, format_spec: str, registrations: Path | None,
                   duel: int | None, decisions: Path | None, regulation: str | None, lang: Lang,
-                  stage: Stage | None, json_target: str | None, every_deck: bool, quiet: bool,
-                  data_dir: Path | None) -> None:
+                  stage: Stage | None, date: str, json_target: str | None, every_deck: bool,
+                  quiet: bool, data_dir: Path | None) -> None:
     """Check decks (YDK, ydke, deck codes, text lists; files or folders) and print every
     violation.
 
@@ -349,9 +383,10 @@ def check_command(decks: tuple[Path, ...], cards_spec: str | None, banlist_spec:
     from validator.report.model import judged_check
 
     stage = stage_of(duel, stage)
+    day = _day(date) if date else None
 
     def prepared() -> tuple[Setup, CardTable, Policy]:
-        setup = load(format_spec, cards_spec, banlist_spec, list_name, data_dir)
+        setup = load(format_spec, cards_spec, banlist_spec, list_name, data_dir, day)
         table = card_attributes(setup.cards, setup.banlist, setup.fmt)
         return setup, table, _policy(regulation, setup.fmt.rush, lang)
 
@@ -455,7 +490,7 @@ def template_command(target: Path | None, players: int, as_pdf: bool) -> None:
 @click.option("--player-id", default="", help="The player's CARD GAME ID.")
 @click.option("--name", "player_name", default="", help="The player's name (first … last).")
 @click.option("--event", default="", help="The event's name.")
-@click.option("--date", default="", help="The event's date (YYYY-MM-DD).")
+@date_option
 @out_option
 @cards_option
 @format_option
@@ -474,8 +509,7 @@ def pdf_command(deck: Path, player_id: str, player_name: str, event: str, date: 
     from validator.inputs.decks.batch import read_deck_paths
     from validator.sheets.pdf import sheet_from_deck, write_form
 
-    if date and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", date):
-        raise InputError.at("--date", f"expected YYYY-MM-DD, got {date!r}", code="BAD_OPTION")
+    date = _day(date) if date else ""
     files = read_deck_paths([deck])
     if files.problems:
         raise InputError(files.problems)
@@ -565,6 +599,7 @@ def convert_command(decks: tuple[Path, ...], to: str, target: Path | None, lang:
 @regulation_option
 @lang_option
 @stage_option
+@date_option
 @click.option("--report", type=click.Path(path_type=Path), default=None,
               help="Write the XLSX report to this file.")
 @json_option
@@ -575,7 +610,7 @@ def convert_command(decks: tuple[Path, ...], to: str, target: Path | None, lang:
 def event_command(registrations: Path, decks: Path | None, cards_spec: str | None,
                   banlist_spec: str | None, list_name: str | None, format_spec: str,
                   duel: int | None, decisions: Path | None, regulation: str | None, lang: Lang,
-                  stage: Stage | None, report: Path | None, json_target: str | None,
+                  stage: Stage | None, date: str, report: Path | None, json_target: str | None,
                   every_deck: bool, quiet: bool, data_dir: Path | None) -> None:
     """Check a whole event: every registered list, every submitted deck, list against deck.
 
@@ -601,7 +636,8 @@ def event_command(registrations: Path, decks: Path | None, cards_spec: str | Non
              "Writing the report")
     with _progress(not quiet and err.is_terminal) as step:
         step(steps[0], 0, 1)
-        setup = load(format_spec, cards_spec, banlist_spec, list_name, data_dir)
+        setup = load(format_spec, cards_spec, banlist_spec, list_name, data_dir,
+                     _day(date) if date else None)
         policy = _policy(regulation, setup.fmt.rush, lang)
         settled = _decisions(decisions)
         step(steps[0], 1, 1)
@@ -627,6 +663,72 @@ def event_command(registrations: Path, decks: Path | None, cards_spec: str | Non
         if written:
             out.print("\n".join(written), highlight=False)
     sys.exit(0 if judged.statuses["legal"] == judged.items.height else 1)
+
+
+@main.command("card")
+@click.argument("query")
+@cards_option
+@banlist_option
+@format_option
+@date_option
+@lang_option
+@json_option
+@data_dir_option
+@user_errors
+def card_command(query: str, cards_spec: str | None, banlist_spec: str | None,
+                 format_spec: str, date: str, lang: Lang, json_target: str | None,
+                 data_dir: Path | None) -> None:
+    """Show what the card data knows of one card (a name in any language, or a passcode):
+    printings, names, the name it counts as, its status on the list in force, release per
+    region and the sources that say so, Genesys points; every card a name names.
+
+    Exit status: 0 found, 2 no such card or bad input.
+
+    Example: deckcheck card "Maxx \"C\"" --date 2024-10-20
+    """
+    from validator.cards.load import load
+    from validator.engine.lookup import card_facts
+
+    setup = load(format_spec, cards_spec, banlist_spec, None, data_dir,
+                 _day(date) if date else None)
+    facts = card_facts(query, setup)
+    if json_target is not None:
+        import json
+
+        text = json.dumps(facts, ensure_ascii=False, indent=2) + "\n"
+        if json_target == "-":
+            click.echo(text, nl=False)
+            return
+        Path(json_target).write_text(text, encoding="utf-8")
+    effective = f"effective {facts['banlist_effective']}; " if facts["banlist_effective"] else ""
+    out.print(f"list {escape(facts['banlist'])} ({effective}{facts['banlist_reason']})",
+              highlight=False)
+    for card in facts["cards"]:
+        name = card["names"].get(lang) or card["name"]
+        lines = [f"[bold]{escape(name)}[/bold]"
+                 + (f" — {escape(card['name'])}" if name != card["name"] else ""),
+                 f"  passcodes: {', '.join(map(str, card['passcodes'])) or '—'}",
+                 f"  kind: {card['kind']}" + (", Extra Deck" if card["extra_deck"] else "")
+                 + (", Rush Duel" if card["rush"] else "")]
+        if card["treated_as"]:
+            lines.append(f"  treated as: {escape(card['treated_as'])}")
+        status = card["status"]
+        lines.append(f"  status on {escape(facts['banlist'])}: {status['word']}"
+                     + ("" if status["listed"] else " (not on the list)"))
+        if card["outside_pool"]:
+            lines.append(f"  not legal in {facts['format']}: {escape(card['outside_pool'])}")
+        release = card["release"]
+        lines.append(f"  released in: {', '.join(r.upper() for r in release['regions']) or '—'}"
+                     f" (sources: {escape('; '.join(release['sources']))})")
+        for stated in release["stated"]:
+            lines.append(f"    YGOJSON {stated['region']}: {stated['status']}")
+        if release["unknown"]:
+            lines.append("  no source says whether it is released in this format's region")
+        if card["points"]:
+            lines.append(f"  Genesys points: {card['points']:g}")
+        lines.append("  names: " + "; ".join(f"{k} {escape(v)}" for k, v in
+                                              card["names"].items()))
+        out.print("\n".join(lines), highlight=False)
 
 
 @main.command("serve")

@@ -107,7 +107,14 @@ PROBLEM_CODES: dict[str, str] = {
                       "ignored",
     "NO_LIST": "no such Forbidden/Limited list (in the file, the data store or the card "
                "data's legality)",
+    "NO_LIST_IN_FORCE": "an event date before every stored list of the format takes effect",
     "DEMO_LIST": "a demo list given to check real card data",
+    "DEMO_POOL": "decks checked against the demo card pool: no card data imported",
+    "CARD_DATA_MISSING": "a deck most of whose passcodes the card data does not know: the "
+                         "card data may be missing or old",
+    "NO_SUCH_CARD": "a card looked up (`deckcheck card`) that the card data does not hold",
+    "NO_RELEASE_INFO": "cards of the decks about whose release in the format's region no "
+                       "card source says anything (not a violation)",
     "NO_STORE": "no card data store in the data folder",
     "NOT_IN_STORE": "a name the data store does not hold",
     "STORE_DAMAGED": "a data store or event database that is damaged, or not one",

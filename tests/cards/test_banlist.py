@@ -8,7 +8,9 @@ import pytest
 from tests.conftest import shared_path
 from validator.cards.banlist import (
     Banlist,
+    effective_date,
     from_ygojson,
+    in_force,
     parse_lflist,
     read_banlist,
     read_table_list,
@@ -120,6 +122,25 @@ def test_ygojson_legality_lists(ygojson_db: CardDB) -> None:
     assert ash["points"].to_list() == [15.0]
     with pytest.raises(InputError):
         from_ygojson(ygojson_db, "nowhere")
+
+
+@pytest.mark.parametrize(("name", "day"), [
+    ("2025.04 TCG", "2025-04-01"), ("2005.4 GOAT", "2005-04-01"),
+    ("2026.07.01 Rush Duel", "2026-07-01"), ("Demo 2026.06.08 Genesys", "2026-06-08"),
+    ("Store list", None), ("2026.13 TCG", None)])
+def test_the_effective_date_read_from_a_lists_name(name: str, day: str | None) -> None:
+    assert effective_date(name) == day
+
+
+def test_the_list_in_force_is_the_newest_on_or_before_the_date() -> None:
+    dated = [("2024-09-01", "2024.09"), ("2024-04-01", "2024.04"), ("2024-12-01", "2024.12")]
+    assert in_force(dated, "2024-09-01", "lists") == "2024.09"  # effective that very day
+    assert in_force(dated, "2024-08-31", "lists") == "2024.04"
+    assert in_force(dated, "2030-01-01", "lists") == "2024.12"
+    with pytest.raises(InputError) as raised:
+        in_force(dated, "2024-03-31", "lists")
+    assert raised.value.codes == ["NO_LIST_IN_FORCE"]
+    assert "2024-04-01" in raised.value.problems[0].message  # the earliest named
 
 
 def test_comment_name_ends_before_a_label() -> None:

@@ -144,3 +144,14 @@ def test_every_monster_type_and_region_of_the_real_data_is_one_a_format_can_name
     for db in (real_db, demo_db):
         assert {"link", "pendulum", "xyz"} <= _words(db, "subtypes") <= set(SUBTYPES)
         assert {"tcg", "ocg", "rush"} <= _words(db, "pools") <= set(REGIONS)
+
+
+def test_cards_without_release_information_are_counted_per_region(
+        ygojson_db: CardDB, real_db: CardDB) -> None:
+    alone = ygojson_db.without_release()
+    assert set(alone) == {"tcg", "ocg", "rush"}
+    assert alone["tcg"] > 500  # YGOJSON entries with an empty legality
+    fuwalos = ygojson_db.by_card.filter(pl.col("passcode") == 42141493)
+    assert fuwalos["pools"][0].to_list() == []
+    # EDOPro's OCG/TCG cdb says where most of them are released
+    assert real_db.without_release()["tcg"] < alone["tcg"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
 
 import polars as pl
@@ -10,7 +11,7 @@ import pytest
 from validator.cards.db import CardDB
 from validator.cards.formats import Format, banlists_dir, format_names, load_format
 from validator.cards.load import Setup, is_demo, load, load_banlist, load_pool
-from validator.cards.store import data_dir, demo_cards, import_into_store
+from validator.cards.store import data_dir, demo_cards, import_into_store, stored_lists
 from validator.errors import InputError
 
 #: the demo list each shipped format checks the demo cards against
@@ -121,3 +122,43 @@ def test_the_list_a_ygojson_source_states(ygojson_db: CardDB) -> None:
     with pytest.raises(InputError) as raised:
         load_banlist("ygojson:tcg", None, TCG, demo_cards())
     assert raised.value.file == "ygojson:tcg"
+
+
+def test_the_stored_list_in_force_on_the_date(tmp_path: Path, real: CardDB) -> None:
+    path = _lists(tmp_path, "TCG.lflist.conf", "2026.01 TCG", "2026.05 TCG")
+    import_into_store([path], tmp_path / "store")
+    folder = tmp_path / "store"
+    chosen = [load_banlist(None, None, TCG, real, folder, day)
+              for day in ("2026-01-01", "2026-04-30", "2026-05-01")]
+    assert [(b.name, b.effective, b.effective_from, b.reason) for b in chosen] == [
+        ("2026.01 TCG", "2026-01-01", "its name", "in force on 2026-01-01"),
+        ("2026.01 TCG", "2026-01-01", "its name", "in force on 2026-04-30"),
+        ("2026.05 TCG", "2026-05-01", "its name", "in force on 2026-05-01")]
+    # on the day before the first list there is no list in force
+    with pytest.raises(InputError) as raised:
+        load_banlist(None, None, TCG, real, folder, "2025-12-31")
+    assert raised.value.codes == ["NO_LIST_IN_FORCE"]
+    # a list given by name or as a file wins over the date
+    named = load_banlist("2026.05 TCG", None, TCG, real, folder, "2026-01-15")
+    assert (named.name, named.reason) == ("2026.05 TCG", "given by name")
+    given = load_banlist(str(path), "2026.05 TCG", TCG, real, folder, "2026-01-15")
+    assert (given.name, given.effective, given.reason) == (
+        "2026.05 TCG", "2026-05-01", "given as a file")
+
+
+def test_effective_dates_given_at_import(tmp_path: Path, real: CardDB) -> None:
+    path = _lists(tmp_path, "TCG.lflist.conf", "2026.01 TCG", "2026.05 TCG", "Store list")
+    folder = tmp_path / "store"
+    import_into_store([path], folder, {"2026.05 TCG": "2026-05-10"})
+    stored = {s.name: (s.effective, s.effective_from) for s in stored_lists(folder)}
+    today = dt.date.today().isoformat()
+    assert stored == {"2026.01 TCG": ("2026-01-01", "its name"),
+                      "2026.05 TCG": ("2026-05-10", "import"),
+                      "Store list": (today, "import day")}
+    assert load_banlist(None, None, TCG, real, folder, "2026-05-09").name == "2026.01 TCG"
+    assert load_banlist(None, None, TCG, real, folder, "2026-05-10").name == "2026.05 TCG"
+    import_into_store([path], folder, {"": "2026-02-01"})  # one date for every list
+    assert {s.effective for s in stored_lists(folder)} == {"2026-02-01"}
+    with pytest.raises(InputError) as raised:
+        import_into_store([path], folder, {"2027.01 TCG": "2027-01-01"})
+    assert raised.value.codes == ["NO_LIST"]

@@ -51,3 +51,22 @@ def test_missing_source() -> None:
     with pytest.raises(InputError) as info:
         store.load_cards("/nonexistent/cards.json")
     assert info.value.codes == ["FILE_MISSING"]
+
+
+def test_a_store_written_before_effective_dates_reads_them_from_the_names(
+        tmp_path: Path) -> None:
+    import json
+
+    path = tmp_path / "TCG.lflist.conf"
+    path.write_text("!2026.05 TCG\n55144522 0 --Pot of Greed\n!Store list\n")
+    store.import_into_store([path], tmp_path / "s")
+    manifest_file = tmp_path / "s" / store.MANIFEST
+    manifest = json.loads(manifest_file.read_text())
+    for entry in manifest["lists"]:
+        entry["imported"] = "2026-06-02"
+        for item in entry["lists"]:
+            del item["effective"], item["effective_from"]
+    manifest_file.write_text(json.dumps(manifest))
+    assert [(s.name, s.effective, s.effective_from) for s in store.stored_lists(
+        tmp_path / "s")] == [("Store list", "2026-06-02", "import day"),
+                             ("2026.05 TCG", "2026-05-01", "its name")]

@@ -69,7 +69,7 @@ def test_rush_without_regulation_cites_the_ko_regulation(tmp_path: Path) -> None
     deck = ROOT / "decks" / "rush" / "R1003.ydk"
     result = CliRunner().invoke(main, ["check", str(deck), "--format", "rush", "--cards",
                                        "demo", "--json", "-"])
-    report = json.loads(result.output)
+    report = json.loads(result.stdout)
     assert report["regulation"] == "ko"
     basis = report["decks"][0]["penalty"]["basis"]
     assert basis

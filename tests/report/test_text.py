@@ -29,7 +29,8 @@ def _blocks(lines: list[str]) -> dict[str, list[str]]:
 
 def test_the_summary_comes_first(judged: Report, th: Policy) -> None:
     lines = text_lines(judged)
-    assert lines[0] == (f"Advanced Format (TCG) — list Demo 2026.05 TCG — {th.title} — "
+    assert lines[0] == ("Advanced Format (TCG) — list Demo 2026.05 TCG (effective 2026-05-01; "
+                        f"the demo list: no card data imported) — {th.title} — "
                         "compared with the registered lists")
     assert lines[1] == f"card data: {judged.header.cards}"
     assert lines[2] == "7 decks: 3 legal, 3 illegal, 1 need a head judge's decision"

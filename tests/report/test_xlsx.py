@@ -45,7 +45,8 @@ def test_the_summary_gives_the_header_facts_and_counts(judged_players: Report,
                                "Decisions", "Problems"]
     facts = {row[0]: row[1] for row in _rows(book, "Summary") if row[0]}
     assert facts["Format"] == "Advanced Format (TCG)"
-    assert facts["Forbidden/Limited list"] == "Demo 2026.05 TCG"
+    assert facts["Forbidden/Limited list"] == (
+        "Demo 2026.05 TCG (effective 2026-05-01; the demo list: no card data imported)")
     assert facts["Regulation"] == f"{th.title} ({th.title_local})"
     assert (facts["Players"], facts["Legal"], facts["Illegal"]) == (6, 2, 3)
     assert facts["Needs a head judge's decision"] == 1

@@ -56,7 +56,8 @@ def real_names() -> list[str]:
 
 
 def _read_back(names: list[str]) -> list[str]:
-    return [unicodedata.normalize("NFKC", n).strip() for n in names]
+    """Names as a text list reads them: as printed (Unicode NFC), not folded further."""
+    return [unicodedata.normalize("NFC", n).strip() for n in names]
 
 
 def test_no_real_card_name_is_a_header_or_a_total(real_names: list[str]) -> None:

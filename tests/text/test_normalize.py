@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from validator.text.normalize import name_key
+from validator.text.normalize import as_typed, name_key
 
 
 @pytest.mark.parametrize(
@@ -33,3 +33,18 @@ def test_same_key(a: str, b: str) -> None:
 )
 def test_different_key(a: str, b: str) -> None:
     assert name_key(a) != name_key(b)
+
+
+@pytest.mark.parametrize(
+    ("original", "folded", "typed"),
+    [
+        ("3 파괴검－드래곤버스터블레이드", "파괴검-드래곤버스터블레이드",
+         "파괴검－드래곤버스터블레이드"),
+        ("灰流うらら ３枚", "灰流うらら", "灰流うらら"),
+        ("ＡＳＨ　ＢＬＯＳＳＯＭ x3", "ASH BLOSSOM", "ＡＳＨ　ＢＬＯＳＳＯＭ"),
+        ("3 Raigeki", "Raigeki", "Raigeki"),
+        ("3 Raigeki", "Not there", "Not there"),  # not a part of it: as read
+    ],
+)
+def test_as_typed_keeps_the_printed_characters(original: str, folded: str, typed: str) -> None:
+    assert as_typed(original, folded) == typed

@@ -15,9 +15,12 @@ name in its comment; what stays unplaced is kept unused, and one warning per lis
 
 from __future__ import annotations
 
+import datetime as dt
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 import polars as pl
 
@@ -30,8 +33,11 @@ __all__ = [
     "LIST_ENTRY_SCHEMA",
     "Banlist",
     "Bound",
+    "effective_date",
     "from_ygojson",
+    "in_force",
     "list_date",
+    "list_line",
     "looks_like_table_list",
     "parse_lflist",
     "read_banlist",
@@ -66,6 +72,42 @@ def list_date(name: str) -> str | None:
     return f"{year}-{int(month):02d}" + (f"-{int(day):02d}" if day else "")
 
 
+def effective_date(name: str) -> str | None:
+    """The day a list takes effect, read from its name: "2025.04 TCG" → "2025-04-01",
+    "2005.4 GOAT" → "2005-04-01", "2026.07.01 Rush Duel" → "2026-07-01"."""
+    date = list_date(name)
+    if date is None:
+        return None
+    full = date if date.count("-") == 2 else f"{date}-01"
+    try:
+        return dt.date.fromisoformat(full).isoformat()
+    except ValueError:
+        return None
+
+
+def list_line(name: str, effective: str | None, reason: str) -> str:
+    """A list as reports name it: "2025.04 TCG (effective 2025-04-01; in force on
+    2025-06-15)"."""
+    facts = [f"effective {effective}"] if effective else []
+    facts += [reason] if reason else []
+    return f"{name} ({'; '.join(facts)})" if facts else name
+
+
+_Item = TypeVar("_Item")
+
+
+def in_force(dated: Sequence[tuple[str, _Item]], on: str, what: str) -> _Item:
+    """The item whose effective date (the pair's first part, YYYY-MM-DD) is the newest on or
+    before ``on``; a date before every one is an error naming the earliest (``what``: the
+    lists' description in it)."""
+    due = [pair for pair in dated if pair[0] <= on]
+    if not due:
+        earliest = min((pair[0] for pair in dated), default="—")
+        raise InputError.at("--date", f"{on} is before every stored {what} (the earliest "
+                                      f"takes effect on {earliest})", code="NO_LIST_IN_FORCE")
+    return max(due, key=lambda pair: pair[0])[1]
+
+
 @dataclass(frozen=True)
 class Bound:
     """A list bound to card data: per card, the name's ``limit`` (the strictest entry of any
@@ -91,6 +133,14 @@ class Banlist:
     whitelist: bool = False
     genesys: bool = False
     warnings: list[Problem] = field(default_factory=list)  # problems reading the list
+    effective: str | None = None  # the day it takes effect (YYYY-MM-DD)
+    effective_from: str = ""  # where that date comes from ("its name", "given at import"...)
+    reason: str = ""  # why this list was chosen ("in force on 2025-06-15", "given by file")
+
+    @property
+    def line(self) -> str:
+        """The list, its effective date and why it was chosen (see :func:`list_line`)."""
+        return list_line(self.name, self.effective, self.reason)
 
     @property
     def date(self) -> str | None:

@@ -290,6 +290,23 @@ class CardDB:
         files = [str(s["snapshot"]) for s in self.sources if s.get("snapshot")]
         return max(inner or files, default=None)
 
+    def without_release(self) -> dict[str, int]:
+        """Per region (tcg and ocg for OCG/TCG cards, rush for Rush cards): how many cards
+        with a passcode no source says anything about their release in it (no release
+        region at all, and not called unreleased there)."""
+        cards = self.by_card.filter(pl.col("passcode").is_not_null()
+                                    & (pl.col("pools").list.len().fill_null(0) == 0)
+                                    & pl.col("kind").cast(pl.Utf8).is_in(
+                                        ["monster", "spell", "trap"]))
+        said = self.legality.filter(pl.col("status") == "unreleased").join(
+            self.printings.select("passcode", "card_id"), on="passcode")
+        out = {}
+        for region, rush in (("tcg", False), ("ocg", False), ("rush", True)):
+            stated = said.filter(pl.col("region") == region)["card_id"].implode()
+            out[region] = cards.filter((pl.col("rush") == rush)
+                                       & ~pl.col("card_id").is_in(stated)).height
+        return out
+
     def card_count(self) -> int:
         return self.printings["card_id"].n_unique()
 

@@ -26,7 +26,13 @@ from typing import Any
 
 import polars as pl
 
-from validator.cards.banlist import Banlist, list_date, read_banlist, read_list_file
+from validator.cards.banlist import (
+    Banlist,
+    effective_date,
+    list_date,
+    read_banlist,
+    read_list_file,
+)
 from validator.cards.db import (
     CARD_SCHEMA,
     LEGALITY_SCHEMA,
@@ -39,6 +45,7 @@ from validator.errors import InputError
 
 __all__ = [
     "DEMO",
+    "EFFECTIVE_FROM",
     "LIST_SUFFIXES",
     "StoredList",
     "data_dir",
@@ -148,9 +155,31 @@ class StoredList:
     date: str | None  # the list's own date (from its name), e.g. "2026-05"
     source: str  # the file's name in the store
     snapshot: str  # the file's date
+    effective: str = ""  # the day the list takes effect (YYYY-MM-DD)
+    effective_from: str = ""  # where that day comes from (see EFFECTIVE_FROM)
 
-    def load(self) -> Banlist:
-        return read_banlist(self.file, self.name)
+    def load(self, reason: str = "") -> Banlist:
+        """The list itself, with its effective date and why it was chosen."""
+        banlist = read_banlist(self.file, self.name)
+        banlist.effective, banlist.effective_from = self.effective, self.effective_from
+        banlist.reason = reason
+        return banlist
+
+
+#: where a stored list's effective date comes from, as `data info` and reports say it
+EFFECTIVE_FROM = {"given": "import", "name": "its name", "imported": "import day"}
+
+
+def _effective(name: str, given: dict[str, str], imported: str) -> tuple[str, str]:
+    """A list's effective date and where it comes from: given at import (for this list by
+    name, or for every list of the file under ""), else its name, else the import day."""
+    if name in given:
+        return given[name], EFFECTIVE_FROM["given"]
+    if "" in given:
+        return given[""], EFFECTIVE_FROM["given"]
+    if (named := effective_date(name)) is not None:
+        return named, EFFECTIVE_FROM["name"]
+    return imported, EFFECTIVE_FROM["imported"]
 
 
 def _manifest(root: Path) -> dict[str, Any]:
@@ -211,23 +240,36 @@ def is_list_file(path: Path) -> bool:
     return False
 
 
-def import_into_store(paths: list[Path], folder: Path | None = None) -> CardDB | None:
-    """Add card sources and lists to the store (a source of the same name is replaced)."""
+def import_into_store(paths: list[Path], folder: Path | None = None,
+                      effective: dict[str, str] | None = None) -> CardDB | None:
+    """Add card sources and lists to the store (a source of the same name is replaced).
+
+    ``effective`` gives lists their effective date (YYYY-MM-DD): by list name, or under ""
+    for every list imported; a list without one takes it from its name, else from today.
+    """
     root = data_dir(folder)
     manifest = _manifest(root)
     today = dt.date.today().isoformat()
+    given = dict(effective or {})
     card_paths = [p for p in paths if not is_list_file(p)]
-    for path in paths:
-        if path in card_paths:
-            continue
-        lists = read_list_file(path)
+    list_files = [(p, read_list_file(p)) for p in paths if p not in card_paths]
+    named = {b.name for _, lists in list_files for b in lists}
+    unknown = sorted(set(given) - named - {""})
+    if unknown:
+        raise InputError.at("--effective", f"no list named {unknown[0]!r} among the lists "
+                                           f"imported ({', '.join(sorted(named)) or 'none'})",
+                            code="NO_LIST")
+    for path, lists in list_files:
         target = root / "lists" / _slug(path.name)
         target.parent.mkdir(parents=True, exist_ok=True)
         if path.resolve() != target.resolve():
             shutil.copyfile(path, target)
         listed: dict[str, object] = {
             "name": path.name, "file": str(target.relative_to(root)),
-            "lists": [{"name": b.name, "date": list_date(b.name)} for b in lists],
+            "lists": [{"name": b.name, "date": list_date(b.name),
+                       **dict(zip(("effective", "effective_from"),
+                                  _effective(b.name, given, today), strict=True))}
+                      for b in lists],
             "snapshot": _file_date(path), "imported": today}
         manifest["lists"] = [e for e in manifest["lists"] if e["name"] != path.name] + [listed]
     from validator.cards.importers import (
@@ -278,12 +320,17 @@ def load_store(folder: Path) -> CardDB | None:
 
 
 def stored_lists(folder: Path | None = None) -> list[StoredList]:
-    """Every list of every list file in the store, newest first."""
+    """Every list of every list file in the store, newest effective date first."""
     root = data_dir(folder)
-    out = [StoredList(root / entry["file"], item["name"], item.get("date"), entry["name"],
-                      entry["snapshot"])
-           for entry in _manifest(root)["lists"] for item in entry["lists"]]
-    return sorted(out, key=lambda s: s.date or s.snapshot, reverse=True)
+    out = []
+    for entry in _manifest(root)["lists"]:
+        for item in entry["lists"]:
+            day, where = (item["effective"], item["effective_from"]) if item.get(
+                "effective") else _effective(item["name"], {}, str(entry.get(
+                    "imported", entry["snapshot"])))
+            out.append(StoredList(root / entry["file"], item["name"], item.get("date"),
+                                  entry["name"], entry["snapshot"], day, where))
+    return sorted(out, key=lambda s: s.effective, reverse=True)
 
 
 def demo_cards() -> CardDB:

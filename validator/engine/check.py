@@ -19,9 +19,11 @@ import polars as pl
 from validator.cards.banlist import Banlist, stale_hint
 from validator.cards.db import CardDB
 from validator.cards.formats import Format
+from validator.cards.store import DEMO
 from validator.engine.fingerprints import fingerprints, same_as_listed
 from validator.engine.resolve import resolve
 from validator.engine.rules import CODES, MODULES, VIOLATION_SCHEMA, Context
+from validator.engine.rules.card_pool import release_unknown
 from validator.engine.status import (
     locate,
     open_decisions,
@@ -65,6 +67,10 @@ class CheckResult:
     resolved: pl.DataFrame  # entries not plainly resolved: unknown, unresolved, fuzzy
     warnings: list[Problem] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)  # seconds per stage
+    banlist_effective: str | None = None  # the day the list takes effect
+    banlist_reason: str = ""  # why it was chosen ("in force on 2025-06-15")
+    #: cards of the decks about whose release in the format's regions no source says anything
+    release_unknown: list[str] = field(default_factory=list)
 
     def counts(self) -> dict[str, int]:
         """Violations per code, in registry order."""
@@ -193,7 +199,13 @@ def combine(parts: list[CheckResult]) -> CheckResult:
     return CheckResult(
         decks=pl.concat(decks), violations=pl.concat(violations),
         format=first.format, banlist=first.banlist, cards=first.cards,
-        resolved=pl.concat([p.resolved for p in parts]), warnings=first.warnings,
+        banlist_effective=first.banlist_effective, banlist_reason=first.banlist_reason,
+        resolved=pl.concat([p.resolved for p in parts]),
+        warnings=evidence_warnings(
+            [w for w in first.warnings if w.code not in _PER_CHUNK]
+            + [w for p in parts for w in p.warnings if w.code == "CARD_DATA_MISSING"],
+            first.format, sorted({c for p in parts for c in p.release_unknown})),
+        release_unknown=sorted({c for p in parts for c in p.release_unknown}),
         timings={stage: sum(p.timings.get(stage, 0.0) for p in parts)
                  for stage in first.timings},
     )
@@ -242,6 +254,12 @@ def _check(entries: pl.DataFrame, registered: pl.DataFrame | None, *, unread: pl
         siding=shared.siding, unreadable=unread.lazy(),
     )
     clock.lap("sizes")
+    unknown_release = sorted(
+        ctx.known.join(card_table.filter(release_unknown(fmt) & ~pl.col("outside_pool")),
+                       on="card_id", how="semi")
+        .join(card_table.select("card_id", "card"), on="card_id")
+        .select(pl.col("card").unique()).collect(engine=ENGINE)["card"].drop_nulls().to_list())
+    missing = _mostly_unknown(collected[0], index, cards)
     frames = [frame for module in MODULES for frame in module.check(ctx)]
     plan = pl.concat(frames) if frames else pl.LazyFrame(schema=VIOLATION_SCHEMA)
     found = plan.collect(engine=ENGINE)
@@ -265,10 +283,64 @@ def _check(entries: pl.DataFrame, registered: pl.DataFrame | None, *, unread: pl
     )
     return CheckResult(
         decks=decks, violations=found, format=fmt, banlist=banlist.name,
+        banlist_effective=banlist.effective, banlist_reason=banlist.reason,
         cards=", ".join(str(s.get("source")) for s in cards.sources),
         resolved=resolved.filter((pl.col("status") != "ok") | (pl.col("how") == "fuzzy"))
         .join(attrs.select("card_id", "card"), on="card_id", how="left",
               maintain_order="left"),
-        warnings=list(banlist.warnings) + list(shared.table.warnings) + list(cards.warnings),
+        warnings=evidence_warnings(
+            list(banlist.warnings) + list(shared.table.warnings) + list(cards.warnings)
+            + _demo_warning(cards) + missing, fmt, unknown_release),
         timings=clock.lap("report rows"),
+        release_unknown=unknown_release,
     )
+
+
+#: warnings of one chunk of decks (the others are the same in every chunk)
+_PER_CHUNK = ("CARD_DATA_MISSING", "NO_RELEASE_INFO")
+#: cards named in the warning about cards without release information
+_NAMED = 30
+
+
+def evidence_warnings(warnings: list[Problem], fmt: Format, unknown: list[str]) -> list[Problem]:
+    """The warnings, and one more naming the cards of the decks about whose release in the
+    format's regions no source says anything (with what to import to know)."""
+    if not unknown:
+        return warnings
+    region = "/".join(p.upper() for p in fmt.card_pool)
+    shown = ", ".join(unknown[:_NAMED]) + (f" and {len(unknown) - _NAMED} more"
+                                           if len(unknown) > _NAMED else "")
+    what = ("the Rush cdb (`deckcheck data import cards-rush.cdb`)" if fmt.rush else
+            "the OCG/TCG cdb (`deckcheck data import cards.delta.cdb`)")
+    return [*warnings, Problem(
+        "card data", None, None,
+        f"{len(unknown)} card(s) of the decks have no release information for {region} in "
+        f"the card data, so none was called unreleased: {shown}; import {what} to know",
+        code="NO_RELEASE_INFO")]
+
+
+def _demo_warning(cards: CardDB) -> list[Problem]:
+    if not any(source.get("source") == DEMO for source in cards.sources):
+        return []
+    return [Problem("card data", None, None,
+                    "checked against the demo card pool (about 370 cards), not real card "
+                    "data: import it with `deckcheck data import cards.json cards.delta.cdb "
+                    "0TCG.lflist.conf` (or `deckcheck data update`)", code="DEMO_POOL")]
+
+
+def _mostly_unknown(deck_cards: pl.DataFrame, index: pl.DataFrame,
+                    cards: CardDB) -> list[Problem]:
+    """A warning per deck most of whose passcodes the card data does not know."""
+    by_deck = (
+        deck_cards.filter(pl.col("status") != "unresolved")
+        .group_by("deck").agg((pl.col("status") == "unknown").sum().alias("unknown"),
+                              pl.len().alias("cards"))
+        .filter((pl.col("unknown") * 2 > pl.col("cards")) & (pl.col("unknown") >= 3))
+        .join(index, on="deck").sort("deck")
+    )
+    dated = f" (dated {cards.data_date})" if cards.data_date else ""
+    return [Problem(str(row["deck_id"]), None, None,
+                    f"{row['unknown']} of the deck's {row['cards']} different cards have "
+                    f"passcodes the card data{dated} does not know: the card data may be "
+                    "missing or old (`deckcheck data update`)", code="CARD_DATA_MISSING")
+            for row in by_deck.iter_rows(named=True)]

@@ -90,7 +90,8 @@ def card_attributes(cards: CardDB, banlist: Banlist, fmt: Format) -> CardTable:
     """The card table a check of (card data, list, format) uses, and the list's warnings.
 
     A card named on the format's own list counts as released in the format's card pool
-    (the list is the region's own statement), whatever the card data says.
+    (the list is the region's own statement), whatever the card data says. ``unreleased``
+    holds the regions a source calls the card unreleased in (YGOJSON's "unreleased").
     """
     bound = banlist.bind(cards)
     limits = bound.cards
@@ -104,6 +105,13 @@ def card_attributes(cards: CardDB, banlist: Banlist, fmt: Format) -> CardTable:
         "subtypes", "pools", pl.col("points").alias("card_points"),
         pl.col("source").str.split("; ").list.eval(
             pl.element().replace(labels)).list.join("; ").alias("source"))
+    said = (
+        cards.legality.filter(pl.col("status") == "unreleased")
+        .join(cards.printings.select("passcode", "card_id"), on="passcode")
+        .group_by("card_id").agg(pl.col("region").unique().sort().alias("unreleased"))
+    )
+    attrs = attrs.join(said, on="card_id", how="left", maintain_order="left").with_columns(
+        pl.col("unreleased").fill_null(pl.lit([], pl.List(pl.Utf8))))
     names = attrs.select(pl.col("card_id").alias("name_id"), pl.col("card").alias("counts_as"))
     joined = (
         attrs.join(limits, on="card_id", how="left")

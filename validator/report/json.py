@@ -224,7 +224,8 @@ def _counts_text(prefix: str) -> pl.Expr:
 
 def _header(report: Report) -> dict[str, Any]:
     h = report.header
-    return {"format": h.format, "banlist": h.banlist, "cards": h.cards,
+    return {"format": h.format, "banlist": h.banlist, "banlist_effective": h.banlist_effective,
+            "banlist_reason": h.banlist_reason, "cards": h.cards,
             "regulation": h.regulation, "stage": h.stage, "lang": h.lang}
 
 

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import polars as pl
 
+from validator.cards.banlist import list_line
 from validator.engine.check import CheckResult
 from validator.judging.checking import DeckCheck
 from validator.judging.penalties import Policy
@@ -56,6 +57,13 @@ class Header:
     comparison: Comparison | None  # None: no deck was compared with a list
     no_clause: str  # said of codes the regulation prescribes no penalty for
     decide: str  # said where the head judge must decide first
+    banlist_effective: str | None = None  # the day the list takes effect
+    banlist_reason: str = ""  # why the list was chosen ("in force on 2025-06-15")
+
+    @property
+    def banlist_line(self) -> str:
+        """The list, its effective date and why it was chosen, as reports name it."""
+        return list_line(self.banlist, self.banlist_effective, self.banlist_reason)
 
     @property
     def siding(self) -> bool:
@@ -181,7 +189,8 @@ def _header(result: CheckResult, policy: Policy, stage: Stage, lang: Lang, duel:
             comparison: Comparison | None) -> Header:
     return Header(result.format.name, result.format.title, result.banlist, result.cards,
                   policy.regulation, policy.title, policy.title_local, stage, lang, duel,
-                  comparison, policy.text("no_clause", lang), policy.text("decision", lang))
+                  comparison, policy.text("no_clause", lang), policy.text("decision", lang),
+                  result.banlist_effective, result.banlist_reason)
 
 
 def _unresolved(lists: CheckResult | None, like: CheckResult) -> pl.DataFrame:

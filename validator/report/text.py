@@ -31,7 +31,7 @@ def header_lines(report: Report) -> list[str]:
     header = report.header
     comparison = "" if header.comparison is None else " — compared with the registered lists" + (
         f" as in duel {header.duel} (side deck exchanges allowed)" if header.siding else "")
-    return [f"{header.format_title} — list {header.banlist} — {header.regulation_title}"
+    return [f"{header.format_title} — list {header.banlist_line} — {header.regulation_title}"
             f"{comparison}", f"card data: {header.cards}"]
 
 

@@ -9,9 +9,30 @@ equals "ブラックマジシャン".
 
 from __future__ import annotations
 
+import itertools
+import unicodedata
+
 import polars as pl
 
-__all__ = ["name_key", "name_key_expr"]
+__all__ = ["as_typed", "name_key", "name_key_expr"]
+
+
+def as_typed(original: str, folded: str) -> str:
+    """The part of ``original`` (in Unicode NFC) that ``folded`` was read from, where
+    ``folded`` is a part of the NFKC form of ``original`` (a reader finds quantities in the
+    NFKC form, "３枚"): names keep their printed characters ("－" stays "－"), so that the
+    exact printed name is found before any normalised one. ``folded`` itself when it cannot
+    be placed."""
+    text = unicodedata.normalize("NFC", original)
+    pieces = [unicodedata.normalize("NFKC", c) for c in text]
+    at = "".join(pieces).find(folded)
+    if not folded or at < 0:
+        return folded
+    ends = list(itertools.accumulate(len(p) for p in pieces))
+    starts = [0, *ends]
+    if at not in starts or at + len(folded) not in ends:
+        return folded
+    return text[starts.index(at):ends.index(at + len(folded)) + 1]
 
 
 

@@ -138,13 +138,13 @@ class EventState:
     def setup(self) -> Setup:
         settings = self.settings()
         manifest = data_dir(self.data_dir) / MANIFEST
-        key = (settings.format, settings.banlist,
+        key = (settings.format, settings.banlist, settings.date,
                manifest.stat().st_mtime_ns if manifest.exists() else None)
         cached = self._setup
         if cached is not None and cached[0] == key:
             return cached[1]
         loaded = load(load_format(settings.format), self.cards, settings.banlist or None,
-                      folder=self.data_dir)
+                      folder=self.data_dir, date=settings.date or None)
         self._setup = (key, loaded)
         return loaded
 

@@ -2,10 +2,14 @@ from __future__ import annotations
 
 import contextlib
 
+import polars as pl
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from validator.cards.db import CardDB
+from validator.cards.formats import load_format
+from validator.engine.resolve import resolve
 from validator.errors import InputError
 from validator.inputs.decks.textlist import parse_text_list
 from validator.text.lexicon import entry_line, header_of
@@ -61,3 +65,21 @@ def test_zero_quantity_is_reported() -> None:
 def test_arbitrary_bytes_never_crash(data: bytes) -> None:
     with contextlib.suppress(InputError):
         parse_text_list(data, "l.txt", "d")
+
+
+def test_a_name_keeps_its_printed_characters() -> None:
+    # the line is read in NFKC for its quantity; the name keeps the full-width hyphen
+    entries = parse_text_list("3 파괴검－드래곤버스터블레이드\n２ Maxx \"C\"\n", "d.txt", "d")
+    assert entries["name"].to_list() == ["파괴검－드래곤버스터블레이드", 'Maxx "C"']
+    assert entries["qty"].to_list() == [3, 2]
+
+
+def test_the_exact_printed_name_reads_as_its_card(ygojson_db: CardDB) -> None:
+    # YGOJSON prints Dragon Buster Destruction Sword's Korean name with "－" and gives
+    # Wizard Buster Destruction Sword the same name with " - " (one key for both)
+    entries = parse_text_list("1 파괴검－드래곤버스터블레이드\n", "d.txt", "d")
+    out = resolve(entries, ygojson_db, load_format("advanced-tcg"))
+    row = out.row(0, named=True)
+    assert (row["status"], row["ambiguous"]) == ("ok", False)
+    card = ygojson_db.by_card.filter(pl.col("card_id") == row["card_id"])
+    assert card["name_en"].to_list() == ["Dragon Buster Destruction Sword"]

@@ -4,6 +4,7 @@ downloads (``validator/web/routes/event.py``)."""
 from __future__ import annotations
 
 import datetime as dt
+import html
 import io
 import json
 import re
@@ -13,6 +14,7 @@ import textwrap
 import time
 import zipfile
 from collections.abc import Callable
+from importlib import resources
 from pathlib import Path
 
 import polars as pl
@@ -22,6 +24,7 @@ from openpyxl import Workbook, load_workbook
 
 from tests.web.helpers import (
     FORBIDDEN_PLAYER,
+    HOSTS,
     LEGAL_PLAYER,
     ROOT,
     client_for,
@@ -30,8 +33,10 @@ from tests.web.helpers import (
     refusal,
     upload_sample,
 )
+from validator.cards.store import import_into_store
 from validator.event.store import EventSettings
 from validator.inputs.decks.ydk import parse_ydk, to_ydke
+from validator.web.app import create_app
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 SETTINGS = {"name": "Locals", "date": "2026-12-05", "format": "advanced-ocg",
@@ -398,3 +403,44 @@ def test_the_web_report_is_dated_by_source_date_epoch_as_the_command_lines_is(
     workbook = load_workbook(io.BytesIO(first))
     assert workbook.properties.created == dt.datetime(2025, 12, 1)
     assert sample.get("/report.xlsx").content == first  # the same bytes every time
+
+
+# --- the list in force on the event's date, and the demo pool said
+
+
+def test_the_event_date_picks_the_list_in_force(tmp_path: Path) -> None:
+    own = tmp_path / "cards.csv"  # the demo cards, imported as real card data
+    own.write_bytes((resources.files("validator") / "data" / "demo_cards.csv").read_bytes())
+    lists = tmp_path / "TCG.lflist.conf"
+    lists.write_text("!2026.01 TCG\n14558127 3 --Ash Blossom\n"
+                     "!2026.06 TCG\n14558127 0 --Ash Blossom\n")
+    data = tmp_path / "data"
+    import_into_store([own, lists], data)
+    app = create_app(tmp_path / "event.sqlite", data_dir=data, hosts=HOSTS)
+    with TestClient(app) as client:
+        token = csrf_token(client)
+        for day, shown in (("2026-03-01", "2026.01 TCG (effective 2026-01-01; in force on "
+                                          "2026-03-01)"),
+                           ("2026-07-01", "2026.06 TCG (effective 2026-06-01; in force on "
+                                          "2026-07-01)"),
+                           ("2025-12-31", "2026-01-01")):  # before every list: said so
+            saved = client.post("/event", data={"csrf": token, "name": "Locals", "date": day,
+                                                "format": "advanced-tcg", "regulation": "th",
+                                                "lang": "en", "banlist": ""})
+            assert saved.status_code == 200
+            found = re.search(r'id="list-in-force">List used: ([^<]+)<', client.get("/").text)
+            assert found is not None
+            assert shown in html.unescape(found.group(1))
+        # a list chosen on the form wins over the date
+        client.post("/event", data={"csrf": token, "name": "Locals", "date": "2026-07-01",
+                                    "format": "advanced-tcg", "regulation": "th",
+                                    "lang": "en", "banlist": "2026.01 TCG"})
+        assert "2026.01 TCG (effective 2026-01-01; given by name)" in html.unescape(
+            client.get("/").text)
+
+
+def test_the_demo_pool_is_said_on_the_event_page(sample: TestClient) -> None:
+    page = sample.get("/").text
+    assert 'data-code="DEMO_POOL"' in page
+    assert "Demo 2026.05 TCG (effective 2026-05-01; the demo list: no card data imported)" in (
+        page)

@@ -6,7 +6,10 @@ belongs to the other game (a Rush card in OCG/TCG or the reverse), or when it is
 the format has none of (tokens; skills outside Speed Duel). A card is released in a region
 when any source says so: a cdb's ``ot`` bits, YGOJSON's legality, or the region's own
 Forbidden/Limited list naming it (sources disagree: YGOJSON calls some cards unreleased in
-the TCG that EDOPro and the TCG list itself show released). Regulation: th §3A (a card
+the TCG that EDOPro and the TCG list itself show released). It is unreleased only when a
+source says so: YGOJSON's "unreleased", a release in other regions but not this one (a
+YGOJSON legality, a cdb's ``ot`` bits); a card about which no source says anything is not a
+violation (the check warns about it, ``NO_RELEASE_INFO``). Regulation: th §3A (a card
 prohibited from use in the tournament) and ko §3A (a card that cannot be used) → Duel
 Forfeiture; ja: no clause in its copy.
 
@@ -48,12 +51,35 @@ def _reason(fmt: Format, whitelist: bool) -> pl.Expr:
     texts = [pl.lit(t) for _, t in reasons]
     conditions = [c for c, _ in reasons]
     if fmt.card_pool:
-        released = pl.col("pools").list.set_intersection(pl.lit(fmt.card_pool)).list.len() > 0
-        conditions.append(pl.col("pools").is_not_null() & ~released)
-        texts.append(pl.format(
-            "is not released in {}: no card source says so ({}), nor does the format's list",
-            pl.lit("/".join(p.upper() for p in fmt.card_pool)), pl.col("source")))
+        region = pl.lit("/".join(p.upper() for p in fmt.card_pool))
+        released = _in_pool(pl.col("pools"), fmt)
+        conditions += [~released & _in_pool(pl.col("unreleased"), fmt),
+                       ~released & (pl.col("pools").list.len() > 0)]
+        texts += [pl.format("is not released in {}: YGOJSON calls it unreleased there ({})",
+                            region, pl.col("source")),
+                  pl.format("is not released in {}: the card data gives it only in {} ({}), "
+                            "and the format's list does not name it", region,
+                            pl.col("pools").list.join("/").str.to_uppercase(),
+                            pl.col("source"))]
     return pl.coalesce([pl.when(c).then(t) for c, t in zip(conditions, texts, strict=True)])
+
+
+def _in_pool(regions: pl.Expr, fmt: Format) -> pl.Expr:
+    return regions.list.set_intersection(pl.lit(fmt.card_pool)).list.len() > 0
+
+
+def outside_pool_reason(fmt: Format, whitelist: bool) -> pl.Expr:
+    """Over the card table: why the card is outside the format's pool (null: inside)."""
+    return _reason(fmt, whitelist)
+
+
+def release_unknown(fmt: Format) -> pl.Expr:
+    """Over the card table: no source says whether the card is released in the format's
+    regions (no release region at all, none called unreleased), so it is not a violation."""
+    if not fmt.card_pool:
+        return pl.lit(False)
+    return ((pl.col("pools").list.len().fill_null(0) == 0)
+            & ~_in_pool(pl.col("unreleased"), fmt).fill_null(False))
 
 
 def check(ctx: Context) -> list[pl.LazyFrame]:

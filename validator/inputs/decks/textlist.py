@@ -25,6 +25,7 @@ from validator.text.lexicon import (
     quantity_in_range,
     total_of,
 )
+from validator.text.normalize import as_typed
 
 __all__ = ["parse_text_list", "read_text_list", "text_list_rows"]
 
@@ -61,7 +62,8 @@ def text_list_rows(data: bytes | str, file: str, deck_id: str) -> tuple[
         if header:
             section, slot = header.section, header.slot
             continue
-        qty, name = entry_line(line)
+        qty, folded = entry_line(line)
+        name = as_typed(line, folded)
         wrong = (("BAD_QUANTITY", f"quantity {qty} for {name!r}") if not quantity_in_range(qty)
                  else ("NAME_TOO_LONG", "a card name longer than any card's") if len(name) > 150
                  else None)

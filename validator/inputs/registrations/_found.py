@@ -12,6 +12,7 @@ from validator.errors import Problem
 from validator.files.tabular import Sheet, cell_name
 from validator.inputs.entries import typed_card
 from validator.text.lexicon import MAX_QUANTITY, entry_line, quantity_in_range, quantity_of
+from validator.text.normalize import as_typed
 
 __all__ = ["PLAYER_COLUMNS", "Found", "Player", "entry_row", "full_name", "place",
            "quantity_and_name", "where"]
@@ -80,6 +81,7 @@ def quantity_and_name(qty_text: str, name_text: str) -> tuple[
     qty = quantity_of(qty_text)
     if qty is None and not name_text:
         qty, name_text = entry_line(qty_text) if qty_text else (None, "")
+        name_text = as_typed(qty_text, name_text)
         if name_text == qty_text:
             qty = None
     if not quantity_in_range(qty):

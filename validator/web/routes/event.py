@@ -108,7 +108,11 @@ async def index(request: Request, status: str = "", code: str = "", q: str = "",
                 | pl.col("player_name").str.to_lowercase().str.contains(needle, literal=True))
         players = frame.with_columns(pl.col("status").cast(pl.Utf8)).to_dicts()
     rows = upload_rows(state.db.submissions(), snapshot.versions)
-    return page(request, "index.html", report=report, players=players,
+    try:
+        in_force = state.setup().banlist.line
+    except InputError as exc:
+        in_force = "; ".join(p.message for p in exc.problems)
+    return page(request, "index.html", report=report, players=players, in_force=in_force,
                 errors=snapshot.errors, checking=snapshot.checking, finished=snapshot.finished,
                 status=status, code=code, q=q, msg=msg, warn=warn, uploads=rows,
                 received=[r for r in rows if upload and r["sub"].batch == upload],
