@@ -121,9 +121,10 @@ json_option = click.option("--json", "json_target", default=None, metavar="FILE"
 regulation_option = click.option(
     "--regulation", default=None,
     help="Penalty regulation: th, ja, ko, or a policy TOML file of the same schema (default: "
-         "ko for Rush Duel, ja when --lang ja, else th).")
+         "ko for Rush Duel, else th; --lang does not change it).")
 #: the one help text of --lang (convert takes every language card names come in)
-LANG_HELP = "Language of what is written: penalties, remedies, card names."
+LANG_HELP = ("Language of what is written: messages, penalties, remedies, card names (the "
+             "regulation is --regulation's).")
 lang_option = click.option("--lang", type=click.Choice(LANGS), default="en",
                            show_default=True, help=LANG_HELP)
 out_option = click.option(
@@ -294,10 +295,10 @@ def _write_json(pieces: Iterable[bytes], target: str) -> None:
             stream.writelines(pieces)
 
 
-def _policy(regulation: str | None, rush: bool, lang: Lang) -> Policy:
+def _policy(regulation: str | None, rush: bool) -> Policy:
     from validator.judging.penalties import default_regulation, load_policy
 
-    return load_policy(regulation or default_regulation(rush, lang))
+    return load_policy(regulation or default_regulation(rush))
 
 
 def _decisions(path: Path | None) -> list[Decision]:
@@ -353,7 +354,7 @@ def check_command(decks: tuple[Path, ...], cards_spec: str | None, banlist_spec:
     def prepared() -> tuple[Setup, CardTable, Policy]:
         setup = load(format_spec, cards_spec, banlist_spec, list_name, data_dir)
         table = card_attributes(setup.cards, setup.banlist, setup.fmt)
-        return setup, table, _policy(regulation, setup.fmt.rush, lang)
+        return setup, table, _policy(regulation, setup.fmt.rush)
 
     # the card data, list and card table are made while the deck files are read
     with ThreadPoolExecutor(1) as pool, _progress(not quiet and err.is_terminal) as step:
@@ -602,7 +603,7 @@ def event_command(registrations: Path, decks: Path | None, cards_spec: str | Non
     with _progress(not quiet and err.is_terminal) as step:
         step(steps[0], 0, 1)
         setup = load(format_spec, cards_spec, banlist_spec, list_name, data_dir)
-        policy = _policy(regulation, setup.fmt.rush, lang)
+        policy = _policy(regulation, setup.fmt.rush)
         settled = _decisions(decisions)
         step(steps[0], 1, 1)
         step(steps[1], 0, 1)

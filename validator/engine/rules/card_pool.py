@@ -18,7 +18,16 @@ from __future__ import annotations
 import polars as pl
 
 from validator.cards.formats import Format
-from validator.engine.rules._context import Context, by_section, violations
+from validator.engine.rules._context import (
+    Card,
+    Context,
+    Said,
+    Term,
+    by_section,
+    say,
+    violations,
+)
+from validator.vocab import LANGS
 
 CODES = ("NOT_IN_CARD_POOL",)
 DECISION = False
@@ -28,35 +37,42 @@ COMPARES = False
 
 def card_flags(fmt: Format, whitelist: bool) -> dict[str, pl.Expr]:
     """``outside_pool``: the card is outside the format's pool."""
-    return {"outside_pool": _reason(fmt, whitelist).is_not_null()}
+    return {"outside_pool": _reason(fmt, whitelist)["en"].is_not_null()}
 
 
-def _reason(fmt: Format, whitelist: bool) -> pl.Expr:
+def _reason(fmt: Format, whitelist: bool) -> Said:
     """Why a card is outside the pool (null: inside)."""
     reasons: list[tuple[pl.Expr, str]] = [
         (pl.col("rush") != fmt.rush,
-         "is a Rush Duel card" if not fmt.rush else "is not a Rush Duel card"),
+         "{card} is a Rush Duel card" if not fmt.rush else "{card} is not a Rush Duel card"),
         (~pl.col("kind").cast(pl.Utf8).is_in(list(fmt.allowed_kinds)),
-         "is a card of a kind this format does not use"),
+         "{card} is a card of a kind this format does not use"),
     ]
     if whitelist:
-        reasons.append((~pl.col("listed"), "is not on the format's list of legal cards"))
-    texts = [pl.lit(t) for _, t in reasons]
+        reasons.append((~pl.col("listed"), "{card} is not on the format's list of legal cards"))
+    texts = [say(t, card=Card()) for _, t in reasons]
     conditions = [c for c, _ in reasons]
     if fmt.card_pool:
         released = pl.col("pools").list.set_intersection(pl.lit(fmt.card_pool)).list.len() > 0
         conditions.append(pl.col("pools").is_not_null() & ~released)
-        texts.append(pl.format(
-            "is not released in {}: no card source says so ({}), nor does the format's list",
-            pl.lit("/".join(p.upper() for p in fmt.card_pool)), pl.col("source")))
-    return pl.coalesce([pl.when(c).then(t) for c, t in zip(conditions, texts, strict=True)])
+        texts.append(say(
+            "{card} is not released in {pool}: no card source says so ({sources}), nor does "
+            "the format's list", card=Card(), pool=pl.lit("/".join(p.upper() for p in
+                                                             fmt.card_pool)),
+            sources=Card("source")))
+    return {lang: pl.coalesce([pl.when(c).then(t[lang])
+                               for c, t in zip(conditions, texts, strict=True)])
+            for lang in LANGS}
 
 
 def check(ctx: Context) -> list[pl.LazyFrame]:
+    reason = _reason(ctx.fmt, ctx.whitelist)
     failing = by_section(ctx.named(ctx.known.filter(pl.col("outside_pool")))).join(
-        ctx.attrs.select("card_id", _reason(ctx.fmt, ctx.whitelist).alias("reason")),
+        ctx.attrs.select("card_id", *(reason[lang].alias(f"reason_{lang}") for lang in LANGS)),
         on="card_id", how="left")
     return [violations(failing, "NOT_IN_CARD_POOL",
-                       pl.format("{} {} ({} in the {} deck)", pl.col("card"), pl.col("reason"),
-                                 pl.col("qty"), pl.col("section").cast(pl.Utf8)),
+                       say("{reason} ({n} in the {section} deck)",
+                           reason={lang: pl.col(f"reason_{lang}") for lang in LANGS},
+                           n=pl.col("qty"),
+                           section=Term(pl.col("section").cast(pl.Utf8), "section")),
                        count=pl.col("qty"))]
