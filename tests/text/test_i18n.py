@@ -14,6 +14,7 @@ from validator.text.i18n import (
     PLACEHOLDER,
     catalog,
     jinja_callables,
+    korean_particles,
     po_path,
     say,
     term,
@@ -73,3 +74,15 @@ def test_templates_read_the_catalog_of_the_language() -> None:
                            '{{ pgettext("section", "side") }}')
     assert page.render(source="cards.json") == "카드 데이터: cards.json 사이드 덱"
     assert catalog("ko").get("card data: {cards}") == "카드 데이터: {cards}"
+
+
+@pytest.mark.parametrize(("written", "read"), [
+    ("무덤의 지명자이(가) 2장", "무덤의 지명자가 2장"),
+    ("욕망의 항아리은(는)", "욕망의 항아리는"),
+    ("번개을(를)", "번개를"),
+    ("스킬(으)로", "스킬로"),
+    ("카드명(으)로", "카드명으로"),
+    ('Maxx "C"은(는)', 'Maxx "C"은(는)'),  # after a word that is not Hangul both stay
+])
+def test_korean_particles_fit_the_word_before_them(written: str, read: str) -> None:
+    assert korean_particles(written) == read

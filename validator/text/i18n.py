@@ -28,9 +28,8 @@ from babel.messages.pofile import read_po
 from validator.errors import ImplementationError
 from validator.vocab import LANGS, Lang
 
-__all__ = ["DOMAIN", "LANGS", "LOCAL_LANGS", "PLACEHOLDER", "Catalog", "catalog", "jinja_callables",
-           "say",
-           "term", "terms"]
+__all__ = ["DOMAIN", "LANGS", "LOCAL_LANGS", "PARTICLES", "PLACEHOLDER", "Catalog", "catalog",
+           "jinja_callables", "korean_particles", "say", "term", "terms"]
 
 DOMAIN = "deckcheck"
 #: a named placeholder of a msgid: ``{card}``
@@ -85,7 +84,31 @@ def catalog(lang: Lang) -> Catalog:
 def say(lang: Lang, msgid: str, /, **values: object) -> str:
     """One sentence in the language, its placeholders filled."""
     text = catalog(lang).get(msgid)
-    return PLACEHOLDER.sub(lambda m: str(values[m.group(1)]), text) if values else text
+    text = PLACEHOLDER.sub(lambda m: str(values[m.group(1)]), text) if values else text
+    return korean_particles(text) if lang == "ko" else text
+
+
+# Korean particles after a placeholder depend on the word before them: 이/가, 은/는, 을/를,
+# 으로/로. The catalogs write both ("{card}이(가)"); once the word is known, the one that
+# fits is chosen (after a word that does not end in a Hangul syllable, both stay).
+_HANGUL = range(0xAC00, 0xD7A4)
+_OPEN = "".join(chr(c) for c in _HANGUL if (c - 0xAC00) % 28 == 0)  # no final consonant
+_RIEUL = "".join(chr(c) for c in _HANGUL if (c - 0xAC00) % 28 == 8)  # final ㄹ
+_CLOSED = "".join(chr(c) for c in _HANGUL if (c - 0xAC00) % 28 != 0)
+#: (pattern, replacement) in the order they apply
+PARTICLES: tuple[tuple[str, str], ...] = (
+    (f"([{_OPEN}])이\\(가\\)", "${1}가"), (f"([{_CLOSED}])이\\(가\\)", "${1}이"),
+    (f"([{_OPEN}])은\\(는\\)", "${1}는"), (f"([{_CLOSED}])은\\(는\\)", "${1}은"),
+    (f"([{_OPEN}])을\\(를\\)", "${1}를"), (f"([{_CLOSED}])을\\(를\\)", "${1}을"),
+    (f"([{_OPEN}{_RIEUL}])\\(으\\)로", "${1}로"), (f"([{_CLOSED}])\\(으\\)로", "${1}으로"),
+)
+
+
+def korean_particles(text: str) -> str:
+    """A Korean sentence with each doubled particle resolved by the word before it."""
+    for pattern, replacement in PARTICLES:
+        text = re.sub(pattern, replacement.replace("${1}", "\\1"), text)
+    return text
 
 
 def term(lang: Lang, context: str, word: str) -> str:

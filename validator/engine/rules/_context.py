@@ -8,7 +8,7 @@ from typing import Any
 import polars as pl
 
 from validator.cards.formats import Format
-from validator.text.i18n import LOCAL_LANGS, PLACEHOLDER, catalog, terms
+from validator.text.i18n import LOCAL_LANGS, PARTICLES, PLACEHOLDER, catalog, terms
 from validator.vocab import LANGS, SECTION_ENUM, SECTIONS, Lang
 
 __all__ = [
@@ -226,6 +226,10 @@ def violations(frame: pl.LazyFrame, code: str | pl.Expr, message: pl.Expr | Said
     """Shape a rule's failing rows as violation rows (a plain expression: a message that is
     the same in every language, such as a reader's)."""
     said = message if isinstance(message, dict) else dict.fromkeys(LANGS, message)
+    korean = said["ko"]
+    for pattern, replacement in PARTICLES:
+        korean = korean.str.replace_all(pattern, replacement)
+    said = {**said, "ko": korean}
     exprs = {"code": code if isinstance(code, pl.Expr) else pl.lit(code),
              "message": said["en"], **{f"message_{lang}": said[lang] for lang in LOCAL_LANGS},
              **columns}
