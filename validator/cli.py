@@ -461,12 +461,14 @@ def template_command(target: Path | None, players: int, as_pdf: bool) -> None:
 @cards_option
 @format_option
 @data_dir_option
+@lang_option
 @user_errors
 def pdf_command(deck: Path, player_id: str, player_name: str, event: str, date: str,
                 target: Path | None, cards_spec: str | None, format_spec: str,
-                data_dir: Path | None) -> None:
+                data_dir: Path | None, lang: Lang) -> None:
     """Fill a PDF deck registration sheet from a deck (any deck file): cards by their
-    English names under Monster, Spell, Trap, Extra and Side, totals filled.
+    names in --lang (English where a card has none) under Monster, Spell, Trap, Extra and
+    Side, totals filled, drawn in embedded fonts that cover them.
 
     Example: deckcheck pdf decks/0400001301.ydk --player-id 0400001301 --name "Ana Lee"
     --event "Regional" --date 2026-12-05
@@ -485,7 +487,8 @@ def pdf_command(deck: Path, player_id: str, player_name: str, event: str, date: 
                             code="BAD_OPTION")
     cards, fmt = load_pool(format_spec, cards_spec, data_dir)
     sheet, notes = sheet_from_deck(files.entries, cards, fmt, player_id=player_id,
-                                   player_name=player_name, event=event, date=date)
+                                   player_name=player_name, event=event, date=date,
+                                   lang=lang)
     for note in notes:
         err.print(f"note: {escape(note)}", highlight=False)
     target = target or deck.with_suffix(".pdf")
