@@ -121,6 +121,25 @@ def test_check_stage_and_language(tmp_path: Path) -> None:
     assert verdict["remedies"] == ["デッキに適切なカードを加え、40枚にする。"]
 
 
+def test_the_language_does_not_choose_the_regulation(tmp_path: Path) -> None:
+    deck = _ydk(tmp_path / "d.ydk", _legal_main()[:39])
+    by_lang = {}
+    for lang in ("en", "ja", "ko", "th"):
+        ran = CliRunner().invoke(main, ["check", str(deck), "--json", "-", "--lang", lang])
+        report = json.loads(ran.stdout)
+        assert (report["regulation"], report["lang"]) == ("th", lang)
+        (violation,) = report["decks"][0]["violations"]
+        assert violation["message"] == "Main deck has 39 cards; at least 40 are required"
+        by_lang[lang] = violation["localized_message"]
+    assert by_lang == {"en": "Main deck has 39 cards; at least 40 are required",
+                       "ja": "メインデッキが39枚です。40枚以上必要です",
+                       "ko": "메인 덱이 39장입니다. 40장 이상이어야 합니다",
+                       "th": "เมนเด็คมี 39 ใบ ต้องมีอย่างน้อย 40 ใบ"}
+    text = CliRunner().invoke(main, ["check", str(deck), "--lang", "ja"])
+    assert "  MAIN_TOO_SMALL メインデッキが39枚です。40枚以上必要です" in text.output
+    assert "デッキ1個：適正0、不適正1、ヘッドジャッジの判断待ち0" in text.output
+
+
 def test_bad_deck_file_is_reported_and_others_checked(tmp_path: Path) -> None:
     _ydk(tmp_path / "good.ydk", _legal_main())
     (tmp_path / "broken.ydk").write_text("#main\nnot a passcode\n")

@@ -121,9 +121,10 @@ json_option = click.option("--json", "json_target", default=None, metavar="FILE"
 regulation_option = click.option(
     "--regulation", default=None,
     help="Penalty regulation: th, ja, ko, or a policy TOML file of the same schema (default: "
-         "ko for Rush Duel, ja when --lang ja, else th).")
+         "ko for Rush Duel, else th; --lang does not change it).")
 #: the one help text of --lang (convert takes every language card names come in)
-LANG_HELP = "Language of what is written: penalties, remedies, card names."
+LANG_HELP = ("Language of what is written: messages, penalties, remedies, card names (the "
+             "regulation is --regulation's).")
 lang_option = click.option("--lang", type=click.Choice(LANGS), default="en",
                            show_default=True, help=LANG_HELP)
 out_option = click.option(
@@ -327,10 +328,10 @@ def _write_json(pieces: Iterable[bytes], target: str) -> None:
             stream.writelines(pieces)
 
 
-def _policy(regulation: str | None, rush: bool, lang: Lang) -> Policy:
+def _policy(regulation: str | None, rush: bool) -> Policy:
     from validator.judging.penalties import default_regulation, load_policy
 
-    return load_policy(regulation or default_regulation(rush, lang))
+    return load_policy(regulation or default_regulation(rush))
 
 
 def _decisions(path: Path | None) -> list[Decision]:
@@ -388,7 +389,7 @@ def check_command(decks: tuple[Path, ...], cards_spec: str | None, banlist_spec:
     def prepared() -> tuple[Setup, CardTable, Policy]:
         setup = load(format_spec, cards_spec, banlist_spec, list_name, data_dir, day)
         table = card_attributes(setup.cards, setup.banlist, setup.fmt)
-        return setup, table, _policy(regulation, setup.fmt.rush, lang)
+        return setup, table, _policy(regulation, setup.fmt.rush)
 
     # the card data, list and card table are made while the deck files are read
     with ThreadPoolExecutor(1) as pool, _progress(not quiet and err.is_terminal) as step:
@@ -495,12 +496,14 @@ def template_command(target: Path | None, players: int, as_pdf: bool) -> None:
 @cards_option
 @format_option
 @data_dir_option
+@lang_option
 @user_errors
 def pdf_command(deck: Path, player_id: str, player_name: str, event: str, date: str,
                 target: Path | None, cards_spec: str | None, format_spec: str,
-                data_dir: Path | None) -> None:
+                data_dir: Path | None, lang: Lang) -> None:
     """Fill a PDF deck registration sheet from a deck (any deck file): cards by their
-    English names under Monster, Spell, Trap, Extra and Side, totals filled.
+    names in --lang (English where a card has none) under Monster, Spell, Trap, Extra and
+    Side, totals filled, drawn in embedded fonts that cover them.
 
     Example: deckcheck pdf decks/0400001301.ydk --player-id 0400001301 --name "Ana Lee"
     --event "Regional" --date 2026-12-05
@@ -518,7 +521,8 @@ def pdf_command(deck: Path, player_id: str, player_name: str, event: str, date: 
                             code="BAD_OPTION")
     cards, fmt = load_pool(format_spec, cards_spec, data_dir)
     sheet, notes = sheet_from_deck(files.entries, cards, fmt, player_id=player_id,
-                                   player_name=player_name, event=event, date=date)
+                                   player_name=player_name, event=event, date=date,
+                                   lang=lang)
     for note in notes:
         err.print(f"note: {escape(note)}", highlight=False)
     target = target or deck.with_suffix(".pdf")
@@ -638,7 +642,7 @@ def event_command(registrations: Path, decks: Path | None, cards_spec: str | Non
         step(steps[0], 0, 1)
         setup = load(format_spec, cards_spec, banlist_spec, list_name, data_dir,
                      _day(date) if date else None)
-        policy = _policy(regulation, setup.fmt.rush, lang)
+        policy = _policy(regulation, setup.fmt.rush)
         settled = _decisions(decisions)
         step(steps[0], 1, 1)
         step(steps[1], 0, 1)

@@ -4,15 +4,24 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import re
 
 import polars as pl
+import pytest
 from rich.console import Console
 
+from tests.conftest import shared_path
 from tests.deckbuild import FORBIDDEN, LEGAL, SHORT, SWAPPED, UNSETTLED
 from tests.report.conftest import Checked
+from validator.cards.banlist import Banlist
+from validator.cards.db import CardDB
+from validator.cards.formats import load_format
+from validator.engine.check import check
+from validator.inputs.decks.batch import read_deck_paths
 from validator.judging.penalties import Policy, load_policy
 from validator.report.model import Report, judged_check
 from validator.report.text import header_lines, print_text, text_lines
+from validator.vocab import Lang
 
 
 def _blocks(lines: list[str]) -> dict[str, list[str]]:
@@ -138,3 +147,46 @@ def test_a_player_whose_deck_was_not_checked(judged_players: Report) -> None:
     block = _player_blocks(text_lines(report))[first]
     assert "NOT CHECKED" in block[0]
     assert block[1].startswith("  → deck not checked")
+
+
+#: words the regulations themselves use untranslated (the th regulation names its penalties
+#: and Deck List in English), and names: a region, the list, the commands to run
+_KEPT_WORDS = re.compile(r"Duel Forfeiture|Match Forfeiture|Deck List|Judge|Match|Forbidden|"
+                         r"Semi-Limited|Limited|Legend|Rush Duel|Total Disqualification|"
+                         r"Caution|Warning|Disqualification|2026\.05 TCG|`[^`]*`|[\w.-]+\.(?:"
+                         r"json|cdb|ydk)\b|\bTCG\b|\bOCG\b")
+_ENGLISH_PHRASE = re.compile(r"[A-Za-z]{2,}[ ,:;]+[A-Za-z]{2,}")
+
+
+@pytest.mark.parametrize("lang", ["ja", "ko", "th"])
+def test_the_real_decks_are_reported_in_the_language(real_db: CardDB, tcg_list: Banlist,
+                                                     lang: Lang) -> None:
+    """The 69 WindBot decks: each violation names its card by its name in the language (the
+    card data's; English in Thai, which the data has no names in), and no English phrase
+    remains in a violation, verdict or remedy line."""
+    files = read_deck_paths([shared_path("decks", "windbot")])
+    result = check(files.entries, cards=real_db, fmt=load_format("advanced-tcg"),
+                   banlist=tcg_list)
+    report = judged_check(result, load_policy("th"), "pre-event", lang)
+    rows = report.violations
+    assert rows.height >= 250  # NOT_IN_CARD_POOL only where a source says unreleased
+    names = real_db.by_card.select("card_id", pl.col(f"name_{lang}" if lang != "th"
+                                                     else "name_en").alias("own"))
+    named = rows.join(names, on="card_id", how="inner").filter(
+        pl.col("own").is_not_null() & (pl.col("own") != ""))
+    assert named.height >= 200
+    for own, english, text in named.select("own", "card", "localized_message").rows():
+        assert own in text
+        if lang != "th" and english not in own:
+            assert english not in text
+    for row in rows.iter_rows(named=True):
+        text = row["localized_message"]
+        for name in (row[f"card_{lang}"], row.get(f"counts_as_{lang}")):
+            text = text.replace(name, "") if name else text
+        text = _KEPT_WORDS.sub("", text)
+        assert not _ENGLISH_PHRASE.search(text), row["localized_message"]
+    judged = [line for line in text_lines(report)
+              if line.startswith(("  → ", "    • "))]
+    assert len(judged) >= 55
+    for line in judged:
+        assert not _ENGLISH_PHRASE.search(_KEPT_WORDS.sub("", line)), line

@@ -17,10 +17,13 @@ from openpyxl.workbook.workbook import Workbook
 from tests.deckbuild import FORBIDDEN, FUZZY, LEGAL, SHORT, UNSETTLED
 from tests.report.test_penalty_log import entry
 from validator.errors import ImplementationError
+from validator.event.run import EventResult
 from validator.judging.penalties import Policy
-from validator.report.model import Report
+from validator.report.model import Report, judged_event
 from validator.report.penalty_log import HEADER
 from validator.report.xlsx import event_xlsx, log_xlsx, write_event_xlsx
+from validator.text.i18n import say, term
+from validator.vocab import Lang
 
 WHEN = dt.datetime(2026, 12, 5, 9, 0, tzinfo=dt.UTC)
 
@@ -131,3 +134,23 @@ def test_the_penalty_log_workbook() -> None:
     with zipfile.ZipFile(io.BytesIO(content)) as archive:
         core = archive.read("docProps/core.xml").decode()
     assert "2026-12-05T11:30:00Z" in core
+
+
+@pytest.mark.parametrize("lang", ["ja", "ko", "th"])
+def test_the_workbook_is_written_in_the_event_s_language(event: EventResult, th: Policy,
+                                                         lang: Lang) -> None:
+    book = _book(judged_event(event, th, "pre-event", lang))
+    assert book.sheetnames == [term(lang, "sheet", s) for s in (
+        "Summary", "Players", "Violations", "Penalties", "Unresolved", "Decisions",
+        "Problems")]
+    header, *rows = _rows(book, term(lang, "sheet", "Violations"))
+    assert header[10:12] == [say(lang, "Message"), say(lang, "Message in the report's language")]
+    forbidden = [row for row in rows if row[3] == "FORBIDDEN_CARD"]
+    assert forbidden
+    for row in forbidden:
+        assert row[11] != row[10]  # the English message, then the message in the language
+    slips = [str(v) for row in _rows(book, term(lang, "sheet", "Penalties")) for v in row if v]
+    assert any(s.startswith(term(lang, "slip", "Penalty") + ": ") for s in slips)
+    assert term(lang, "slip", "Judge signature") in slips
+    violations = next(s for s in slips if "FORBIDDEN_CARD" in s)
+    assert "is Forbidden" not in violations

@@ -4,9 +4,11 @@ read back as the lists they were written from."""
 from __future__ import annotations
 
 import io
+import re
 import zipfile
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 import pytest
@@ -235,3 +237,77 @@ def test_cli_writes_a_filled_sheet_and_a_blank_one(tmp_path: Path) -> None:
     assert read.entries.is_empty()
     assert len(read.problems) == 1
     assert read.problems[0].code == "BLANK_LIST"
+
+
+def _embedded_coverage(reader: PdfReader) -> set[str]:
+    """The characters the embedded fonts of a PDF draw: in a font's ToUnicode map and a glyph
+    with an outline in its embedded font file (read with fontTools)."""
+    from fontTools.ttLib import TTFont
+
+    covered: set[str] = set()
+    fonts: dict[str, Any] = {}
+    for page in reader.pages:
+        resources: Any = page["/Resources"]
+        for xobject in resources["/XObject"].values():
+            for font in (xobject.get_object()["/Resources"].get("/Font") or {}).values():
+                font = font.get_object()
+                if "/FontDescriptor" in font and "/FontFile2" in font["/FontDescriptor"]:
+                    fonts[str(font["/BaseFont"])] = font
+    for font in fonts.values():
+        embedded = TTFont(io.BytesIO(font["/FontDescriptor"]["/FontFile2"].get_data()))
+        glyphs = embedded["glyf"]
+        by_code: dict[int, str] = {}
+        for table in embedded["cmap"].tables:  # the subset's codes → its glyphs
+            by_code.update(table.cmap)
+        cmap = font["/ToUnicode"].get_data().decode("latin-1")
+        for code, text in re.findall(r"<([0-9A-F]{2})> <([0-9A-F]{4,})>", cmap):
+            glyph = by_code.get(int(code, 16))
+            if glyph is not None and glyphs[glyph].numberOfContours != 0:
+                covered.add(chr(int(text, 16)))
+    return covered
+
+
+@pytest.mark.parametrize(("lang", "player", "event", "script"), [
+    ("ja", "佐藤 花子", "地区大会", r"[\u3040-\u30ff\u4e00-\u9fff]"),
+    ("ko", "김 민지", "지역 대회", r"[\uac00-\ud7af]"),
+    ("th", "สมชาย ใจดี", "การแข่งขันประจำภูมิภาค", r"[\u0e00-\u0e7f]"),
+])
+def test_names_in_every_script_are_drawn_in_embedded_fonts(tmp_path: Path, lang: str,
+                                                            player: str, event: str,
+                                                            script: str) -> None:
+    """`deckcheck pdf --lang`: the card names in the language (Thai: the player's and the
+    event's names), every character drawn by an embedded font, and the page rendered without
+    its form layer shows ink in every field holding such a name."""
+    import pypdfium2 as pdfium
+
+    deck = ROOT / "decks" / "tcg" / "0400001301.ydk"
+    out = tmp_path / "sheet.pdf"
+    ran = CliRunner().invoke(main, ["pdf", str(deck), "--lang", lang, "--name", player,
+                                    "--event", event, "--out", str(out), "--cards", "demo"])
+    assert ran.exit_code == 0, ran.output
+    reader = PdfReader(out)
+    values = {k: v for k, v in _fields(out.read_bytes()).items() if re.search(script, v)}
+    assert event in values.values()
+    if lang != "th":
+        assert sum("Monster" in k or "Spell" in k or "Trap" in k for k in values) >= 10
+    covered = _embedded_coverage(reader)
+    missing = {c for v in values.values() for c in v if not c.isspace()} - covered
+    assert not missing
+    scale = 2.0
+    image = pdfium.PdfDocument(out)[0].render(scale=scale, may_draw_forms=False,
+                                              draw_annots=False).to_pil().convert("L")
+    height = float(reader.pages[0].mediabox.height)
+    annotations: Any = reader.pages[0]["/Annots"]
+    rects = {str(a.get_object()["/T"]): [float(n) for n in a.get_object()["/Rect"]]
+             for a in annotations}
+
+    def ink(name: str) -> int:
+        x0, y0, x1, y1 = rects[name]
+        box = image.crop((int(x0 * scale) + 3, int((height - y1) * scale) + 3,
+                          int(x1 * scale) - 3, int((height - y0) * scale) - 3))
+        return sum(1 for p in box.tobytes() if p < 128)
+
+    for name in values:
+        assert ink(name) > 20, name
+    empty = next(k for k, v in _fields(out.read_bytes()).items() if not v)
+    assert ink(empty) == 0

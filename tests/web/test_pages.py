@@ -16,10 +16,21 @@ from fastapi.responses import PlainTextResponse, Response
 from fastapi.testclient import TestClient
 from starlette.datastructures import FormData, UploadFile
 
+from tests.web.helpers import client_for, csrf_token
 from validator.cards.store import demo_cards
 from validator.errors import InputError
 from validator.event.store import EventDB, EventSettings
-from validator.web.pages import Forbidden, files, form, latest, optional_number, page, state_of
+from validator.text.i18n import jinja_callables
+from validator.web.pages import (
+    Forbidden,
+    files,
+    form,
+    latest,
+    optional_number,
+    page,
+    state_of,
+    templates,
+)
 from validator.web.state import EventState
 
 TOKEN = "the-sessions-token"
@@ -183,3 +194,30 @@ def test_the_first_check_is_waited_for(tmp_path: Path) -> None:
     assert snapshot.result is not None
     assert snapshot.result.players["player_id"].to_list() == ["P1"]
 
+
+
+@pytest.mark.parametrize(("lang", "first_family"), [("ja", "var(--latin), var(--ja)"),
+                                                     ("ko", "var(--latin), var(--ko)"),
+                                                     ("th", "var(--th), var(--latin)")])
+def test_pages_declare_the_event_s_language_and_fonts_that_cover_it(
+        tmp_path: Path, lang: str, first_family: str) -> None:
+    with client_for(tmp_path / "event.sqlite") as client:
+        saved = client.post("/event", data={"csrf": csrf_token(client), "name": "地区大会",
+                                            "date": "2026-12-05", "format": "advanced-tcg",
+                                            "regulation": "th", "lang": lang})
+        assert saved.status_code == 200
+        html = client.get("/").text
+    assert f'<html lang="{lang}">' in html
+    for family in ('"Noto Sans CJK JP"', '"Malgun Gothic"', '"Noto Sans Thai"', "Loma",
+                   "NanumGothic", "IPAGothic"):
+        assert family in html
+    assert f"html:lang({lang})" in html or lang == "ja"
+    assert first_family in html
+
+
+def test_templates_say_what_the_catalogs_say() -> None:
+    template = templates.env.from_string('{{ _("no deck file") }} · {{ pgettext("section", '
+                                         '"main") }} · {% trans %}no deck file{% endtrans %}')
+    assert template.render(**jinja_callables("th"), _=jinja_callables("th")["gettext"]) == (
+        "ไม่มีไฟล์เด็ค · เมนเด็ค · ไม่มีไฟล์เด็ค")
+    assert template.render() == "no deck file · main · no deck file"

@@ -23,6 +23,7 @@ from validator.cards.store import DEMO
 from validator.engine.fingerprints import fingerprints, same_as_listed
 from validator.engine.resolve import resolve
 from validator.engine.rules import CODES, MODULES, VIOLATION_SCHEMA, Context
+from validator.engine.rules._context import LOCAL_CARD_COLUMNS
 from validator.engine.rules.card_pool import release_unknown
 from validator.engine.status import (
     locate,
@@ -251,6 +252,8 @@ def _check(entries: pl.DataFrame, registered: pl.DataFrame | None, *, unread: pl
         registered_cards=registered_cards,
         same_as_list=same_as_list,
         list_problems=shared.list_problems, stale=stale_hint(cards, banlist),
+        stale_dates=(str(cards.data_date), banlist.name) if stale_hint(cards, banlist)
+        else None,
         siding=shared.siding, unreadable=unread.lazy(),
     )
     clock.lap("sizes")
@@ -273,7 +276,7 @@ def _check(entries: pl.DataFrame, registered: pl.DataFrame | None, *, unread: pl
     listed = reg_df["deck"].unique().implode() if reg_df is not None else pl.Series(
         [], dtype=pl.UInt32).implode()
     decks = decks.with_columns(pl.col("deck").is_in(listed).alias("compared"))
-    names = attrs.select("card_id", "card", "counts_as")
+    names = attrs.select("card_id", "card", *LOCAL_CARD_COLUMNS, "counts_as")
     found = (
         found.drop("row", "on_list").join(index, on="deck", how="left")
         .join(names, on="card_id", how="left")

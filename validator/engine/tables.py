@@ -19,7 +19,8 @@ from validator.cards.formats import Format
 from validator.engine.resolve import RESOLVED_SCHEMA
 from validator.errors import InputError, Problem
 from validator.inputs.entries import ENTRY_SCHEMA
-from validator.vocab import SECTIONS
+from validator.text.i18n import LOCAL_LANGS, say
+from validator.vocab import SECTIONS, Lang
 
 __all__ = [
     "ENGINE",
@@ -75,15 +76,40 @@ class CardTable:
         return self.cards is cards and self.banlist is banlist and self.fmt == fmt
 
 
-def _source_labels(cards: CardDB) -> dict[str, str]:
+def _source_labels(cards: CardDB, lang: Lang = "en") -> dict[str, str]:
     """Each card source's label as messages name it: file name and the data's date."""
     labels: dict[str, str] = {}
     for source in cards.sources:
         path = str(source.get("source", ""))
         date = source.get("data_date") or source.get("snapshot")
         name = Path(path).name or path
-        labels[path] = f"{name}, data of {date}" if date else name
+        labels[path] = say(lang, "{name}, data of {date}", name=name, date=date) if date \
+            else name
     return labels
+
+
+def _labelled(labels: dict[str, str]) -> pl.Expr:
+    return pl.col("source").str.split("; ").list.eval(
+        pl.element().replace(labels)).list.join("; ")
+
+
+def local_names() -> list[pl.Expr]:
+    """The card's name in each language besides English (``card_ja``, ...): the name the
+    card data has in that language, else the English name with the passcode, so a reader
+    can tell it is not a translation. Thai events use the English names (the card data has
+    no Thai ones), so ``card_th`` is the English name."""
+    passcode = pl.col("passcode").cast(pl.Utf8)
+    out = []
+    for lang in LOCAL_LANGS:
+        if lang == "th":
+            out.append(pl.col("name_en").alias("card_th"))
+            continue
+        own = pl.col(f"name_{lang}")
+        fallback = pl.when(passcode.is_not_null()).then(
+            pl.format("{} ({})", pl.col("name_en"), passcode)).otherwise(pl.col("name_en"))
+        out.append(pl.when(own.is_not_null() & (own != "")).then(own).otherwise(fallback)
+                   .alias(f"card_{lang}"))
+    return out
 
 
 def card_attributes(cards: CardDB, banlist: Banlist, fmt: Format) -> CardTable:
@@ -98,13 +124,13 @@ def card_attributes(cards: CardDB, banlist: Banlist, fmt: Format) -> CardTable:
     if fmt.forbidden_as_limited:
         limits = limits.with_columns(
             pl.when(pl.col("limit") == 0).then(1).otherwise(pl.col("limit")).alias("limit"))
-    labels = _source_labels(cards)
     attrs = cards.by_card.select(
-        "card_id", "name_id", pl.col("name_en").alias("card"), "kind",
+        "card_id", "name_id", pl.col("name_en").alias("card"), *local_names(), "kind",
         pl.col("extra").alias("is_extra"), "rush", pl.col("legend").alias("is_legend"),
         "subtypes", "pools", pl.col("points").alias("card_points"),
-        pl.col("source").str.split("; ").list.eval(
-            pl.element().replace(labels)).list.join("; ").alias("source"))
+        _labelled(_source_labels(cards)).alias("source"),
+        *[_labelled(_source_labels(cards, lang)).alias(f"source_{lang}")
+          for lang in LOCAL_LANGS])
     said = (
         cards.legality.filter(pl.col("status") == "unreleased")
         .join(cards.printings.select("passcode", "card_id"), on="passcode")
@@ -112,15 +138,18 @@ def card_attributes(cards: CardDB, banlist: Banlist, fmt: Format) -> CardTable:
     )
     attrs = attrs.join(said, on="card_id", how="left", maintain_order="left").with_columns(
         pl.col("unreleased").fill_null(pl.lit([], pl.List(pl.Utf8))))
-    names = attrs.select(pl.col("card_id").alias("name_id"), pl.col("card").alias("counts_as"))
+    names = attrs.select(pl.col("card_id").alias("name_id"), pl.col("card").alias("counts_as"),
+                         *[pl.col(f"card_{lang}").alias(f"counts_as_{lang}")
+                           for lang in LOCAL_LANGS])
+    treated = pl.col("name_id") != pl.col("card_id")
     joined = (
         attrs.join(limits, on="card_id", how="left")
         .join(names, on="name_id", how="left")
         .with_columns(
             pl.col("listed").fill_null(False),
             (pl.len().over("name_id") > 1).alias("folded"),
-            pl.when(pl.col("name_id") != pl.col("card_id")).then(pl.col("counts_as"))
-            .alias("counts_as"),
+            *[pl.when(treated).then(pl.col(column)).alias(column)
+              for column in ("counts_as", *(f"counts_as_{lang}" for lang in LOCAL_LANGS))],
         )
     )
     if fmt.card_pool and fmt.owns_list(banlist.name):

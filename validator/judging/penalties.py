@@ -231,9 +231,8 @@ def policy_from_toml(data: dict[str, object], label: str) -> Policy:
         raise from_validation(label, exc) from exc
 
 
-def default_regulation(rush: bool, lang: Lang) -> str:
+def default_regulation(rush: bool) -> str:
     """Rush Duel events follow the ko regulation (a Rush Duel regulation); the others the th
-    one, or the ja one when the event speaks Japanese."""
-    if rush:
-        return "ko"
-    return "ja" if lang == "ja" else "th"
+    one. The language a report is written in never chooses the rules (``--regulation``
+    does)."""
+    return "ko" if rush else "th"

@@ -19,6 +19,7 @@ import polars as pl
 
 from validator.engine.rules import CODES, COMPARING_CODES
 from validator.judging.penalties import Policy
+from validator.text.i18n import say
 from validator.vocab import Lang, Stage
 
 __all__ = ["VERDICT_SCHEMA", "verdicts"]
@@ -47,7 +48,9 @@ def _card_lines(mismatches: pl.DataFrame, policy: Policy, lang: Lang) -> pl.Data
     """Per deck, the card-by-card remedy of a deck that must match its (legal) list."""
     section = pl.coalesce(pl.col("section").cast(pl.Utf8), pl.lit("deck")).replace_strict(
         {s: policy.sections[s].get(lang) for s in policy.sections}, return_dtype=pl.Utf8)
-    card = pl.coalesce(pl.col("card"), pl.format("passcode {}", pl.col("passcode")))
+    named = f"card_{lang}" if f"card_{lang}" in mismatches.columns else "card"
+    card = pl.coalesce(pl.col(named), pl.format(say(lang, "passcode {passcode}", passcode="{}"),
+                                                pl.col("passcode")))
     found = pl.col("count").fill_null(0)
     listed = pl.col("registered")
 

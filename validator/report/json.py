@@ -28,8 +28,8 @@ __all__ = ["VIOLATION_FIELDS", "json_bytes", "report_bytes", "report_dict", "rep
 #: the fields of one violation in the JSON contract (``on`` is added where decks are
 #: compared with lists: which of the two the violation is on)
 VIOLATION_FIELDS = ("code", "section", "passcode", "card", "count", "limit", "registered",
-                    "message", "file", "line", "cell", "counts_as", "held", "decision",
-                    "read_from")
+                    "message", "localized_message", "file", "line", "cell", "counts_as",
+                    "held", "decision", "read_from")
 
 
 def json_bytes(payload: dict[str, Any]) -> bytes:

@@ -32,12 +32,22 @@ if TYPE_CHECKING:
     from validator.judging.judge import JudgeCheck  # not imported by a check of deck files
 
 __all__ = ["Comparison", "Header", "Report", "ReportKind", "Verdict", "compared_decks",
-           "fuzzy_by_deck", "judged_check", "judged_event", "status_counts", "with_lists"]
+           "fuzzy_by_deck", "judged_check", "judged_event", "localized", "status_counts",
+           "with_lists"]
 
 #: a check report (one item per deck) or an event report (one item per registered player)
 ReportKind = Literal["check", "event"]
 #: how decks met their lists: section by section, or allowing side deck exchanges
 Comparison = Literal["sections", "siding"]
+
+
+def localized(violations: pl.DataFrame, lang: Lang) -> pl.DataFrame:
+    """The violations with ``localized_message``: the message in the report's language (the
+    English ``message`` stays, as the JSON contract has it)."""
+    column = "message" if lang == "en" else f"message_{lang}"
+    text = pl.col(column) if column in violations.columns else pl.col("message")
+    return violations.with_columns(pl.coalesce(text, pl.col("message"))
+                                   .alias("localized_message"))
 
 
 @dataclass(frozen=True)
@@ -224,7 +234,7 @@ def judged_check(checked: CheckResult | DeckCheck | JudgeCheck, policy: Policy, 
     violations = with_lists(result, lists)
     return Report(
         kind="check", header=_header(result, policy, stage, lang, duel, comparison),
-        items=result.decks, violations=violations,
+        items=result.decks, violations=localized(violations, lang),
         verdicts=verdicts(violations, policy, stage, lang, compared=compared),
         fuzzy=fuzzy_by_deck(result, lists), unresolved=_unresolved(lists, result),
         decisions=decisions, problems=problems, warnings=list(result.warnings),
@@ -241,7 +251,7 @@ def judged_event(result: EventResult, policy: Policy, stage: Stage, lang: Lang) 
     return Report(
         kind="event",
         header=_header(result.list_check, policy, stage, lang, result.duel, comparison),
-        items=result.players, violations=result.violations,
+        items=result.players, violations=localized(result.violations, lang),
         verdicts=verdicts(result.violations, policy, stage, lang, compared=compared),
         fuzzy=fuzzy_by_deck(result.list_check, result.deck_check),
         unresolved=_unresolved(result.list_check, result.list_check),

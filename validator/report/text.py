@@ -10,16 +10,14 @@ from rich.console import Console
 
 from validator.errors import Problem
 from validator.report.model import Report
-from validator.vocab import Status
+from validator.text.i18n import PLACEHOLDER, catalog, say, terms
+from validator.vocab import Lang
 
 __all__ = ["header_lines", "print_text", "problem_line", "problem_lines", "text_lines"]
 
 
 #: a listing of more decks than this ends with the counts again
 _REPEAT_TOTALS_AFTER = 10
-_STATUS_WORD: dict[Status, str] = {"legal": "legal", "illegal": "ILLEGAL",
-                                   "needs_decision": "NEEDS A DECISION",
-                                   "not_checked": "NOT CHECKED"}
 #: said of a player whose deck was collected with the others but not checked
 _NOT_CHECKED = ("deck not checked (none submitted, or its file could not be read: see the "
                 "problems); check it by hand or submit a readable deck file")
@@ -29,70 +27,105 @@ def header_lines(report: Report) -> list[str]:
     """What the decks were judged by: format, list, regulation and how decks met their
     lists, then the card data (the same lines head a check and an event)."""
     header = report.header
-    comparison = "" if header.comparison is None else " — compared with the registered lists" + (
-        f" as in duel {header.duel} (side deck exchanges allowed)" if header.siding else "")
-    return [f"{header.format_title} — list {header.banlist_line} — {header.regulation_title}"
-            f"{comparison}", f"card data: {header.cards}"]
+    lang = header.lang
+    values = {"format": header.format_title, "banlist": header.banlist_line,
+              "regulation": header.regulation_title if lang != header.regulation
+              or not header.regulation_title_local else header.regulation_title_local,
+              "duel": header.duel}
+    if header.comparison is None:
+        first = say(lang, "{format} — list {banlist} — {regulation}", **values)
+    elif header.siding:
+        first = say(lang, "{format} — list {banlist} — {regulation} — compared with the "
+                    "registered lists as in duel {duel} (side deck exchanges allowed)", **values)
+    else:
+        first = say(lang, "{format} — list {banlist} — {regulation} — compared with the "
+                    "registered lists", **values)
+    return [first, say(lang, "card data: {cards}", cards=header.cards)]
 
 
 def _totals(report: Report) -> str:
-    counted = report.statuses
-    noun = "decks" if report.kind == "check" else "players"
-    totals = (f"{report.items.height} {noun}: {counted['legal']} legal, "
-              f"{counted['illegal']} illegal, "
-              f"{counted['needs_decision']} need a head judge's decision")
-    if report.kind == "event":
-        totals += f", {counted['not_checked']} not checked"
-    return totals
+    counted, lang = report.statuses, report.header.lang
+    values = {"total": report.items.height, "legal": counted["legal"],
+              "illegal": counted["illegal"], "decide": counted["needs_decision"],
+              "unchecked": counted["not_checked"]}
+    if report.kind == "check":
+        return say(lang, "{total} decks: {legal} legal, {illegal} illegal, {decide} need a "
+                   "head judge's decision", **values)
+    return say(lang, "{total} players: {legal} legal, {illegal} illegal, {decide} need a "
+               "head judge's decision, {unchecked} not checked", **values)
+
+
+def _format(lang: Lang, msgid: str, **values: pl.Expr) -> pl.Expr:
+    """A catalog sentence with its placeholders filled from columns."""
+    text = catalog(lang).get(msgid)
+    names = PLACEHOLDER.findall(text)
+    return pl.format(PLACEHOLDER.sub("{}", text.replace("{}", "")), *[values[n] for n in names])
 
 
 def _heads(report: Report, shown: pl.DataFrame) -> pl.DataFrame:
     """The first line of each item's block: who, which file, status, sizes."""
-    status = pl.col("status").cast(pl.Utf8).replace_strict(_STATUS_WORD)
+    lang = report.header.lang
+    status = pl.col("status").cast(pl.Utf8).replace_strict(terms(lang, "status word"))
     if report.kind == "check":
-        head = pl.format("\n{}  ({})  {}  main {} / extra {} / side {}", pl.col("deck_id"),
-                         pl.col("source"), status, "main", "extra", "side")
+        head = pl.concat_str(pl.lit("\n"), _format(
+            lang, "{deck}  ({source})  {status}  main {main} / extra {extra} / side {side}",
+            deck=pl.col("deck_id"), source=pl.col("source"), status=status,
+            main=pl.col("main"), extra=pl.col("extra"), side=pl.col("side")))
     else:
-        sizes = pl.when(pl.col("deck_main").is_not_null()).then(pl.format(
-            "deck main {} / extra {} / side {}", "deck_main", "deck_extra", "deck_side")) \
-            .otherwise(pl.format("list main {} / extra {} / side {}", "list_main",
-                                 "list_extra", "list_side"))
-        head = pl.format("\n{} {}  ({})  {}  {}", pl.col("player_id"), pl.col("player_name"),
-                         pl.col("deck_source").fill_null("no deck file"), status, sizes)
+        sizes = pl.when(pl.col("deck_main").is_not_null()).then(_format(
+            lang, "deck main {main} / extra {extra} / side {side}", main=pl.col("deck_main"),
+            extra=pl.col("deck_extra"), side=pl.col("deck_side"))) \
+            .otherwise(_format(lang, "list main {main} / extra {extra} / side {side}",
+                               main=pl.col("list_main"), extra=pl.col("list_extra"),
+                               side=pl.col("list_side")))
+        head = pl.concat_str(pl.lit("\n"), _format(
+            lang, "{player} {name}  ({source})  {status}  {sizes}", player=pl.col("player_id"),
+            name=pl.col("player_name"),
+            source=pl.col("deck_source").fill_null(pl.lit(say(lang, "no deck file"))),
+            status=status, sizes=sizes))
     return shown.select("deck", "status", head.alias("head"))
 
 
 def text_lines(report: Report, *, every_deck: bool = False) -> list[str]:
-    """The terminal report of a check or an event: the header and the counts first, then
-    one block per deck (player) that is not legal (every one with ``every_deck``) — its
-    violations, penalty or the head judge's decision, remedies —, and the counts again
-    under a long listing. Built column-wise, so 10,000 decks print in one write."""
+    """The terminal report of a check or an event, in the report's language: the header and
+    the counts first, then one block per deck (player) that is not legal (every one with
+    ``every_deck``) — its violations, penalty or the head judge's decision, remedies —, and
+    the counts again under a long listing. Built column-wise, so 10,000 decks print in one
+    write."""
     header, violations = report.header, report.violations
+    lang = header.lang
     decks = report.items if every_deck else report.items.filter(pl.col("status") != "legal")
     where = pl.when(pl.col("line").is_not_null()).then(
         pl.format("  ({}:{})", pl.col("file"), pl.coalesce(pl.col("cell"),
                                                            pl.col("line").cast(pl.Utf8))))
-    wait = pl.when(pl.col("held")).then(pl.lit(" [waits for the head judge's decision]"))
-    side = pl.when(pl.col("on") == "list").then(pl.lit("list: ")).otherwise(pl.lit(""))
+    wait = pl.when(pl.col("held")).then(
+        pl.lit(" " + say(lang, "[waits for the head judge's decision]")))
+    message = pl.col("localized_message") if "localized_message" in violations.columns \
+        else pl.col("message")
+    text = pl.when(pl.col("on") == "list").then(
+        _format(lang, "list: {message}", message=message)).otherwise(message)
     lines = (
         violations.filter(pl.col("deck").is_in(decks["deck"].implode()))
-        .select("deck", pl.format("  {} {}{}{}{}", pl.col("code"), side, pl.col("message"),
+        .select("deck", pl.format("  {} {}{}{}", pl.col("code"), text,
                                   where.fill_null(""), wait.fill_null("")).alias("text"))
         .group_by("deck", maintain_order=True).agg(pl.col("text"))
     )
     no_clause, decide = header.no_clause, header.decide
+    codes = pl.col("head_judge").list.join(", ")
     verdict = (
         pl.when(pl.col("penalty").is_not_null())
-        .then(pl.format("  → {}, applied to {}", pl.col("label"), pl.col("applies_to")))
+        .then(pl.concat_str(pl.lit("  → "), _format(
+            lang, "{penalty}, applied to {when}", penalty=pl.col("label"),
+            when=pl.col("applies_to"))))
         .when(pl.col("head_judge").list.len() > 0)
-        .then(pl.format("  → {}: {}", pl.col("head_judge").list.join(", "), pl.lit(no_clause)))
+        .then(pl.format("  → {}: {}", codes, pl.lit(no_clause)))
         .otherwise(pl.format("  → {}", pl.lit(decide)))
     )
     extra = pl.when(pl.col("penalty").is_not_null() & (pl.col("head_judge").list.len() > 0)) \
-        .then(pl.format("  → also {}: {}", pl.col("head_judge").list.join(", "),
-                        pl.lit(no_clause)))
+        .then(pl.concat_str(pl.lit("  → "), _format(lang, "also {codes}: {reason}",
+                                                    codes=codes, reason=pl.lit(no_clause))))
     unchecked = pl.when(pl.col("status") == "not_checked").then(
-        pl.lit(f"  → {_NOT_CHECKED}"))
+        pl.lit(f"  → {say(lang, _NOT_CHECKED)}"))
     judged = report.verdicts.with_columns(pl.lit(True).alias("judged"))
     blocks = (
         _heads(report, decks)
@@ -113,8 +146,9 @@ def text_lines(report: Report, *, every_deck: bool = False) -> list[str]:
     out = [*header_lines(report), totals]
     out.extend(f"  {code}: {count}" for code, count in report.counts.items())
     if report.kind == "event":
-        out.append(f"head judge's decisions applied: {len(report.decisions)}; problems "
-                   f"(unreadable rows and files, unmatched decks): {len(report.problems)}")
+        out.append(say(lang, "head judge's decisions applied: {decisions}; problems "
+                       "(unreadable rows and files, unmatched decks): {problems}",
+                       decisions=len(report.decisions), problems=len(report.problems)))
     out.extend(line for block in blocks["block"].to_list() for line in block)
     if blocks.height > _REPEAT_TOTALS_AFTER:
         out.append(f"\n{totals}")

@@ -31,13 +31,19 @@ from validator.event.store import LogEntry
 from validator.report.model import Header, Report, Verdict
 from validator.report.penalty_log import HEADER, LogContext, rows
 from validator.report.style import STATUS_FILLS, autosize, put, write_header
-from validator.vocab import STATUS_LABELS, Status
+from validator.text.i18n import say, term
+from validator.vocab import STATUS_LABELS, Lang, Status
 
 __all__ = ["event_xlsx", "generated_now", "log_xlsx", "write_event_xlsx"]
 
 _FIXED_DATE = (1980, 1, 1, 0, 0, 0)
 _WRAP = Alignment(wrap_text=True, vertical="top")
 _BOLD = Font(bold=True)
+
+
+def _said(lang: Lang, *texts: str) -> list[str]:
+    """Labels (sheet names, column titles) in the report's language."""
+    return [say(lang, text) for text in texts]
 
 
 def _penalty_cell(verdict: Verdict | None, header: Header) -> str:
@@ -51,7 +57,8 @@ def _penalty_cell(verdict: Verdict | None, header: Header) -> str:
 
 
 def _summary(ws: Worksheet, report: Report, generated_at: str) -> None:
-    put(ws, 1, 1, "Deck check report").font = Font(bold=True, size=14)
+    lang = report.header.lang
+    put(ws, 1, 1, say(lang, "Deck check report")).font = Font(bold=True, size=14)
     header, counted = report.header, report.statuses
     facts: list[tuple[str, Any]] = [
         ("Format", header.format_title),
@@ -68,32 +75,35 @@ def _summary(ws: Worksheet, report: Report, generated_at: str) -> None:
         ("Generated at", generated_at),
     ]
     for i, (label, value) in enumerate(facts, start=3):
-        put(ws, i, 1, label).font = Font(bold=True)
+        put(ws, i, 1, say(lang, label)).font = Font(bold=True)
         put(ws, i, 2, value)
     top = len(facts) + 5
-    write_header(ws, top - 1, ["Violation code", "Count"])
+    write_header(ws, top - 1, _said(lang, "Violation code", "Count"))
     for i, (code, count) in enumerate(report.counts.items(), start=top):
         put(ws, i, 1, code)
         put(ws, i, 2, count)
     if report.warnings:
         top += len(report.counts) + 2
-        write_header(ws, top - 1, ["Warning"])
+        write_header(ws, top - 1, _said(lang, "Warning"))
         for i, warning in enumerate(report.warnings, start=top):
             put(ws, i, 1, str(warning))
     autosize(ws, {1: 44})
 
 
 def _players(ws: Worksheet, report: Report) -> None:
-    titles = ["Player ID", "Player", "Status", "List legal", "Deck legal", "Main (list)",
-              "Extra (list)", "Side (list)", "Deck file", "Violations", "Penalty", "Applies to",
-              "Remedies", "Read fuzzily"]
+    lang = report.header.lang
+    titles = _said(lang, "Player ID", "Player", "Status", "List legal", "Deck legal",
+                   "Main (list)", "Extra (list)", "Side (list)", "Deck file", "Violations",
+                   "Penalty", "Applies to", "Remedies", "Read fuzzily")
     write_header(ws, 1, titles)
+    yes, no = say(lang, "yes"), say(lang, "no")
     for r, row in enumerate(report.items.iter_rows(named=True), start=2):
         verdict = report.verdict(row["deck"])
         status: Status = row["status"]
-        values = [row["player_id"], row["player_name"], STATUS_LABELS[status],
-                  "yes" if row["list_legal"] else "no",
-                  "" if row["deck_legal"] is None else ("yes" if row["deck_legal"] else "no"),
+        values = [row["player_id"], row["player_name"],
+                  term(lang, "status label", STATUS_LABELS[status]),
+                  yes if row["list_legal"] else no,
+                  "" if row["deck_legal"] is None else (yes if row["deck_legal"] else no),
                   row["list_main"], row["list_extra"], row["list_side"], row["deck_source"],
                   row["violations"], _penalty_cell(verdict, report.header),
                   (verdict.applies_to or "") if verdict else "",
@@ -111,13 +121,18 @@ def _players(ws: Worksheet, report: Report) -> None:
 
 
 def _violations(ws: Worksheet, report: Report) -> None:
-    titles = ["Player ID", "Player", "On", "Code", "Section", "Card", "Passcode", "Count",
-              "Limit", "Registered", "Message", "File", "Row/line", "Cell", "Counts as",
-              "Waits for a decision", "Head judge's decision", "Read fuzzily from"]
-    write_header(ws, 1, titles)
+    lang = report.header.lang
+    titles = _said(lang, "Player ID", "Player", "On", "Code", "Section", "Card", "Passcode",
+                   "Count", "Limit", "Registered", "Message", "File", "Row/line", "Cell",
+                   "Counts as", "Waits for a decision", "Head judge's decision",
+                   "Read fuzzily from")
     columns = ["player_id", "player_name", "on", "code", "section", "card", "passcode", "count",
                "limit", "registered", "message", "file", "line", "cell", "counts_as", "held",
                "decision", "read_from"]
+    if lang != "en":  # the message in the report's language beside the English one
+        titles.insert(11, say(lang, "Message in the report's language"))
+        columns.insert(11, "localized_message")
+    write_header(ws, 1, titles)
     frame = report.violations.select(
         [pl.col(c).cast(pl.Utf8) if c in ("on", "section") else pl.col(c) for c in columns])
     for r, row in enumerate(frame.iter_rows(), start=2):
@@ -125,21 +140,15 @@ def _violations(ws: Worksheet, report: Report) -> None:
             put(ws, r, c, value)
     ws.freeze_panes = "A2"
     ws.auto_filter.ref = ws.dimensions
-    autosize(ws, {11: 80})
+    autosize(ws, {11: 80, 12: 80} if lang != "en" else {11: 80})
 
 
 def _slips(ws: Worksheet, report: Report) -> None:
     header = report.header
-    labels = {
-        "en": ("Penalty", "Player", "Player ID", "Applies to", "Violations", "Remedies",
-               "Judge signature", "Player signature"),
-        "ja": ("罰則", "プレイヤー", "プレイヤーID", "適用", "違反", "修正", "ジャッジ署名",
-               "プレイヤー署名"),
-        "ko": ("벌칙", "플레이어", "플레이어 ID", "적용", "위반", "조치", "저지 서명",
-               "플레이어 서명"),
-        "th": ("บทลงโทษ", "ผู้เล่น", "ไอดีผู้เล่น", "มีผลกับ", "การละเมิด", "การแก้ไข",
-               "ลายเซ็น Judge", "ลายเซ็นผู้เล่น"),
-    }[header.lang]
+    lang = header.lang
+    labels = [term(lang, "slip", label) for label in (
+        "Penalty", "Player", "Player ID", "Applies to", "Violations", "Remedies",
+        "Judge signature", "Player signature")]
     underline = Border(bottom=Side(style="thin"))
     r = 1
     grouped = {k: v for (k,), v in report.violations.partition_by("deck", as_dict=True).items()}
@@ -151,8 +160,10 @@ def _slips(ws: Worksheet, report: Report) -> None:
         lines: list[tuple[str, str]] = [
             (labels[1], row["player_name"]), (labels[2], row["player_id"]),
             (labels[3], verdict.applies_to or header.no_clause),
-            (labels[4], "\n".join(f"[{v['on']}] {v['code']}: {v['message']}"
-                                  for v in grouped[row["deck"]].iter_rows(named=True))),
+            (labels[4], "\n".join(
+                f"[{term(lang, 'on', str(v['on']))}] {v['code']}: "
+                f"{v.get('localized_message') or v['message']}"
+                for v in grouped[row["deck"]].iter_rows(named=True))),
             (labels[5], "\n".join(f"• {remedy}" for remedy in verdict.remedies)),
             (labels[6], ""), (labels[7], ""),
         ]
@@ -176,8 +187,8 @@ def _names(report: Report) -> dict[str, str]:
 
 
 def _unresolved(ws: Worksheet, report: Report) -> None:
-    write_header(ws, 1, ["Player ID", "Player", "Typed name", "Count", "File", "Cell",
-                         "Suggestions"])
+    write_header(ws, 1, _said(report.header.lang, "Player ID", "Player", "Typed name", "Count",
+                              "File", "Cell", "Suggestions"))
     names = _names(report)
     for r, row in enumerate(report.unresolved.iter_rows(named=True), start=2):
         for c, value in enumerate([row["deck_id"], names.get(row["deck_id"]), row["name"],
@@ -189,8 +200,8 @@ def _unresolved(ws: Worksheet, report: Report) -> None:
 
 
 def _decisions(ws: Worksheet, report: Report) -> None:
-    write_header(ws, 1, ["Player ID", "Player", "Where", "The entry said", "Decided: card",
-                         "Qty", "Decided by", "Reason"])
+    write_header(ws, 1, _said(report.header.lang, "Player ID", "Player", "Where",
+                              "The entry said", "Decided: card", "Qty", "Decided by", "Reason"))
     names = _names(report)
     for r, item in enumerate(report.decisions, start=2):
         for c, value in enumerate([item.player_id, names.get(item.player_id), item.where,
@@ -202,7 +213,8 @@ def _decisions(ws: Worksheet, report: Report) -> None:
 
 
 def _problems(ws: Worksheet, report: Report) -> None:
-    write_header(ws, 1, ["File", "Row/line", "Where", "Code", "Problem"])
+    write_header(ws, 1, _said(report.header.lang, "File", "Row/line", "Where", "Code",
+                              "Problem"))
     for r, p in enumerate(sorted(report.problems), start=2):
         for c, value in enumerate([p.file, p.line, p.column, p.code, p.message], start=1):
             put(ws, r, c, value)
@@ -236,14 +248,15 @@ def event_xlsx(report: Report, generated_at: dt.datetime | None = None) -> bytes
     workbook = Workbook()
     summary = workbook.active
     assert summary is not None
-    summary.title = "Summary"
+    lang = report.header.lang
+    summary.title = term(lang, "sheet", "Summary")
     _summary(summary, report, when.isoformat())
-    _players(workbook.create_sheet("Players"), report)
-    _violations(workbook.create_sheet("Violations"), report)
-    _slips(workbook.create_sheet("Penalties"), report)
-    _unresolved(workbook.create_sheet("Unresolved"), report)
-    _decisions(workbook.create_sheet("Decisions"), report)
-    _problems(workbook.create_sheet("Problems"), report)
+    _players(workbook.create_sheet(term(lang, "sheet", "Players")), report)
+    _violations(workbook.create_sheet(term(lang, "sheet", "Violations")), report)
+    _slips(workbook.create_sheet(term(lang, "sheet", "Penalties")), report)
+    _unresolved(workbook.create_sheet(term(lang, "sheet", "Unresolved")), report)
+    _decisions(workbook.create_sheet(term(lang, "sheet", "Decisions")), report)
+    _problems(workbook.create_sheet(term(lang, "sheet", "Problems")), report)
     return _stable(workbook, when.astimezone(dt.UTC).replace(tzinfo=None))
 
 

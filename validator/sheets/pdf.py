@@ -3,23 +3,79 @@ of the printed one with the same field names (:func:`validator.inputs.registrati
 drawn by this project (``reportlab`` AcroForm text fields), blank or filled from a
 :class:`~validator.sheets.workbook.KonamiSheet`; a block with more cards than the printed
 sheet's rows gets more rows.
+
+Every filled value is also drawn on the page itself, so it shows in a viewer without forms
+and on paper. A value beyond Latin-1 (a Japanese, Korean or Thai name) is drawn in a font
+that covers it, embedded in the file (a subset of the glyphs used), and that drawing is the
+field's appearance; the field's value is the exact text. The fonts are the
+system's (:data:`FONT_FILES`; Debian: fonts-ipafont-gothic, fonts-nanum,
+fonts-tlwg-loma-ttf, fonts-dejavu-core; Latin-1 text in Helvetica); a character no font
+covers is drawn as ``?``.
 """
 
 from __future__ import annotations
 
 import io
+from functools import cache
+from pathlib import Path
+from typing import Any
 
 import polars as pl
 
-from validator.cards.db import CardDB
+from validator.cards.db import NAME_LANGS, CardDB
 from validator.cards.formats import Format
 from validator.inputs.entries import ENTRY_SCHEMA, conform
 from validator.inputs.registrations.pdf import BlockKey, layouts
 from validator.sheets.workbook import KonamiSheet
 
-__all__ = ["PAGE", "sheet_from_deck", "write_form"]
+__all__ = ["FONT_FILES", "PAGE", "sheet_from_deck", "write_form"]
 
 PAGE = (644.21, 833.68)  # the printed sheet's page size, in points
+#: the fonts a value beyond Latin-1 is drawn in, the first that covers a character taken
+FONT_FILES: tuple[str, ...] = (
+    "/usr/share/fonts/opentype/ipafont-gothic/ipag.ttf",
+    "/usr/share/fonts/truetype/nanum/NanumGothic.ttf",
+    "/usr/share/fonts/truetype/tlwg/Loma.ttf",
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+)
+
+
+@cache
+def _fonts() -> tuple[tuple[str, frozenset[int]], ...]:
+    """The fonts present (a registered reportlab name each) and the characters each covers."""
+    from fontTools.ttLib import TTFont as Reader
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    found = []
+    for i, path in enumerate(FONT_FILES):
+        if not Path(path).is_file():
+            continue
+        with Reader(path, lazy=True) as font:
+            covered = frozenset(font.getBestCmap() or {})
+        name = f"SheetFont{i}"
+        pdfmetrics.registerFont(TTFont(name, path))
+        found.append((name, covered))
+    return tuple(found)
+
+
+def _runs(text: str) -> list[tuple[str, str]]:
+    """The text cut into runs of one font each: Helvetica for Latin-1, else the first font
+    of :data:`FONT_FILES` that covers the character (``?`` where none does)."""
+    runs: list[tuple[str, str]] = []
+    for char in text:
+        if ord(char) < 256:  # Latin-1: a standard font every viewer has
+            font: str | None = "Helvetica"
+        else:
+            fonts = _fonts()
+            font = next((name for name, covered in fonts if ord(char) in covered), None)
+        if font is None:
+            font, char = "Helvetica", "?"
+        if runs and runs[-1][0] == font:
+            runs[-1] = (font, runs[-1][1] + char)
+        else:
+            runs.append((font, char))
+    return runs
 
 
 def _split_name(full: str) -> tuple[str, str]:
@@ -44,21 +100,50 @@ def write_form(sheet: KonamiSheet | None = None) -> bytes:
     width, height = PAGE
     margin = 24.0
 
-    exact: dict[str, str] = {}  # values the standard fonts cannot draw, set afterwards
+    # every filled value is drawn on the page; those beyond Latin-1 are also made their
+    # fields' appearance (reportlab's own draws the others): field → (value, its drawing)
+    exact: dict[str, tuple[str, str]] = {}
+    drawn = 0
+
+    def draw_value(form_name: str, text: str, x: float, y: float, w: float, h: float,
+                   size: float) -> None:
+        """The field's box and its text in embedded fonts, as a form XObject drawn on the
+        page (and made the field's appearance afterwards)."""
+        page.beginForm(form_name, 0, 0, w, h)
+        page.setFillColor(white)
+        page.setStrokeColor(black)
+        page.setLineWidth(0.5)
+        page.rect(0.25, 0.25, w - 0.5, h - 0.5, stroke=1, fill=1)
+        page.setFillColor(black)
+        line = page.beginText(2, max(1.0, (h - size) / 2 + size * 0.22))
+        for font, run in _runs(text):
+            line.setFont(font, size)
+            line.textOut(run)
+        page.drawText(line)
+        page.endForm()
+        page.saveState()
+        page.translate(x, y)
+        page.doForm(form_name)
+        page.restoreState()
 
     def field(name: str, value: str | int | None, x: float, y: float, w: float, h: float,
               size: float = 8) -> None:
+        nonlocal drawn
         text = "" if value is None else str(value)
-        if not text.isascii():
-            try:
-                text.encode("latin-1")
-            except UnicodeEncodeError:
-                exact[name] = text
-                text = text.encode("latin-1", "replace").decode("latin-1")
-        form.textfield(name=name, value=text, x=x, y=y,
+        try:
+            text.encode("latin-1")
+            plain = text
+        except UnicodeEncodeError:
+            plain = ""  # the standard fonts cannot draw it: the appearance drawn below does
+        form.textfield(name=name, value=plain, x=x, y=y,
                        width=w, height=h, fontName="Helvetica", fontSize=size,
                        borderWidth=0.5, borderColor=black, fillColor=white,
                        textColor=black, forceBorder=True, maxlen=200)
+        if text:
+            drawn += 1
+            draw_value(f"value{drawn}", text, x, y, w, h, size)
+            if not plain:
+                exact[name] = (text, f"/FormXob.value{drawn}")
 
     def label(text: str, x: float, y: float, size: float = 7, bold: bool = False) -> None:
         page.setFont("Helvetica-Bold" if bold else "Helvetica", size)
@@ -126,21 +211,25 @@ def write_form(sheet: KonamiSheet | None = None) -> bytes:
     return _set_values(buffer.getvalue(), exact) if exact else buffer.getvalue()
 
 
-def _set_values(data: bytes, values: dict[str, str]) -> bytes:
-    """Field values beyond Latin-1 (``γ`` in a card name) set as text, for the PDF viewer
-    to draw (``NeedAppearances``): the value a reader reads is the exact name."""
+def _set_values(data: bytes, values: dict[str, tuple[str, str]]) -> bytes:
+    """Field values beyond Latin-1 (``γ`` in a card name, a Japanese name) set as the exact
+    text, each field's appearance the form XObject its value was drawn as on the page: the
+    value shows the same with or without the form layer."""
     from pypdf import PdfReader, PdfWriter
-    from pypdf.generic import NameObject, TextStringObject
+    from pypdf.generic import DictionaryObject, NameObject, TextStringObject
 
-    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(data)))
+    writer = PdfWriter(PdfReader(io.BytesIO(data)), incremental=True)  # no copy of the rest
     for page in writer.pages:
+        resources: Any = page["/Resources"]
+        xobjects = resources["/XObject"].get_object()
+        drawn = {str(key): xobjects.raw_get(key) for key in xobjects}
         for annotation in page.get("/Annots") or []:
             widget = annotation.get_object()
             name = str(widget.get("/T", ""))
             if name in values:
-                widget[NameObject("/V")] = TextStringObject(values[name])
-                widget.pop(NameObject("/AP"), None)
-    writer.set_need_appearances_writer(True)
+                text, form = values[name]
+                widget[NameObject("/V")] = TextStringObject(text)
+                widget[NameObject("/AP")] = DictionaryObject({NameObject("/N"): drawn[form]})
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue()
@@ -155,7 +244,8 @@ def sheet_from_deck(entries: pl.DataFrame, cards: CardDB, fmt: Format, *, player
     is written as its passcode; the notes say which."""
     from validator.engine.resolve import resolve
 
-    named = pl.coalesce(f"name_{lang}", "name_en") if lang != "en" else pl.col("name_en")
+    named = pl.coalesce(f"name_{lang}", "name_en") if lang in NAME_LANGS and lang != "en" \
+        else pl.col("name_en")
     resolved = resolve(entries, cards, fmt).join(
         cards.by_card.select("card_id", named.alias("name_en"), pl.col("kind").cast(pl.Utf8)),
         on="card_id", how="left", maintain_order="left")

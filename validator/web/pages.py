@@ -22,8 +22,9 @@ from validator.errors import InputError, Problem
 from validator.event.store import Judge
 from validator.report.model import Report
 from validator.report.penalty_log import local_time
+from validator.text.i18n import jinja_callables
 from validator.text.lexicon import whole_number
-from validator.vocab import LANGS, REGULATIONS, STATUS_LABELS, STATUSES
+from validator.vocab import LANGS, REGULATIONS, STATUS_LABELS, STATUSES, Lang
 from validator.web.state import EventState, Snapshot, safe_name
 
 __all__ = ["Forbidden", "error_page", "files", "form", "judge_of", "judged", "latest",
@@ -32,6 +33,11 @@ __all__ = ["Forbidden", "error_page", "files", "form", "judge_of", "judged", "la
 
 HERE = Path(__file__).resolve().parent
 templates = Jinja2Templates(directory=str(HERE / "templates"))
+# the catalogs in templates: `{{ _("card data: {cards}", cards=...) }}` and
+# `{{ pgettext("section", "side") }}` read the event's language (passed per page by ``page``)
+templates.env.add_extension("jinja2.ext.i18n")
+templates.env.install_gettext_callables(  # type: ignore[attr-defined]
+    **jinja_callables("en"), newstyle=False)
 templates.env.globals.update(LANGS=LANGS, REGULATIONS=REGULATIONS, CODES=CODES, quote=quote,
                              STATUSES=STATUSES, STATUS_LABELS=STATUS_LABELS)
 #: a stored time (ISO 8601, UTC) as a page shows it: ``2026-12-05 09:30:00``
@@ -103,11 +109,15 @@ async def judged(request: Request, snapshot: Snapshot) -> Report | None:
 def page(request: Request, name: str, http_status: int = 200, **context: Any) -> HTMLResponse:
     state = state_of(request)
     public = name == "login.html" or not getattr(request.state, "signed_in", True)
+    settings = state.db.settings()
+    lang: Lang = settings.lang if settings is not None else "en"
+    words = jinja_callables(lang)
     return templates.TemplateResponse(
         request, name, {"csrf": getattr(request.state, "csrf", ""), "settings": None if public
-                        else state.settings(), "has_settings": state.db.settings() is not None,
-                        "auth": request.app.state.password is not None,
-                        "me": None if public else judge_of(request), **context},
+                        else state.settings(), "has_settings": settings is not None,
+                        "auth": request.app.state.password is not None, "lang": lang,
+                        "me": None if public else judge_of(request),
+                        "_": words["gettext"], **words, **context},
         status_code=http_status)
 
 

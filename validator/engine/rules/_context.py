@@ -3,14 +3,32 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import polars as pl
 
 from validator.cards.formats import Format
-from validator.vocab import SECTION_ENUM, SECTIONS
+from validator.text.i18n import LOCAL_LANGS, PARTICLES, PLACEHOLDER, catalog, terms
+from validator.vocab import LANGS, SECTION_ENUM, SECTIONS, Lang
 
-__all__ = ["SECTIONS", "VIOLATION_SCHEMA", "Context", "by_section", "name_totals",
-           "no_card_flags", "violations"]
+__all__ = [
+    "LOCAL_CARD_COLUMNS",
+    "LOCAL_LANGS",
+    "SECTIONS",
+    "VIOLATION_SCHEMA",
+    "Card",
+    "Context",
+    "Said",
+    "Term",
+    "Value",
+    "by_section",
+    "choose",
+    "name_totals",
+    "no_card_flags",
+    "say",
+    "violations",
+    "word",
+]
 
 
 VIOLATION_SCHEMA: dict[str, pl.DataType] = {
@@ -23,6 +41,7 @@ VIOLATION_SCHEMA: dict[str, pl.DataType] = {
     "limit": pl.Int64(),
     "registered": pl.Int64(),
     "message": pl.Utf8(),
+    **{f"message_{lang}": pl.Utf8() for lang in LOCAL_LANGS},  # the message in each language
     "file": pl.Utf8(),
     "line": pl.Int32(),
     "cell": pl.Utf8(),
@@ -67,6 +86,7 @@ class Context:
     registered_cards: pl.LazyFrame | None = None
     list_problems: bool = True
     stale: str = ""
+    stale_dates: tuple[str, str] | None = None  # (the card data's date, the list) of ``stale``
     siding: bool = False
     unreadable: pl.LazyFrame | None = None
     same_as_list: pl.Series | None = None
@@ -77,9 +97,10 @@ class Context:
         return self.deck_cards.filter(pl.col("status") == "ok")
 
     def named(self, frame: pl.LazyFrame, *columns: str) -> pl.LazyFrame:
-        """Add the card's English name (and other card-table columns) to failing rows."""
-        return frame.join(self.attrs.select("card_id", "card", *columns), on="card_id",
-                          how="left")
+        """Add the card's name in each language (``card``, ``card_ja``, ...) and other
+        card-table columns to failing rows."""
+        return frame.join(self.attrs.select("card_id", "card", *LOCAL_CARD_COLUMNS, *columns),
+                          on="card_id", how="left")
 
 
 def name_totals(ctx: Context) -> pl.LazyFrame:
@@ -91,22 +112,24 @@ def name_totals(ctx: Context) -> pl.LazyFrame:
     the printed cards, e.g. " (3 Harpie Lady + 1 Harpie Lady 1, one name)".
     """
     known = ctx.known
+    details = ("detail", *(f"detail_{lang}" for lang in LOCAL_LANGS))
     single = known.filter(~pl.col("folded")).select(
-        "deck", "card_id", "total", "row", "limit", pl.lit("").alias("detail"))
+        "deck", "card_id", "total", "row", "limit", *(pl.lit("").alias(d) for d in details))
+    one_name = say(" ({parts}, one name)", parts=Card("parts"))
     folded = (
         ctx.named(known.filter(pl.col("folded"))).sort("card")
         .group_by("deck", "name_id")
         .agg(pl.col("total").sum(), pl.col("row").min(), pl.col("limit").min(),
              pl.col("card_id").first().alias("only"), pl.len().alias("cards"),
-             pl.format("{} {}", pl.col("total"), pl.col("card")).str.join(" + ")
-             .alias("parts"))
+             *[pl.format("{} {}", pl.col("total"), Card().expr(lang)).str.join(" + ")
+               .alias("parts" if lang == "en" else f"parts_{lang}") for lang in LANGS])
         .select(
             "deck",
             pl.when(pl.col("cards") == 1).then(pl.col("only")).otherwise(pl.col("name_id"))
             .alias("card_id"),
             "total", "row", "limit",
-            pl.when(pl.col("cards") == 1).then(pl.lit(""))
-            .otherwise(pl.format(" ({}, one name)", pl.col("parts"))).alias("detail"))
+            *[pl.when(pl.col("cards") == 1).then(pl.lit("")).otherwise(one_name[lang])
+              .alias("detail" if lang == "en" else f"detail_{lang}") for lang in LANGS])
     )
     return pl.concat([single, folded])
 
@@ -124,10 +147,91 @@ def by_section(frame: pl.LazyFrame) -> pl.LazyFrame:
     )
 
 
-def violations(frame: pl.LazyFrame, code: str | pl.Expr, message: pl.Expr,
+#: the columns of the card's name in each language besides English
+LOCAL_CARD_COLUMNS: tuple[str, ...] = tuple(f"card_{lang}" for lang in LOCAL_LANGS)
+
+
+@dataclass(frozen=True)
+class Card:
+    """A placeholder filled with a card's name in the message's language: ``column`` holds
+    the English name, ``<column>_<lang>`` the name in that language (see ``tables``)."""
+
+    column: str = "card"
+
+    def expr(self, lang: Lang) -> pl.Expr:
+        return pl.col(self.column if lang == "en" else f"{self.column}_{lang}")
+
+
+@dataclass(frozen=True)
+class Term:
+    """A placeholder filled with a word of a kind (a catalog context, e.g. ``section``):
+    ``expr`` gives the English word, the catalog its translation."""
+
+    expr: pl.Expr
+    context: str
+
+    def local(self, lang: Lang) -> pl.Expr:
+        if lang == "en":
+            return self.expr
+        return self.expr.replace(terms(lang, self.context))
+
+
+#: one message in every language: lang → a string expression
+Said = dict[Lang, pl.Expr]
+
+
+def word(context: str, english: str) -> Said:
+    """A word of a kind known when the rule is written (a literal in every language)."""
+    return {lang: pl.lit(english if lang == "en" else terms(lang, context).get(english, english))
+            for lang in LANGS}
+Value = pl.Expr | Card | Term | dict[Lang, pl.Expr]
+
+
+def _filled(lang: Lang, value: Value) -> pl.Expr:
+    if isinstance(value, Card):
+        return value.expr(lang)
+    if isinstance(value, Term):
+        return value.local(lang)
+    if isinstance(value, dict):
+        return value[lang]
+    return value
+
+
+def say(msgid: str, **values: Value) -> Said:
+    """One catalog sentence with its placeholders filled from columns, in every language."""
+    out: Said = {}
+    for lang in LANGS:
+        text = catalog(lang).get(msgid)
+        names = PLACEHOLDER.findall(text)
+        out[lang] = pl.format(PLACEHOLDER.sub("{}", text.replace("{}", "")),
+                              *[_filled(lang, values[n]) for n in names]) if names \
+            else pl.lit(text)
+    return out
+
+
+def choose(*cases: tuple[pl.Expr, Said], otherwise: Said) -> Said:
+    """The message of the first case whose condition holds, in every language."""
+    out: Said = {}
+    for lang in LANGS:
+        chain: Any = None  # polars' When/Then chain types
+        for condition, said in cases:
+            chain = pl.when(condition).then(said[lang]) if chain is None \
+                else chain.when(condition).then(said[lang])
+        out[lang] = chain.otherwise(otherwise[lang]) if chain is not None else otherwise[lang]
+    return out
+
+
+def violations(frame: pl.LazyFrame, code: str | pl.Expr, message: pl.Expr | Said,
                **columns: pl.Expr) -> pl.LazyFrame:
-    """Shape a rule's failing rows as violation rows."""
-    exprs = {"code": code if isinstance(code, pl.Expr) else pl.lit(code), "message": message,
+    """Shape a rule's failing rows as violation rows (a plain expression: a message that is
+    the same in every language, such as a reader's)."""
+    said = message if isinstance(message, dict) else dict.fromkeys(LANGS, message)
+    korean = said["ko"]
+    for pattern, replacement in PARTICLES:
+        korean = korean.str.replace_all(pattern, replacement)
+    said = {**said, "ko": korean}
+    exprs = {"code": code if isinstance(code, pl.Expr) else pl.lit(code),
+             "message": said["en"], **{f"message_{lang}": said[lang] for lang in LOCAL_LANGS},
              **columns}
     out = frame.with_columns(**exprs)
     present = set(out.collect_schema().names())

@@ -25,7 +25,16 @@ from __future__ import annotations
 import polars as pl
 
 from validator.cards.formats import Format
-from validator.engine.rules._context import Context, by_section, violations
+from validator.engine.rules._context import (
+    Card,
+    Context,
+    Said,
+    Term,
+    by_section,
+    say,
+    violations,
+)
+from validator.vocab import LANGS
 
 CODES = ("NOT_IN_CARD_POOL",)
 DECISION = False
@@ -35,33 +44,36 @@ COMPARES = False
 
 def card_flags(fmt: Format, whitelist: bool) -> dict[str, pl.Expr]:
     """``outside_pool``: the card is outside the format's pool."""
-    return {"outside_pool": _reason(fmt, whitelist).is_not_null()}
+    return {"outside_pool": _reason(fmt, whitelist)["en"].is_not_null()}
 
 
-def _reason(fmt: Format, whitelist: bool) -> pl.Expr:
+def _reason(fmt: Format, whitelist: bool) -> Said:
     """Why a card is outside the pool (null: inside)."""
     reasons: list[tuple[pl.Expr, str]] = [
         (pl.col("rush") != fmt.rush,
-         "is a Rush Duel card" if not fmt.rush else "is not a Rush Duel card"),
+         "{card} is a Rush Duel card" if not fmt.rush else "{card} is not a Rush Duel card"),
         (~pl.col("kind").cast(pl.Utf8).is_in(list(fmt.allowed_kinds)),
-         "is a card of a kind this format does not use"),
+         "{card} is a card of a kind this format does not use"),
     ]
     if whitelist:
-        reasons.append((~pl.col("listed"), "is not on the format's list of legal cards"))
-    texts = [pl.lit(t) for _, t in reasons]
+        reasons.append((~pl.col("listed"), "{card} is not on the format's list of legal cards"))
+    texts = [say(t, card=Card()) for _, t in reasons]
     conditions = [c for c, _ in reasons]
     if fmt.card_pool:
-        region = pl.lit("/".join(p.upper() for p in fmt.card_pool))
+        pool = pl.lit("/".join(p.upper() for p in fmt.card_pool))
         released = _in_pool(pl.col("pools"), fmt)
         conditions += [~released & _in_pool(pl.col("unreleased"), fmt),
                        ~released & (pl.col("pools").list.len() > 0)]
-        texts += [pl.format("is not released in {}: YGOJSON calls it unreleased there ({})",
-                            region, pl.col("source")),
-                  pl.format("is not released in {}: the card data gives it only in {} ({}), "
-                            "and the format's list does not name it", region,
-                            pl.col("pools").list.join("/").str.to_uppercase(),
-                            pl.col("source"))]
-    return pl.coalesce([pl.when(c).then(t) for c, t in zip(conditions, texts, strict=True)])
+        texts += [say("{card} is not released in {pool}: YGOJSON calls it unreleased there "
+                      "({sources})", card=Card(), pool=pool, sources=Card("source")),
+                  say("{card} is not released in {pool}: the card data gives it only in "
+                      "{regions} ({sources}), and the format's list does not name it",
+                      card=Card(), pool=pool,
+                      regions=pl.col("pools").list.join("/").str.to_uppercase(),
+                      sources=Card("source"))]
+    return {lang: pl.coalesce([pl.when(c).then(t[lang])
+                               for c, t in zip(conditions, texts, strict=True)])
+            for lang in LANGS}
 
 
 def _in_pool(regions: pl.Expr, fmt: Format) -> pl.Expr:
@@ -69,8 +81,9 @@ def _in_pool(regions: pl.Expr, fmt: Format) -> pl.Expr:
 
 
 def outside_pool_reason(fmt: Format, whitelist: bool) -> pl.Expr:
-    """Over the card table: why the card is outside the format's pool (null: inside)."""
-    return _reason(fmt, whitelist)
+    """Over the card table: why the card is outside the format's pool (null: inside), in
+    English."""
+    return _reason(fmt, whitelist)["en"]
 
 
 def release_unknown(fmt: Format) -> pl.Expr:
@@ -83,10 +96,13 @@ def release_unknown(fmt: Format) -> pl.Expr:
 
 
 def check(ctx: Context) -> list[pl.LazyFrame]:
+    reason = _reason(ctx.fmt, ctx.whitelist)
     failing = by_section(ctx.named(ctx.known.filter(pl.col("outside_pool")))).join(
-        ctx.attrs.select("card_id", _reason(ctx.fmt, ctx.whitelist).alias("reason")),
+        ctx.attrs.select("card_id", *(reason[lang].alias(f"reason_{lang}") for lang in LANGS)),
         on="card_id", how="left")
     return [violations(failing, "NOT_IN_CARD_POOL",
-                       pl.format("{} {} ({} in the {} deck)", pl.col("card"), pl.col("reason"),
-                                 pl.col("qty"), pl.col("section").cast(pl.Utf8)),
+                       say("{reason} ({n} in the {section} deck)",
+                           reason={lang: pl.col(f"reason_{lang}") for lang in LANGS},
+                           n=pl.col("qty"),
+                           section=Term(pl.col("section").cast(pl.Utf8), "section")),
                        count=pl.col("qty"))]

@@ -12,7 +12,7 @@ from __future__ import annotations
 import polars as pl
 
 from validator.cards.formats import Format
-from validator.engine.rules._context import Context, by_section, violations
+from validator.engine.rules._context import Card, Context, by_section, say, violations
 
 CODES = ("FORBIDDEN_CARD_TYPE",)
 DECISION = False
@@ -37,6 +37,6 @@ def check(ctx: Context) -> list[pl.LazyFrame]:
     failing = by_section(ctx.named(ctx.known.filter(pl.col("banned_type")))).join(
         ctx.attrs.select("card_id", _banned(ctx.fmt).alias("types")), on="card_id", how="left")
     return [violations(failing, "FORBIDDEN_CARD_TYPE",
-                       pl.format("{} is a {} monster, which this format does not allow",
-                                 pl.col("card"), pl.col("types")),
+                       say("{card} is a {types} monster, which this format does not allow",
+                           card=Card(), types=pl.col("types")),
                        count=pl.col("qty"))]

@@ -16,7 +16,14 @@ from __future__ import annotations
 
 import polars as pl
 
-from validator.engine.rules._context import Context, name_totals, no_card_flags, violations
+from validator.engine.rules._context import (
+    Card,
+    Context,
+    name_totals,
+    no_card_flags,
+    say,
+    violations,
+)
 
 CODES = ("TOO_MANY_COPIES",)
 DECISION = False
@@ -29,7 +36,7 @@ def check(ctx: Context) -> list[pl.LazyFrame]:
     limit = ctx.fmt.copy_limit
     failing = ctx.named(name_totals(ctx).filter(pl.col("total") > limit))
     return [violations(failing, "TOO_MANY_COPIES",
-                       pl.format("{} copies of {} across main, extra and side{}; at most {}",
-                                 pl.col("total"), pl.col("card"), pl.col("detail"),
-                                 pl.lit(limit)),
+                       say("{n} copies of {card} across main, extra and side{detail}; at "
+                           "most {limit}", n=pl.col("total"), card=Card(),
+                           detail=Card("detail"), limit=pl.lit(limit)),
                        count=pl.col("total"), limit=pl.lit(limit))]

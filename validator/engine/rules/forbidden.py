@@ -13,7 +13,17 @@ from __future__ import annotations
 
 import polars as pl
 
-from validator.engine.rules._context import Context, by_section, no_card_flags, violations
+from validator.engine.rules._context import (
+    LOCAL_LANGS,
+    Card,
+    Context,
+    Term,
+    by_section,
+    choose,
+    no_card_flags,
+    say,
+    violations,
+)
 
 CODES = ("FORBIDDEN_CARD",)
 DECISION = False
@@ -23,11 +33,15 @@ card_flags = no_card_flags
 
 
 def check(ctx: Context) -> list[pl.LazyFrame]:
-    failing = by_section(ctx.named(ctx.known.filter(pl.col("limit") == 0), "counts_as"))
-    treated = pl.when(pl.col("counts_as").is_not_null()).then(
-        pl.format(" (its name is always treated as {})", pl.col("counts_as"))).otherwise(
-        pl.lit(""))
-    return [violations(failing, "FORBIDDEN_CARD",
-                       pl.format("{}{} is Forbidden ({} in the {} deck)", pl.col("card"),
-                                 treated, pl.col("qty"), pl.col("section").cast(pl.Utf8)),
+    failing = by_section(ctx.named(ctx.known.filter(pl.col("limit") == 0), "counts_as",
+                                   *(f"counts_as_{lang}" for lang in LOCAL_LANGS)))
+    section = Term(pl.col("section").cast(pl.Utf8), "section")
+    message = choose(
+        (pl.col("counts_as").is_not_null(),
+         say("{card} (its name is always treated as {counts_as}) is Forbidden ({n} in the "
+             "{section} deck)", card=Card(), counts_as=Card("counts_as"), n=pl.col("qty"),
+             section=section)),
+        otherwise=say("{card} is Forbidden ({n} in the {section} deck)", card=Card(),
+                      n=pl.col("qty"), section=section))
+    return [violations(failing, "FORBIDDEN_CARD", message,
                        count=pl.col("qty"), limit=pl.lit(0))]

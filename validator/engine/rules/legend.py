@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import polars as pl
 
-from validator.engine.rules._context import Context, no_card_flags, violations
+from validator.engine.rules._context import Card, Context, Term, no_card_flags, say, violations
+from validator.vocab import LANGS
 
 CODES = ("LEGEND_LIMIT_EXCEEDED",)
 DECISION = False
@@ -29,11 +30,12 @@ def check(ctx: Context) -> list[pl.LazyFrame]:
         ctx.named(ctx.known.filter(pl.col("is_legend") & (pl.col("main") + pl.col("extra") > 0)))
         .group_by("deck", "kind")
         .agg((pl.col("main") + pl.col("extra")).sum().alias("count"),
-             pl.col("card").unique().sort().str.join(", ").alias("cards"))
+             *[Card().expr(lang).unique().sort().str.join(", ")
+               .alias("cards" if lang == "en" else f"cards_{lang}") for lang in LANGS])
         .filter(pl.col("count") > limit)
     )
     return [violations(per_type, "LEGEND_LIMIT_EXCEEDED",
-                       pl.format("{} Legend {} cards in main+extra ({}); at most {}",
-                                 pl.col("count"), pl.col("kind").cast(pl.Utf8),
-                                 pl.col("cards"), pl.lit(limit)),
+                       say("{n} Legend {kind} cards in main+extra ({cards}); at most {limit}",
+                           n=pl.col("count"), kind=Term(pl.col("kind").cast(pl.Utf8), "kind"),
+                           cards=Card("cards"), limit=pl.lit(limit)),
                        count=pl.col("count"), limit=pl.lit(limit))]

@@ -14,7 +14,15 @@ from __future__ import annotations
 
 import polars as pl
 
-from validator.engine.rules._context import Context, name_totals, no_card_flags, violations
+from validator.engine.rules._context import (
+    Card,
+    Context,
+    Term,
+    name_totals,
+    no_card_flags,
+    say,
+    violations,
+)
 
 CODES = ("LIMIT_EXCEEDED",)
 DECISION = False
@@ -30,7 +38,7 @@ def check(ctx: Context) -> list[pl.LazyFrame]:
     status = pl.col("limit").replace_strict({1: "Limited"}, default="Semi-Limited",
                                             return_dtype=pl.Utf8)
     return [violations(failing, "LIMIT_EXCEEDED",
-                       pl.format("{} copies of {}{}, which is {} (at most {})",
-                                 pl.col("total"), pl.col("card"), pl.col("detail"), status,
-                                 pl.col("limit")),
+                       say("{n} copies of {card}{detail}, which is {status} (at most {limit})",
+                           n=pl.col("total"), card=Card(), detail=Card("detail"),
+                           status=Term(status, "limit status"), limit=pl.col("limit")),
                        count=pl.col("total"))]

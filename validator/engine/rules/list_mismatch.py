@@ -23,9 +23,18 @@ from __future__ import annotations
 
 import polars as pl
 
-from validator.engine.rules._context import Context, no_card_flags, violations
+from validator.engine.rules._context import (
+    Card,
+    Context,
+    Said,
+    choose,
+    no_card_flags,
+    say,
+    violations,
+    word,
+)
 from validator.errors import ImplementationError
-from validator.vocab import SECTIONS
+from validator.vocab import LANGS, SECTIONS
 
 CODES = ("LIST_MISMATCH",)
 DECISION = False
@@ -39,8 +48,10 @@ def _counts(frame: pl.LazyFrame) -> pl.LazyFrame:
         "deck_key", "deck", "card_id", "passcode", *SECTIONS, *(f"row_{s}" for s in SECTIONS))
 
 
-def _card() -> pl.Expr:
-    return pl.coalesce(pl.col("card"), pl.format("passcode {}", pl.col("passcode")))
+def _card() -> Said:
+    """The card's name in each language, or its passcode when the data lacks the card."""
+    passcode = say("passcode {passcode}", passcode=pl.col("passcode"))
+    return {lang: pl.coalesce(Card().expr(lang), passcode[lang]) for lang in LANGS}
 
 
 def check(ctx: Context) -> list[pl.LazyFrame]:
@@ -78,8 +89,9 @@ def check(ctx: Context) -> list[pl.LazyFrame]:
         in_deck = pl.col(f"row_{section}").is_not_null()
         out.append(violations(
             rows, "LIST_MISMATCH",
-            pl.format("{} deck, {}: {} in the deck, {} on the registered list", pl.lit(section),
-                      _card(), pl.col(f"{section}_deck"), pl.col(f"{section}_list")),
+            say("{section} deck, {card}: {found} in the deck, {listed} on the registered list",
+                section=word("section", section), card=_card(),
+                found=pl.col(f"{section}_deck"), listed=pl.col(f"{section}_list")),
             section=pl.lit(section), count=pl.col(f"{section}_deck"),
             registered=pl.col(f"{section}_list"),
             row=pl.coalesce(f"row_{section}", f"row_{section}_list"), on_list=~in_deck))
@@ -94,17 +106,17 @@ def _siding(ctx: Context, both: pl.LazyFrame, same: pl.Series) -> list[pl.LazyFr
     first_listed = pl.min_horizontal(*(f"row_{s}_list" for s in SECTIONS))
     totals = ctx.named(both.filter(total_deck != total_list).with_columns(
         total_deck.alias("found"), total_list.alias("listed")))
-    where = pl.format("main {}, extra {}, side {}", *(pl.col(f"{s}_deck") for s in SECTIONS))
-    message = (
-        pl.when(pl.col("listed") == 0).then(
-            pl.format("{} {} in the deck ({}), not on the registered list", pl.col("found"),
-                      _card(), where))
-        .when(pl.col("found") == 0).then(
-            pl.format("{}: none in the deck, {} on the registered list", _card(),
-                      pl.col("listed")))
-        .otherwise(pl.format("{}: {} in the deck ({}), {} on the registered list: siding "
-                             "exchanges cards one for one", _card(), pl.col("found"),
-                             where, pl.col("listed"))))
+    where = say("main {main}, extra {extra}, side {side}",
+                **{s: pl.col(f"{s}_deck") for s in SECTIONS})
+    card, found, listed = _card(), pl.col("found"), pl.col("listed")
+    message = choose(
+        (listed == 0, say("{n} {card} in the deck ({where}), not on the registered list",
+                          n=found, card=card, where=where)),
+        (found == 0, say("{card}: none in the deck, {listed} on the registered list",
+                         card=card, listed=listed)),
+        otherwise=say("{card}: {found} in the deck ({where}), {listed} on the registered list: "
+                      "siding exchanges cards one for one", card=card, found=found,
+                      where=where, listed=listed))
     out = [violations(totals, "LIST_MISMATCH", message, count=pl.col("found"),
                       registered=pl.col("listed"), row=pl.coalesce(first_row, first_listed),
                       on_list=first_row.is_null())]
@@ -115,11 +127,11 @@ def _siding(ctx: Context, both: pl.LazyFrame, same: pl.Series) -> list[pl.LazyFr
                 .otherwise(pl.col("extra_deck") > 0)))
     out.append(violations(
         misplaced, "LIST_MISMATCH",
-        pl.when(pl.col("is_extra")).then(pl.format(
-            "{} in the main deck: an Extra Deck monster is sided only between the extra and "
-            "the side deck", _card()))
-        .otherwise(pl.format("{} in the extra deck: only Extra Deck monsters go there",
-                             _card())),
+        choose((pl.col("is_extra"), say(
+            "{card} in the main deck: an Extra Deck monster is sided only between the extra "
+            "and the side deck", card=card)),
+            otherwise=say("{card} in the extra deck: only Extra Deck monsters go there",
+                          card=card)),
         section=pl.when(pl.col("is_extra")).then(pl.lit("main")).otherwise(pl.lit("extra")),
         count=pl.when(pl.col("is_extra")).then(pl.col("main_deck"))
         .otherwise(pl.col("extra_deck")),
@@ -138,7 +150,7 @@ def _siding(ctx: Context, both: pl.LazyFrame, same: pl.Series) -> list[pl.LazyFr
     )
     out.append(violations(
         side, "LIST_MISMATCH",
-        pl.format("side deck {} cards, registered {}: side deck exchanges are one for one",
-                  pl.col("side"), pl.col("registered")),
+        say("side deck {n} cards, registered {registered}: side deck exchanges are one for one",
+            n=pl.col("side"), registered=pl.col("registered")),
         section=pl.lit("side"), count=pl.col("side"), registered=pl.col("registered")))
     return out

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from validator.engine.rules._context import Context, no_card_flags, violations
+from validator.engine.rules._context import Context, no_card_flags, say, violations
 
 CODES = ("MAIN_TOO_SMALL", "MAIN_TOO_LARGE", "EXTRA_TOO_LARGE", "SIDE_TOO_LARGE")
 DECISION = False
@@ -30,17 +30,17 @@ def check(ctx: Context) -> list[pl.LazyFrame]:
     f = ctx.fmt
     bounds = [
         ("MAIN_TOO_SMALL", "main", pl.col("main") < f.main_min, f.main_min,
-         "Main deck has {} cards; at least {} are required"),
+         "Main deck has {n} cards; at least {limit} are required"),
         ("MAIN_TOO_LARGE", "main", pl.col("main") > f.main_max, f.main_max,
-         "Main deck has {} cards; at most {} are allowed"),
+         "Main deck has {n} cards; at most {limit} are allowed"),
         ("EXTRA_TOO_LARGE", "extra", pl.col("extra") > f.extra_max, f.extra_max,
-         "Extra deck has {} cards; at most {} are allowed"),
+         "Extra deck has {n} cards; at most {limit} are allowed"),
         ("SIDE_TOO_LARGE", "side", pl.col("side") > f.side_max, f.side_max,
-         "Side deck has {} cards; at most {} are allowed"),
+         "Side deck has {n} cards; at most {limit} are allowed"),
     ]
     return [
         violations(ctx.sizes.filter(failing), code,
-                   pl.format(text, pl.col(section), pl.lit(limit)),
+                   say(text, n=pl.col(section), limit=pl.lit(limit)),
                    section=pl.lit(section), count=pl.col(section), limit=pl.lit(limit))
         for code, section, failing, limit, text in bounds
     ]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from validator.engine.rules._context import Context, no_card_flags, violations
+from validator.engine.rules._context import Context, no_card_flags, say, violations
 
 CODES = ("SKILL_COUNT",)
 DECISION = False
@@ -29,5 +29,6 @@ def check(ctx: Context) -> list[pl.LazyFrame]:
         .filter(pl.col("count") > most)
     )
     return [violations(per_deck, "SKILL_COUNT",
-                       pl.format("{} Skill cards; at most {}", pl.col("count"), pl.lit(most)),
+                       say("{n} Skill cards; at most {limit}", n=pl.col("count"),
+                           limit=pl.lit(most)),
                        count=pl.col("count"), limit=pl.lit(most))]

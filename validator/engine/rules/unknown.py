@@ -14,7 +14,15 @@ from __future__ import annotations
 
 import polars as pl
 
-from validator.engine.rules._context import Context, by_section, no_card_flags, violations
+from validator.engine.rules._context import (
+    Context,
+    Term,
+    by_section,
+    no_card_flags,
+    say,
+    violations,
+)
+from validator.vocab import LANGS
 
 CODES = ("UNKNOWN_CARD",)
 DECISION = False
@@ -25,6 +33,7 @@ card_flags = no_card_flags
 
 _KEPT = ("; its code gives the main and extra deck as one, and an unknown card is kept in "
          "the main deck")
+_STALE = "; card data dated {date} is older than list {list}: run `deckcheck data update`"
 
 
 def check(ctx: Context) -> list[pl.LazyFrame]:
@@ -32,9 +41,12 @@ def check(ctx: Context) -> list[pl.LazyFrame]:
     slots = ctx.rows.filter(pl.col("status") == "unknown").select(
         "row", (pl.col("slot") == "main_or_extra").fill_null(False).alias("kept"))
     failing = failing.join(slots, on="row", how="left")
-    kept = pl.when(pl.col("kept")).then(pl.lit(_KEPT)).otherwise(pl.lit(""))
-    return [violations(failing, "UNKNOWN_CARD",
-                       pl.format("Passcode {} is not a known card ({} in the {} deck){}{}",
-                                 pl.col("key"), pl.col("qty"),
-                                 pl.col("section").cast(pl.Utf8), kept, pl.lit(ctx.stale)),
-                       count=pl.col("qty"))]
+    kept = say(_KEPT)
+    stale = say(_STALE, date=pl.lit(ctx.stale_dates[0]), list=pl.lit(ctx.stale_dates[1])) \
+        if ctx.stale_dates else dict.fromkeys(LANGS, pl.lit(""))
+    message = say("Passcode {passcode} is not a known card ({n} in the {section} deck)"
+                  "{kept}{stale}", passcode=pl.col("key"), n=pl.col("qty"),
+                  section=Term(pl.col("section").cast(pl.Utf8), "section"),
+                  kept={lang: pl.when(pl.col("kept")).then(kept[lang]).otherwise(pl.lit(""))
+                        for lang in LANGS}, stale=stale)
+    return [violations(failing, "UNKNOWN_CARD", message, count=pl.col("qty"))]

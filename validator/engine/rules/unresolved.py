@@ -13,7 +13,15 @@ from __future__ import annotations
 
 import polars as pl
 
-from validator.engine.rules._context import Context, no_card_flags, violations
+from validator.engine.rules._context import (
+    Context,
+    Term,
+    Value,
+    choose,
+    no_card_flags,
+    say,
+    violations,
+)
 
 CODES = ("UNRESOLVED_NAME",)
 DECISION = True
@@ -27,15 +35,13 @@ def check(ctx: Context) -> list[pl.LazyFrame]:
     if ctx.registered is not None and ctx.list_problems:
         sources.append(ctx.registered.with_columns(pl.lit(True).alias("on_list")))
     failing = pl.concat(sources).filter(pl.col("status") == "unresolved")
-    hint = (
-        pl.when(pl.col("ambiguous")).then(
-            pl.format(" names more than one card: {}", pl.col("suggestions").list.join(" / ")))
-        .when(pl.col("suggestions").list.len() > 0).then(
-            pl.format(" names no card; did you mean {}?",
-                      pl.col("suggestions").list.join(" / ")))
-        .otherwise(pl.lit(" names no card"))
-    )
-    return [violations(failing, "UNRESOLVED_NAME",
-                       pl.format("{} {}x \"{}\"{}", pl.col("section").cast(pl.Utf8),
-                                 pl.col("qty"), pl.col("name"), hint),
-                       count=pl.col("qty"))]
+    typed: dict[str, Value] = {
+        "section": Term(pl.col("section").cast(pl.Utf8), "section"), "n": pl.col("qty"),
+        "name": pl.col("name"), "suggestions": pl.col("suggestions").list.join(" / ")}
+    message = choose(
+        (pl.col("ambiguous"),
+         say('{section} {n}x "{name}" names more than one card: {suggestions}', **typed)),
+        (pl.col("suggestions").list.len() > 0,
+         say('{section} {n}x "{name}" names no card; did you mean {suggestions}?', **typed)),
+        otherwise=say('{section} {n}x "{name}" names no card', **typed))
+    return [violations(failing, "UNRESOLVED_NAME", message, count=pl.col("qty"))]

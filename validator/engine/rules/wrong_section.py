@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from validator.engine.rules._context import Context, no_card_flags, violations
+from validator.engine.rules._context import Card, Context, no_card_flags, say, violations
 
 CODES = ("WRONG_SECTION",)
 DECISION = False
@@ -25,10 +25,10 @@ def check(ctx: Context) -> list[pl.LazyFrame]:
     in_extra = ctx.named(ctx.known.filter(~pl.col("is_extra") & (pl.col("extra") > 0)))
     return [
         violations(in_main, "WRONG_SECTION",
-                   pl.format("{} is an Extra Deck monster in the main deck", pl.col("card")),
+                   say("{card} is an Extra Deck monster in the main deck", card=Card()),
                    section=pl.lit("main"), count=pl.col("main")),
         violations(in_extra, "WRONG_SECTION",
-                   pl.format("{} is not an Extra Deck monster, but in the extra deck",
-                             pl.col("card")),
+                   say("{card} is not an Extra Deck monster, but in the extra deck",
+                       card=Card()),
                    section=pl.lit("extra"), count=pl.col("extra")),
     ]
