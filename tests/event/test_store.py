@@ -58,3 +58,15 @@ def test_not_a_database(tmp_path: Path) -> None:
         EventDB(bad)
     assert info.value.codes == ["STORE_DAMAGED"]
     assert sqlite3.sqlite_version
+
+
+def test_the_event_file_and_its_wal_are_the_owner_s_only(tmp_path: Path) -> None:
+    db = EventDB(tmp_path / "e.sqlite")
+    db.secret()
+    for name in ("e.sqlite", "e.sqlite-wal"):
+        assert (tmp_path / name).stat().st_mode & 0o777 == 0o600
+    older = tmp_path / "older.sqlite"
+    older.touch(mode=0o644)
+    older.chmod(0o644)
+    EventDB(older)
+    assert older.stat().st_mode & 0o777 == 0o600

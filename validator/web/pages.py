@@ -20,6 +20,7 @@ from validator.errors import InputError, Problem
 from validator.report.model import Report
 from validator.text.lexicon import whole_number
 from validator.vocab import LANGS, REGULATIONS, STATUS_LABELS, STATUSES
+from validator.web.security import BodyTooLarge
 from validator.web.state import EventState, Snapshot, safe_name
 
 __all__ = ["Forbidden", "error_page", "files", "form", "judged", "latest", "optional_number",
@@ -64,7 +65,7 @@ async def judged(request: Request, snapshot: Snapshot) -> Report | None:
 
 def page(request: Request, name: str, http_status: int = 200, **context: Any) -> HTMLResponse:
     state = state_of(request)
-    public = name == "login.html" or not getattr(request.state, "signed_in", True)
+    public = name == "login.html" or not getattr(request.state, "signed_in", False)
     return templates.TemplateResponse(
         request, name, {"csrf": getattr(request.state, "csrf", ""), "settings": None if public
                         else state.settings(), "has_settings": state.db.settings() is not None,
@@ -76,7 +77,16 @@ async def form(request: Request) -> FormData:
     """The posted form, once its CSRF token is checked."""
     import hmac
 
-    data = await request.form(max_files=2000, max_fields=5000)
+    try:
+        data = await request.form(max_files=2000, max_fields=5000)
+    except ExceptionGroup as group:  # the middleware's task group wraps a refused body
+        refused = group.subgroup(BodyTooLarge)
+        if refused is None:
+            raise
+        leaf: BaseException = refused
+        while isinstance(leaf, BaseExceptionGroup):
+            leaf = leaf.exceptions[0]
+        raise BodyTooLarge(str(leaf)) from None
     token = data.get("csrf")
     if not isinstance(token, str) or not hmac.compare_digest(token, request.state.csrf):
         raise Forbidden
@@ -149,8 +159,8 @@ def error_page(request: Request, http_status: int, title: str, message: str,
     if back is None:
         referer = request.headers.get("referer") or ""
         own = urlsplit(referer)
-        back = referer if own.netloc == request.url.netloc and own.path != request.url.path \
-            else None
+        back = referer if own.netloc == request.headers.get("host") and \
+            own.path != request.scope["path"] else None
     shown = [{"where": where(request, p), "place": p.place, "code": p.code,
               "message": p.message}
              for p in problems or []]
