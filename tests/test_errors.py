@@ -287,6 +287,7 @@ SAMPLES: dict[str, Sample] = {
     "BAD_SECTION": lambda tmp, _: _reg_codes(tmp, HEADER + "P1,Ana,Sideboard??,1,Raigeki\n"),
     "BAD_PASSCODE": lambda tmp, _: _deck_codes(tmp, {"d.ydk": "#main\nnope\n"}),
     "NAME_TOO_LONG": lambda tmp, _: _deck_codes(tmp, {"d.txt": "3 " + "Raigeki " * 30 + "\n"}),
+    "LINE_TOO_LONG": lambda tmp, _: _deck_codes(tmp, {"d.txt": "3 Raigeki" + " " * 5000 + "x\n"}),
     "TOTAL_MISMATCH": lambda tmp, _: _total_mismatch(tmp),
     "NO_DECK_FILES": lambda tmp, _: _raised(lambda: run_event(
         _write(tmp / "lists.csv", HEADER + "P1,Ana,Main,3,Raigeki\n"),

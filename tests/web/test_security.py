@@ -16,7 +16,7 @@ import httpx2
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.web.helpers import HOSTS, client_for, csrf_token
+from tests.web.helpers import HOSTS, LEGAL_PLAYER, client_for, csrf_token, event_of
 from validator.event.store import EventDB
 from validator.web.app import create_app
 from validator.web.security import (
@@ -380,3 +380,52 @@ def test_the_session_cookie_is_secure_when_the_request_came_over_https(
         assert "secure" in secure.get("/login").headers["set-cookie"].lower()
     with TestClient(app) as plain:
         assert "secure" not in plain.get("/login").headers["set-cookie"].lower()
+
+
+# --- text built to be slow, through the web's forms
+
+SLOW_LINE = "a" + " " * ((1 << 20) - 2000) + "b"
+
+
+@pytest.mark.parametrize(("path", "fields"), [
+    (f"/judge/{LEGAL_PLAYER}/check", {"judge": "J", "deck_text": SLOW_LINE}),
+    (f"/judge/{LEGAL_PLAYER}/check", {"judge": "J", "deck_text": "3 Raigeki" + "\t" * 900_000}),
+    ("/upload/decks", {"links": "P1 " + SLOW_LINE}),
+], ids=["judge-spaces", "judge-tabs", "pasted-links"])
+def test_a_pasted_line_built_to_be_slow_holds_no_one(sample: TestClient, path: str,
+                                                     fields: dict[str, str]) -> None:
+    app = sample.app
+
+    async def scenario() -> tuple[float, float, int]:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as c:
+            page = await c.get(f"/judge/{LEGAL_PLAYER}")
+            token = re.search(r'name="csrf" value="([^"]+)"', page.text)
+            assert token
+            started = time.perf_counter()
+            slow = asyncio.ensure_future(c.post(path, data={"csrf": token.group(1), **fields}))
+            await asyncio.sleep(0.01)
+            other_started = time.perf_counter()
+            other = await c.get("/static/style.css")
+            other_took = time.perf_counter() - other_started
+            assert other.status_code == 200
+            answer = await slow
+            return time.perf_counter() - started, other_took, answer.status_code
+
+    took, other_took, status = asyncio.run(scenario())
+    assert status in (200, 303, 400)
+    assert took < 2.0
+    assert other_took < 0.5
+
+
+def test_a_ten_megabyte_text_deck_is_refused_at_once(sample: TestClient) -> None:
+    token = csrf_token(sample)
+    started = time.perf_counter()
+    sent = sample.post("/upload/decks", data={"csrf": token},
+                       files=[("files", ("slow.txt", (b"a" + b" " * 4000 + b"b\n") * 2600))])
+    event_of(sample).refresh().result(timeout=30)
+    assert time.perf_counter() - started < 2.0
+    assert sent.status_code == 200
+    [upload] = [s for s in event_of(sample).db.submissions() if s.name == "slow.txt"]
+    read = event_of(sample).read_upload(upload)
+    assert [(p.file, p.code) for p in read.problems] == [("slow.txt", "FILE_TOO_LARGE")]

@@ -51,12 +51,13 @@ MAX_RATIO = 200  # unpacked / packed; ordinary XLSX files stay far below
 MAX_COLUMNS = 1_000  # no deck-list layout comes near; a forms export has a few dozen
 MAX_SHEET_CELLS = 20_000_000  # rows × columns of one sheet (a 10,000-player long layout: 2M)
 
-_TAG_SHEET = re.compile(rb"<sheet\b[^>]*>")
-_TAG_REL = re.compile(rb"<Relationship\b[^>]*>")
-_ATTR = re.compile(rb'\b([\w:]+)="([^"]*)"')
-_DIMENSION = re.compile(rb'<dimension\b[^>]*?\bref="[A-Z]*\d*:?([A-Z]+)(\d+)"')
-_ROW = re.compile(rb'<row\b[^>]*?\br="(\d{1,9})"')
-_CELL = re.compile(rb'<c\b[^>]*?\br="([A-Z]{1,4})\d')
+# a tag's attributes never hold "<" (XML escapes it): each search ends at the next tag
+_TAG_SHEET = re.compile(rb"<sheet\b[^<>]*+>")
+_TAG_REL = re.compile(rb"<Relationship\b[^<>]*+>")
+_ATTR = re.compile(rb'\b([\w:]++)="([^"]*+)"')
+_DIMENSION = re.compile(rb'<dimension\b[^<>]*?\bref="[A-Z]*\d*:?([A-Z]+)(\d+)"')
+_ROW = re.compile(rb'<row\b[^<>]*?\br="(\d{1,9})"')
+_CELL = re.compile(rb'<c\b[^<>]*?\br="([A-Z]{1,4})\d')
 
 
 def check_archive(data: bytes, label: str) -> None:

@@ -61,3 +61,19 @@ def test_zero_quantity_is_reported() -> None:
 def test_arbitrary_bytes_never_crash(data: bytes) -> None:
     with contextlib.suppress(InputError):
         parse_text_list(data, "l.txt", "d")
+
+
+@pytest.mark.parametrize("line", [
+    "a" + " " * (1 << 20) + "b", "3" + "\t" * (1 << 20) + "x", "Raigeki" + " x" * (1 << 19),
+    "(" * (1 << 20), "Total" + " " * (1 << 20) + "1x",
+], ids=["spaces", "tabs", "xs", "brackets", "total"])
+def test_a_line_built_to_be_slow_is_reported_at_once(line: str) -> None:
+    import time
+
+    from validator.inputs.decks.textlist import read_text_list
+
+    started = time.perf_counter()
+    entries, problems = read_text_list(f"3 Raigeki\n{line}\n1 Pot of Greed\n", "d.txt", "p")
+    assert time.perf_counter() - started < 2.0
+    assert entries["name"].to_list() == ["Raigeki", "Pot of Greed"]
+    assert [(p.code, p.line) for p in problems] == [("LINE_TOO_LONG", 2)]
