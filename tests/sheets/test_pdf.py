@@ -235,3 +235,11 @@ def test_cli_writes_a_filled_sheet_and_a_blank_one(tmp_path: Path) -> None:
     assert read.entries.is_empty()
     assert len(read.problems) == 1
     assert read.problems[0].code == "BLANK_LIST"
+
+
+def test_a_control_character_is_written_replaced() -> None:
+    sheet = KonamiSheet("Ana Le\x01e", "04\x0b01", "Cup\x00", "2026-12-05",
+                        {"monster": [(3, "Dark\x0bMagician")]})
+    fields = _fields(write_form(sheet))
+    assert (fields["Last Names"], fields["CARD GAME ID"], fields["Event Name"],
+            fields["Monster 1"]) == ("Le\ufffde", "04\ufffd01", "Cup\ufffd", "Dark\ufffdMagician")

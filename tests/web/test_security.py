@@ -429,3 +429,45 @@ def test_a_ten_megabyte_text_deck_is_refused_at_once(sample: TestClient) -> None
     [upload] = [s for s in event_of(sample).db.submissions() if s.name == "slow.txt"]
     read = event_of(sample).read_upload(upload)
     assert [(p.file, p.code) for p in read.problems] == [("slow.txt", "FILE_TOO_LARGE")]
+
+
+# --- exports that data cannot break
+
+def test_a_control_character_in_any_field_leaves_every_export_working(tmp_path: Path) -> None:
+    import io
+
+    from openpyxl import load_workbook
+
+    from validator.report.style import REPLACED
+
+    with client_for(tmp_path / "e.sqlite") as client:
+        token = csrf_token(client)
+        assert client.post("/event", data={
+            "csrf": token, "name": "Cup", "date": "2026-12-05", "format": "advanced-tcg",
+            "regulation": "th", "lang": "en"}).status_code == 200
+        registrations = (b"KONAMI ID,Name,Section,Qty,Card Name\n"
+                         b"0400000001,Jordan\x0bLee,main,3,No\x0bsuch card\n")
+        client.post("/upload/registrations", data={"csrf": token},
+                    files=[("files", ("lists.csv", registrations))])
+        event_of(client).refresh().result(timeout=60)
+        logged = client.post("/log", data={"csrf": csrf_token(client, "/log"),
+                                           "player_id": "0400000001", "judge": "Ann\x0bJudge",
+                                           "code": "LATE", "round": "1"},
+                             follow_redirects=False)
+        assert logged.status_code in (200, 303)
+        texts: list[str] = []
+        for path in ("/report.xlsx", "/log.xlsx"):
+            exported = client.get(path)
+            assert exported.status_code == 200, path
+            workbook = load_workbook(io.BytesIO(exported.content))
+            texts.extend(str(cell.value) for sheet in workbook for row in sheet.iter_rows()
+                         for cell in row if cell.value is not None)
+        shown = "\n".join(texts)
+        assert f"Jordan{REPLACED}Lee" in shown
+        assert f"Ann{REPLACED}Judge" in shown
+        assert f"No{REPLACED}such card" in shown
+        assert "\x0b" not in shown
+        log_csv = client.get("/log.csv")
+        assert log_csv.status_code == 200
+        assert f"Ann{REPLACED}Judge" in log_csv.text
+        assert client.get("/report.json").status_code == 200
