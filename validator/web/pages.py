@@ -113,10 +113,17 @@ async def files(data: FormData, field_name: str, allowed: tuple[str, ...]) -> li
     return out
 
 
-def optional_number(text: str) -> int | None:
-    """An optional whole-number field of a form (a round, a duel): the number, or None when
-    it is empty or not a number 0-9999."""
-    return whole_number(text, 9999)
+def optional_number(text: str, field: str = "number") -> int | None:
+    """An optional whole-number field of a form (a round, a duel): the number in ASCII
+    digits from 0 to 9999, or None when it is empty; anything else is a problem of the form
+    (``field`` names it)."""
+    if not text.strip():
+        return None
+    number = whole_number(text, 9999)
+    if number is None:
+        raise InputError.at(field, f"{text[:20]!r} is not a whole number 0-9999",
+                            code="BAD_OPTION")
+    return number
 
 
 #: form fields and other places a problem can name, in the words of the page that has them
@@ -127,7 +134,7 @@ FIELD_WORDS = {
     "reason": "the reason", "judge": "the judge's name", "penalty": "the penalty",
     "log": "the penalty log form", "choice": "the choice of the form",
     "version": "the version to restore", "report": "the report", "round": "the round",
-    "duel": "the duel", "stage": "the stage",
+    "duel": "the duel", "stage": "the stage", "number": "a number of the form",
 }
 _COUNT = re.compile(r"n:(main|extra|side):(-?[0-9]{1,12})")
 _ADDED = re.compile(r"add_(name|qty|section)_([0-9]{1,3})")

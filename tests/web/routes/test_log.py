@@ -144,3 +144,16 @@ def test_the_xlsx_export_has_the_csv_s_columns_and_rows(sample: TestClient) -> N
     assert (row["Judge"], row["Round"], row["Codes"], row["Penalty"]) == (
         "XLSX judge", 5, "MARKED_MINOR", "CAUTION")
     assert {k: "" if v is None else str(v) for k, v in row.items()} == csv_row
+
+
+@pytest.mark.parametrize("field", ["round", "duel"])
+@pytest.mark.parametrize("value", ["²", "٣", "9" * 5000, "-1"])
+def test_a_number_of_the_log_form_in_anything_but_ascii_digits_is_a_form_error(
+        sample: TestClient, field: str, value: str) -> None:
+    before = len(event_of(sample).db.log(LEGAL_PLAYER))
+    answer = sample.post("/log", data={"csrf": csrf_token(sample, "/log"),
+                                       "player_id": LEGAL_PLAYER, "judge": "J", "code": "LATE",
+                                       "round": "1", "duel": "1", field: value})
+    assert answer.status_code == 400
+    assert refusal(answer) == [("number", "BAD_OPTION")]
+    assert len(event_of(sample).db.log(LEGAL_PLAYER)) == before
