@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 from openpyxl import Workbook, load_workbook
 from pypdf import PdfWriter
 
-from tests.archives import zip_bytes
+from tests.archives import pdf_bomb, zip_bytes
 from validator.cards import store
 from validator.cards.banlist import read_banlist, read_table_list
 from validator.cards.db import CardDB
@@ -261,6 +261,7 @@ SAMPLES: dict[str, Sample] = {
     "BAD_WORKBOOK": lambda tmp, _: _workbook_without_sheets(tmp),
     "HIDDEN_SHEET": lambda tmp, _: _hidden_sheet(tmp),
     "BAD_PDF": lambda tmp, _: _pdf_codes(tmp, b"a text file named .pdf"),
+    "PDF_UNSAFE": lambda tmp, _: _pdf_codes(tmp, pdf_bomb()),
     "PDF_ENCRYPTED": lambda tmp, _: _pdf_codes(tmp, _pdf(encrypted=True)),
     "NOT_A_FORM": lambda tmp, _: _pdf_codes(tmp, _pdf(encrypted=False)),
     "NO_REGISTRATIONS": lambda tmp, _: _raised(lambda: read_registrations(tmp)),

@@ -56,6 +56,7 @@ PROBLEM_CODES: dict[str, str] = {
     "HIDDEN_SHEET": "a hidden sheet of a workbook, not read",
     # PDF deck list forms
     "BAD_PDF": "not a PDF file, or a PDF the reader cannot read",
+    "PDF_UNSAFE": "a PDF whose compressed streams unpack to far more than any form; not read",
     "PDF_ENCRYPTED": "a PDF that needs a password",
     "NOT_A_FORM": "a PDF that is not a fillable Konami deck registration form",
     # registrations
