@@ -5,6 +5,7 @@ its own and as an attacker would probe the app (HTTP, no browser)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 import time
 from collections.abc import Iterator
@@ -471,3 +472,46 @@ def test_a_control_character_in_any_field_leaves_every_export_working(tmp_path: 
         assert log_csv.status_code == 200
         assert f"Ann{REPLACED}Judge" in log_csv.text
         assert client.get("/report.json").status_code == 200
+
+
+def test_signed_out_uploads_at_once_leave_the_server_s_memory_alone(tmp_path: Path) -> None:
+    """Eight signed-out 95 MiB uploads to a real server at once: none is read, so the
+    server's memory hardly moves."""
+    import socket
+    import threading
+
+    from tests.web.server import Server
+
+    def rss(pid: int) -> int:
+        status = Path(f"/proc/{pid}/status").read_text()
+        return int(re.search(r"VmRSS:\s+(\d+)", status).group(1)) << 10  # type: ignore[union-attr]
+
+    size = 95 << 20
+    with Server(tmp_path / "e.sqlite", env={"DECKCHECK_PASSWORD": "a-long-venue-password"}) \
+            as server:
+        before = rss(server.process.pid)
+        answers: list[bytes] = []
+
+        def upload() -> None:
+            with socket.create_connection(("127.0.0.1", server.port), timeout=20) as sock:
+                sock.sendall(b"POST /upload/decks HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                             b"Content-Type: multipart/form-data; boundary=x\r\n"
+                             b"Content-Length: %d\r\n\r\n" % size)
+                chunk = b"a" * (1 << 20)
+                try:
+                    for _ in range(size >> 20):
+                        sock.sendall(chunk)
+                except OSError:
+                    pass  # the server closed the connection without reading the body
+                with contextlib.suppress(OSError):
+                    answers.append(sock.recv(200))
+
+        threads = [threading.Thread(target=upload) for _ in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=60)
+        grown = rss(server.process.pid) - before
+    assert len(answers) == 8
+    assert all(a.startswith(b"HTTP/1.1 303") for a in answers), answers
+    assert grown < 100 << 20
