@@ -378,6 +378,48 @@ def test_serving_beyond_loopback_needs_a_password(tmp_path: Path) -> None:
     assert "--host: BAD_OPTION" in result.output
 
 
+def test_serving_beyond_loopback_needs_a_long_password(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["serve", "--db", str(tmp_path / "e.sqlite"),
+                                       "--host", "0.0.0.0"],
+                                env={"DECKCHECK_PASSWORD": "short"})
+    assert result.exit_code == 2
+    assert "--password: BAD_OPTION" in result.output
+
+
+def test_the_password_comes_from_a_file_and_on_the_command_line_with_a_warning(
+        tmp_path: Path) -> None:
+    import socket
+
+    secret = tmp_path / "pw.txt"
+    secret.write_text("a-long-venue-password\n")
+    with socket.create_server(("127.0.0.1", 0)) as busy:
+        port = str(busy.getsockname()[1])
+        from_file = CliRunner().invoke(main, ["serve", "--db", str(tmp_path / "e.sqlite"),
+                                              "--port", port, "--password-file", str(secret)])
+        typed = CliRunner().invoke(main, ["serve", "--db", str(tmp_path / "e.sqlite"),
+                                          "--port", port, "--password", "typed-password"])
+        empty = tmp_path / "empty.txt"
+        empty.write_text("")
+        no_password = CliRunner().invoke(main, ["serve", "--db", str(tmp_path / "e.sqlite"),
+                                                "--port", port, "--password-file", str(empty)])
+    # each stops at the busy port, after the password was read
+    assert f"127.0.0.1:{port}: BAD_OPTION" in from_file.output
+    assert "warning" not in from_file.stderr
+    assert "warning" in typed.stderr
+    assert f"{empty}: BAD_OPTION" in no_password.output
+
+
+def test_forwarded_headers_are_believed_only_from_named_proxies() -> None:
+    from validator.cli import server_config
+
+    default = server_config(object(), None)
+    assert default.proxy_headers is False
+    assert default.forwarded_allow_ips == ""
+    named = server_config(object(), "10.0.0.2")
+    assert named.proxy_headers is True
+    assert named.forwarded_allow_ips == "10.0.0.2"
+
+
 def test_a_busy_port_is_one_clear_line(tmp_path: Path) -> None:
     import socket
 

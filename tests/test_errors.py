@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 from openpyxl import Workbook, load_workbook
 from pypdf import PdfWriter
 
-from tests.archives import zip_bytes
+from tests.archives import pdf_bomb, zip_bytes
 from validator.cards import store
 from validator.cards.banlist import parse_lflist, read_banlist, read_table_list
 from validator.cards.db import CardDB
@@ -303,6 +303,7 @@ SAMPLES: dict[str, Sample] = {
     "BAD_WORKBOOK": lambda tmp, _: _workbook_without_sheets(tmp),
     "HIDDEN_SHEET": lambda tmp, _: _hidden_sheet(tmp),
     "BAD_PDF": lambda tmp, _: _pdf_codes(tmp, b"a text file named .pdf"),
+    "PDF_UNSAFE": lambda tmp, _: _pdf_codes(tmp, pdf_bomb()),
     "PDF_ENCRYPTED": lambda tmp, _: _pdf_codes(tmp, _pdf(encrypted=True)),
     "NOT_A_FORM": lambda tmp, _: _pdf_codes(tmp, _pdf(encrypted=False)),
     "NO_REGISTRATIONS": lambda tmp, _: _raised(lambda: read_registrations(tmp)),
@@ -329,6 +330,7 @@ SAMPLES: dict[str, Sample] = {
     "BAD_SECTION": lambda tmp, _: _reg_codes(tmp, HEADER + "P1,Ana,Sideboard??,1,Raigeki\n"),
     "BAD_PASSCODE": lambda tmp, _: _deck_codes(tmp, {"d.ydk": "#main\nnope\n"}),
     "NAME_TOO_LONG": lambda tmp, _: _deck_codes(tmp, {"d.txt": "3 " + "Raigeki " * 30 + "\n"}),
+    "LINE_TOO_LONG": lambda tmp, _: _deck_codes(tmp, {"d.txt": "3 Raigeki" + " " * 5000 + "x\n"}),
     "TOTAL_MISMATCH": lambda tmp, _: _total_mismatch(tmp),
     "NO_DECK_FILES": lambda tmp, _: _raised(lambda: run_event(
         _write(tmp / "lists.csv", HEADER + "P1,Ana,Main,3,Raigeki\n"),

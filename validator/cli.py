@@ -735,6 +735,27 @@ def card_command(query: str, cards_spec: str | None, banlist_spec: str | None,
         out.print("\n".join(lines), highlight=False)
 
 
+def _password_from(path: Path) -> str:
+    """The first line of a password file."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError.at(str(path), f"cannot read the password file ({exc})",
+                            code="BAD_OPTION") from exc
+    if not lines or not lines[0]:
+        raise InputError.at(str(path), "the password file's first line is empty",
+                            code="BAD_OPTION")
+    return lines[0]
+
+
+def server_config(app: Any, forwarded_allow_ips: str | None) -> Any:
+    """uvicorn's settings: forwarded headers are believed only from the proxies named."""
+    import uvicorn
+
+    return uvicorn.Config(app, log_level="warning", proxy_headers=bool(forwarded_allow_ips),
+                          forwarded_allow_ips=forwarded_allow_ips or "")
+
+
 @main.command("serve")
 @click.option("--db", "db_path", type=click.Path(path_type=Path), default=Path("event.sqlite"),
               show_default=True, help="The event's database file (created when missing).")
@@ -743,7 +764,14 @@ def card_command(query: str, cards_spec: str | None, banlist_spec: str | None,
                    "needs --password).")
 @click.option("--port", type=int, default=8000, show_default=True, help="Port to listen on.")
 @click.option("--password", default=None, envvar="DECKCHECK_PASSWORD",
-              help="Shared organizer password (or $DECKCHECK_PASSWORD).")
+              help="Shared organizer password, best from $DECKCHECK_PASSWORD or "
+                   "--password-file: on the command line other users of the machine can read "
+                   "it.")
+@click.option("--password-file", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="A file whose first line is the organizer password.")
+@click.option("--forwarded-allow-ips", default=None,
+              help="Addresses of the reverse proxies trusted to say the client's address and "
+                   "HTTPS (X-Forwarded-For/-Proto), comma-separated; none by default.")
 @click.option("--allow-host", "allow_hosts", multiple=True,
               help="Another host name the server answers to (repeatable), e.g. the name "
                    "judges type on the venue LAN.")
@@ -754,22 +782,34 @@ def card_command(query: str, cards_spec: str | None, banlist_spec: str | None,
 @data_dir_option
 @user_errors
 def serve_command(db_path: Path, host: str, port: int, password: str | None,
+                  password_file: Path | None, forwarded_allow_ips: str | None,
                   allow_hosts: tuple[str, ...], cards_spec: str | None, max_upload: int,
                   data_dir: Path | None) -> None:
     """Serve the web app for organizers and judges (one event per database file).
 
-    Example: deckcheck serve --db regional.sqlite --host 0.0.0.0 --password "$PASSWORD"
+    Example: deckcheck serve --db regional.sqlite --host 0.0.0.0 --password-file pw.txt
     """
     import socket
 
     import uvicorn
 
     from validator.web.app import create_app
-    from validator.web.security import LOOPBACK, allowed_hosts
+    from validator.web.security import LOOPBACK, MIN_PASSWORD, allowed_hosts
 
+    source = click.get_current_context().get_parameter_source("password")
+    if password_file is not None:
+        password = _password_from(password_file)
+    elif password and source == click.core.ParameterSource.COMMANDLINE:
+        err.print("warning: a password on the command line can be read by other users of "
+                  "this machine (the process list); use --password-file or "
+                  "$DECKCHECK_PASSWORD", highlight=False)
     if host not in LOOPBACK and not password:
         raise InputError.at("--host", f"serving on {host} reaches beyond this machine: give "
-                                      "--password (or $DECKCHECK_PASSWORD) too", code="BAD_OPTION")
+                                      "--password-file (or $DECKCHECK_PASSWORD) too",
+                            code="BAD_OPTION")
+    if host not in LOOPBACK and password and len(password) < MIN_PASSWORD:
+        raise InputError.at("--password", f"serving on {host} needs a password of at least "
+                                          f"{MIN_PASSWORD} characters", code="BAD_OPTION")
     try:
         sock = socket.create_server((host, port), family=socket.AF_INET6 if ":" in host
                                     else socket.AF_INET)
@@ -780,7 +820,7 @@ def serve_command(db_path: Path, host: str, port: int, password: str | None,
     app = create_app(db_path, password=password, cards_spec=cards_spec, data_dir=data_dir,
                      max_upload=max_upload << 20, hosts=allowed_hosts(host, allow_hosts),
                      checks="process")
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    server = uvicorn.Server(server_config(app, forwarded_allow_ips))
     shown = f"[{host}]" if ":" in host else host
     out.print(f"deckcheck serving {db_path} on http://{shown}:{port}/")
     server.run(sockets=[sock])

@@ -56,6 +56,7 @@ PROBLEM_CODES: dict[str, str] = {
     "HIDDEN_SHEET": "a hidden sheet of a workbook, not read",
     # PDF deck list forms
     "BAD_PDF": "not a PDF file, or a PDF the reader cannot read",
+    "PDF_UNSAFE": "a PDF whose compressed streams unpack to far more than any form; not read",
     "PDF_ENCRYPTED": "a PDF that needs a password",
     "NOT_A_FORM": "a PDF that is not a fillable Konami deck registration form",
     # registrations
@@ -76,6 +77,7 @@ PROBLEM_CODES: dict[str, str] = {
     "BAD_SECTION": "a section that is not main, extra or side (or a part of the main deck)",
     "BAD_PASSCODE": "a passcode that is not a number, or larger than any card's",
     "NAME_TOO_LONG": "a card name longer than any card's",
+    "LINE_TOO_LONG": "a line of a deck list far longer than any entry; not read",
     "TOTAL_MISMATCH": "a written total that is not the sum of its rows, or not a number",
     # submitted decks
     "NO_DECK_FILES": "no deck file where decks were given",

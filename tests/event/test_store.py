@@ -162,3 +162,15 @@ def test_the_judge_of_a_device_is_kept(tmp_path: Path) -> None:
     judge = db.judge("sid-1")
     assert judge is not None
     assert (judge.name, judge.head) == ("Mai K", False)
+
+
+def test_the_event_file_and_its_wal_are_the_owner_s_only(tmp_path: Path) -> None:
+    db = EventDB(tmp_path / "e.sqlite")
+    db.secret()
+    for name in ("e.sqlite", "e.sqlite-wal"):
+        assert (tmp_path / name).stat().st_mode & 0o777 == 0o600
+    older = tmp_path / "older.sqlite"
+    older.touch(mode=0o644)
+    older.chmod(0o644)
+    EventDB(older)
+    assert older.stat().st_mode & 0o777 == 0o600

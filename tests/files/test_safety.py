@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from validator.errors import InputError
 from validator.files.safety import MAX_UPLOAD, zip_members
 from validator.inputs.decks.batch import read_deck_paths
 from validator.inputs.registrations.read import read_registrations
@@ -77,3 +78,18 @@ def test_the_upload_limit_is_one_number_for_the_command_line_and_the_app() -> No
     [option] = [p for p in serve_command.params if p.name == "max_upload"]
     assert option.default == MAX_UPLOAD >> 20
     assert inspect.signature(create_app).parameters["max_upload"].default == MAX_UPLOAD
+
+
+def test_a_pdf_whose_streams_unpack_to_too_much_is_refused_at_once() -> None:
+    import time
+
+    from tests.archives import pdf_bomb
+    from validator.files.safety import check_pdf_streams
+
+    started = time.perf_counter()
+    with pytest.raises(InputError) as raised:
+        check_pdf_streams(pdf_bomb(24 << 20, streams=3), "sheet.pdf", most=64 << 20)
+    assert time.perf_counter() - started < 5.0
+    assert [(p.file, p.code) for p in raised.value.problems] == [("sheet.pdf", "PDF_UNSAFE")]
+    check_pdf_streams(pdf_bomb(1 << 20, streams=3), "sheet.pdf")  # 3 MiB in all: read
+    check_pdf_streams(b"%PDF-1.7\n1 0 obj<<>>stream\nnot deflated\nendstream", "s.pdf")

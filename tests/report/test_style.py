@@ -9,15 +9,19 @@ from openpyxl.worksheet.worksheet import Worksheet
 from validator.report.style import (
     FILLS,
     HEADER_FONT,
+    REPLACED,
     autosize,
     csv_safe,
+    export_text,
     looks_like_formula,
     put,
+    sheet_title,
     write_header,
 )
 
-FORMULAS = ["=1+1", "+1", "-1", "@SUM(A1)", "\tx", "\rx", "=cmd|' /C calc'!A0"]
-PLAIN = ["Raigeki", "1", "", "a=b", " =1"]
+FORMULAS = ["=1+1", "+1", "-1", "@SUM(A1)", "\tx", "\rx", "\nx", "=cmd|' /C calc'!A0",
+            " =1", "   +1", "\u3000=1", "＝1+1", "＋1", "－1", "＠SUM(A1)", "﹦1", "\u22121"]
+PLAIN = ["Raigeki", "1", "", "a=b", "  ", "Ash = Blossom"]
 
 
 def _sheet() -> Worksheet:
@@ -61,3 +65,35 @@ def test_columns_are_sized_by_their_longest_line_within_bounds() -> None:
     autosize(sheet, {3: 30})
     widths = {c: sheet.column_dimensions[c].width for c in "ABC"}
     assert widths == {"A": 22, "B": 60, "C": 32}
+
+
+@pytest.mark.parametrize(("text", "written"), [
+    ("Jordan\x0bLee", f"Jordan{REPLACED}Lee"),
+    ("a\x00b\x1fc\x7f", f"a{REPLACED}b{REPLACED}c{REPLACED}"),
+    ("lone \ud800 half", f"lone {REPLACED} half"), ("\ufffe", REPLACED),
+    ("tab\tand\nlines\r", "tab\tand\nlines\r"), ("灰流うらら", "灰流うらら"),
+])
+def test_characters_no_export_can_hold_are_shown_replaced(text: str, written: str) -> None:
+    assert export_text(text) == written
+    assert csv_safe(text) == written
+    workbook = Workbook()
+    sheet = workbook.active
+    assert isinstance(sheet, Worksheet)
+    assert put(sheet, 1, 1, text).value == written
+    import io
+
+    workbook.save(io.BytesIO())  # openpyxl refuses what XLSX cannot hold: nothing is left
+
+
+def test_a_formula_after_a_replaced_character_is_still_text() -> None:
+    assert csv_safe("\x0b=1") == f"{REPLACED}=1"  # starts with the replacement: no formula
+    assert csv_safe(" \x0b") == f" {REPLACED}"
+
+
+@pytest.mark.parametrize(("text", "title"), [
+    ("0400001301", "0400001301"), ("a[b]:c*?/\\d", "a_b__c____d"), ("x\x0by", f"x{REPLACED}y"),
+    ("n" * 40, "n" * 31), ("", "Sheet"),
+])
+def test_a_sheet_title_from_typed_text_is_one_a_workbook_takes(text: str, title: str) -> None:
+    assert sheet_title(text) == title
+    Workbook().create_sheet(sheet_title(text))

@@ -311,3 +311,11 @@ def test_names_in_every_script_are_drawn_in_embedded_fonts(tmp_path: Path, lang:
         assert ink(name) > 20, name
     empty = next(k for k, v in _fields(out.read_bytes()).items() if not v)
     assert ink(empty) == 0
+
+
+def test_a_control_character_is_written_replaced() -> None:
+    sheet = KonamiSheet("Ana Le\x01e", "04\x0b01", "Cup\x00", "2026-12-05",
+                        {"monster": [(3, "Dark\x0bMagician")]})
+    fields = _fields(write_form(sheet))
+    assert (fields["Last Names"], fields["CARD GAME ID"], fields["Event Name"],
+            fields["Monster 1"]) == ("Le\ufffde", "04\ufffd01", "Cup\ufffd", "Dark\ufffdMagician")

@@ -112,3 +112,14 @@ def test_no_sheets_is_one_blank_template(tmp_path: Path) -> None:
     assert read.entries.is_empty()
     assert [(p.line, p.column) for p in read.problems] == [(None, "Deck List 1")]
     assert "blank deck list" in read.problems[0].message
+
+
+def test_a_control_character_is_written_replaced(tmp_path: Path) -> None:
+    path = tmp_path / "one.xlsx"
+    write_konami_workbook(path, [KonamiSheet("Ana\x0bLee", "04\x0b01", "Cup\x00", "2026-11-29",
+                                             {"monster": [(3, "Rai\x0bgeki")]},
+                                             sheet_name="a[b]\x0b")])
+    sheet = load_workbook(path).worksheets[0]
+    values = {str(c.value) for row in sheet.iter_rows() for c in row if c.value is not None}
+    assert {"Ana\ufffdLee", "04\ufffd01", "Cup\ufffd", "Rai\ufffdgeki"} <= values
+    assert sheet.title == "a_b_\ufffd"

@@ -21,6 +21,7 @@ from validator.inputs.registrations.read import read_registration_files
 from validator.judging.decisions import read_decisions
 from validator.text.datafile import data_file
 from validator.text.lexicon import (
+    MAX_HEADER_LENGTH,
     MAX_QUANTITY,
     column_of,
     entry_line,
@@ -28,6 +29,7 @@ from validator.text.lexicon import (
     is_total_label,
     load_lexicon,
     quantity_in_range,
+    quantity_of,
     total_of,
     whole_number,
 )
@@ -113,6 +115,47 @@ def test_headers_are_matched_loosely(header: str, meaning: str) -> None:
 ])
 def test_a_total_is_only_a_whole_total(text: str, total: int | None) -> None:
     assert total_of(text) == total
+
+
+@pytest.mark.parametrize(("line", "entry"), [
+    ("3 Ash Blossom", (3, "Ash Blossom")), ("3x Ash Blossom", (3, "Ash Blossom")),
+    ("3 x Ash Blossom", (3, "Ash Blossom")), ("3枚 灰流うらら", (3, "灰流うらら")),
+    ("Ash Blossom x3", (3, "Ash Blossom")), ("Ash Blossom ×2", (2, "Ash Blossom")),
+    ("Ash Blossom * 3", (3, "Ash Blossom")), ("Ash Blossom (3)", (3, "Ash Blossom")),
+    ("Ash Blossom ( 2 )", (2, "Ash Blossom")), ("灰流うらら ３枚", (3, "灰流うらら")),
+    ("하루 우라라 3장", (3, "하루 우라라")), ("Dark Magician 2 ใบ", (2, "Dark Magician")),
+    ("Ash Blossom\t3", (3, "Ash Blossom")), ("Ash Blossom, 2", (2, "Ash Blossom")),
+    ("Ash Blossom;\t1", (1, "Ash Blossom")), ("Card x1234", (1, "Card x1234")),
+    ("1234 Card", (1, "1234 Card")), ("3 xCard", (3, "xCard")), ("x3", (1, "x3")),
+    ("(3)", (1, "(3)")), ("Ash Blossom x 12", (12, "Ash Blossom")),
+])
+def test_entry_lines_read_the_number_before_or_after_the_name(line: str,
+                                                              entry: tuple[int, str]) -> None:
+    assert entry_line(line) == entry
+
+
+#: texts built to make a backtracking pattern take quadratic time or worse
+ADVERSARIAL = [
+    "a" + " " * 200_000 + "b", "a" + "\t" * 200_000 + "b", "1" * 200_000 + "x",
+    "a" + " " * 200_000 + "x", "Total" + " " * 200_000 + "x", "(" * 200_000,
+    '"' * 200_000, "3" + " " * 200_000 + "x" + " " * 200_000 + "\n",
+    "a" + " ," * 100_000 + "b", "Konami" + " #" * 100_000 + "x",
+]
+
+
+@pytest.mark.parametrize("text", ADVERSARIAL, ids=range(len(ADVERSARIAL)))
+def test_every_matcher_takes_linear_time(text: str) -> None:
+    import time
+
+    started = time.perf_counter()
+    entry_line(text)
+    quantity_of(text)
+    total_of(text)
+    is_total_label(text)
+    header_of(text)
+    column_of(text)
+    column_of(text[:MAX_HEADER_LENGTH])
+    assert time.perf_counter() - started < 1.0  # quadratic: minutes
 
 
 def test_entry_lines_keep_names_that_end_in_numbers() -> None:

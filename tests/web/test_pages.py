@@ -46,6 +46,7 @@ def _app(db: Path, password: str | None = None) -> FastAPI:
     async def session(request: Request,
                       call_next: Callable[[Request], Awaitable[Response]]) -> Response:
         request.state.csrf = TOKEN  # what the app's guard sets from the session
+        request.state.signed_in = True
         return await call_next(request)
 
     @app.get("/shown/{name}")
@@ -80,16 +81,37 @@ def pages(app: FastAPI) -> Iterator[TestClient]:
         yield c
 
 
+def test_a_page_shows_nothing_of_the_event_unless_signed_in(tmp_path: Path) -> None:
+    bare = FastAPI()
+    bare.state.event = EventState(EventDB(tmp_path / "e.sqlite"), demo_cards())
+    bare.state.event.db.save_settings(SETTINGS)
+    bare.state.password = "pw"
+
+    @bare.get("/shown")
+    async def shown(request: Request) -> Response:  # no guard set the session's state
+        return page(request, "message.html", title="t", message="m")
+
+    with TestClient(bare) as client:
+        assert "Spring" not in client.get("/shown").text
+
+
 # --- optional_number
 
 @pytest.mark.parametrize(("text", "number"), [
-    ("3", 3), (" 12 ", 12), ("0", 0), ("9999", 9999),
-    ("", None), ("  ", None), ("10000", None), ("-1", None), ("2.5", None), ("three", None),
-    ("３", None),  # a full-width digit: no round anyone types
+    ("3", 3), (" 12 ", 12), ("0", 0), ("9999", 9999), ("", None), ("  ", None),
 ])
 def test_an_optional_number_is_a_whole_number_0_to_9999_or_none(text: str,
                                                                 number: int | None) -> None:
     assert optional_number(text) == number
+
+
+@pytest.mark.parametrize("text", [
+    "10000", "-1", "2.5", "three", "３", "²", "٣", "9" * 5000,  # "²".isdigit(), int("²") fails
+])
+def test_an_optional_number_of_anything_else_is_a_form_error(text: str) -> None:
+    with pytest.raises(InputError) as raised:
+        optional_number(text, "round")
+    assert [(p.file, p.code) for p in raised.value.problems] == [("round", "BAD_OPTION")]
 
 
 # --- files

@@ -169,12 +169,28 @@ class LogEntry:
         return self.change is None
 
 
+def _owner_only(path: Path) -> None:
+    """Create the event's file readable by its owner only (it holds the server's secret and
+    every player's details), and tighten one made before; SQLite gives its WAL and shared
+    memory files the database file's permissions."""
+    if str(path) in ("", ":memory:") or path.is_dir():
+        return
+    try:
+        os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
+        for made in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+            if made.exists() and made.stat().st_mode & 0o077:
+                os.chmod(made, 0o600)
+    except OSError:
+        return  # a file it cannot create or change: sqlite3 says why
+
+
 class EventDB:
     """A thread-safe handle on one event's SQLite file."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self._lock = threading.Lock()
+        _owner_only(path)
         try:
             self._conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
             self._conn.execute("PRAGMA journal_mode=WAL")

@@ -1,4 +1,5 @@
-"""Guards for untrusted archives: XLSX workbooks and zips of deck or registration files.
+"""Guards for untrusted archives: XLSX workbooks, zips of deck or registration files, and the
+compressed streams of PDF forms.
 
 A zip bomb (a small file that unpacks to gigabytes), too many members, or a member whose
 real size exceeds its stated size is refused before anything is unpacked. A worksheet whose
@@ -21,11 +22,13 @@ from validator.errors import InputError, Problem
 __all__ = [
     "MAX_COLUMNS",
     "MAX_MEMBERS",
+    "MAX_PDF_INFLATED",
     "MAX_RATIO",
     "MAX_SHEET_CELLS",
     "MAX_UNPACKED",
     "MAX_UPLOAD",
     "check_archive",
+    "check_pdf_streams",
     "check_sheet_extents",
     "zip_members",
 ]
@@ -50,13 +53,16 @@ MAX_MEMBERS = 50_000
 MAX_RATIO = 200  # unpacked / packed; ordinary XLSX files stay far below
 MAX_COLUMNS = 1_000  # no deck-list layout comes near; a forms export has a few dozen
 MAX_SHEET_CELLS = 20_000_000  # rows × columns of one sheet (a 10,000-player long layout: 2M)
+#: what the streams of one PDF may unpack to in all (Konami's filled sheet: under 1 MiB)
+MAX_PDF_INFLATED = 64 << 20
 
-_TAG_SHEET = re.compile(rb"<sheet\b[^>]*>")
-_TAG_REL = re.compile(rb"<Relationship\b[^>]*>")
-_ATTR = re.compile(rb'\b([\w:]+)="([^"]*)"')
-_DIMENSION = re.compile(rb'<dimension\b[^>]*?\bref="[A-Z]*\d*:?([A-Z]+)(\d+)"')
-_ROW = re.compile(rb'<row\b[^>]*?\br="(\d{1,9})"')
-_CELL = re.compile(rb'<c\b[^>]*?\br="([A-Z]{1,4})\d')
+# a tag's attributes never hold "<" (XML escapes it): each search ends at the next tag
+_TAG_SHEET = re.compile(rb"<sheet\b[^<>]*+>")
+_TAG_REL = re.compile(rb"<Relationship\b[^<>]*+>")
+_ATTR = re.compile(rb'\b([\w:]++)="([^"]*+)"')
+_DIMENSION = re.compile(rb'<dimension\b[^<>]*?\bref="[A-Z]*\d*:?([A-Z]+)(\d+)"')
+_ROW = re.compile(rb'<row\b[^<>]*?\br="(\d{1,9})"')
+_CELL = re.compile(rb'<c\b[^<>]*?\br="([A-Z]{1,4})\d')
 
 
 def check_archive(data: bytes, label: str) -> None:
@@ -82,6 +88,39 @@ def check_archive(data: bytes, label: str) -> None:
     if unpacked > (1 << 20) and unpacked / packed > MAX_RATIO:
         raise InputError.at(label, f"compressed {unpacked // packed}:1, far beyond any real "
                                    "workbook or deck file (a zip bomb?)", code="ZIP_UNSAFE")
+
+
+def check_pdf_streams(data: bytes, label: str, most: int = MAX_PDF_INFLATED) -> None:
+    """Refuse a PDF whose deflated streams together unpack to more than ``most`` bytes,
+    found by inflating them here a chunk at a time (nothing is kept) before any PDF reader
+    does; a stream that is not deflated (or damaged) is left to the reader."""
+    total = 0
+    start = data.find(b"stream")
+    while start >= 0:
+        body = start + len(b"stream")
+        body += 2 if data[body:body + 2] == b"\r\n" else 1 if data[body:body + 1] in (
+            b"\n", b"\r") else 0
+        end = data.find(b"endstream", body)
+        if end < 0:
+            break
+        if data[start - 3:start] != b"end":
+            inflater = zlib.decompressobj()
+            pending = data[body:end]
+            try:
+                while pending and total <= most and not inflater.eof:
+                    out = len(inflater.decompress(pending, 1 << 20))
+                    total += out
+                    if not out and inflater.unconsumed_tail == pending:
+                        break  # no progress: a stream cut short
+                    pending = inflater.unconsumed_tail
+            except zlib.error:
+                pass  # not deflated, or damaged: the reader says so
+            if total > most:
+                raise InputError.at(label, f"its compressed streams unpack to more than "
+                                           f"{most >> 20} MiB: far more than a deck list form "
+                                           "(a PDF bomb?)", code="PDF_UNSAFE")
+        start = data.find(b"stream", end + len(b"endstream"))
+    return
 
 
 def zip_members(data: bytes, label: str, suffixes: tuple[str, ...],

@@ -192,5 +192,23 @@ def read_sheets(path: Path, *, include_hidden: bool = False, data: bytes | None 
             raise InputError.at(str(path), f"sheet {meta.name!r} unreadable ({exc})",
                                 code="BAD_WORKBOOK") from exc
         rows = [[_cell_text(v) for v in row] for row in grid]
-        sheets.append(Sheet(str(path), meta.name, rows, hidden))
+        problems = _long_cells(str(path), meta.name, rows)
+        if problems and not partial:
+            raise InputError(problems)
+        sheets.append(Sheet(str(path), meta.name, rows, hidden, problems=problems))
     return sheets
+
+
+def _long_cells(file: str, sheet: str, rows: list[list[str]]) -> list[Problem]:
+    """Rows holding a cell longer than :data:`MAX_FIELD`, emptied (no pattern reads them)
+    and reported."""
+    problems = []
+    for number, row in enumerate(rows, start=1):
+        longest = max(range(len(row)), key=lambda i: len(row[i]), default=None)
+        if longest is not None and len(row[longest]) > MAX_FIELD:
+            problems.append(Problem(file, number, f"{sheet}!{cell_name(number, longest)}",
+                                    f"a cell of {len(row[longest]):,} characters; a deck list "
+                                    f"cell has at most {MAX_FIELD:,}: the row is not read",
+                                    code="SHEET_TOO_LARGE"))
+            row.clear()
+    return problems

@@ -91,6 +91,8 @@ def write_form(sheet: KonamiSheet | None = None) -> bytes:
     from reportlab.lib.colors import black, white
     from reportlab.pdfgen.canvas import Canvas
 
+    from validator.report.style import export_text
+
     layout = layouts()[0]
     sheet = sheet or KonamiSheet()
     buffer = io.BytesIO()
@@ -129,7 +131,7 @@ def write_form(sheet: KonamiSheet | None = None) -> bytes:
     def field(name: str, value: str | int | None, x: float, y: float, w: float, h: float,
               size: float = 8) -> None:
         nonlocal drawn
-        text = "" if value is None else str(value)
+        text = "" if value is None else export_text(str(value))
         try:
             text.encode("latin-1")
             plain = text
@@ -147,7 +149,7 @@ def write_form(sheet: KonamiSheet | None = None) -> bytes:
 
     def label(text: str, x: float, y: float, size: float = 7, bold: bool = False) -> None:
         page.setFont("Helvetica-Bold" if bold else "Helvetica", size)
-        page.drawString(x, y, text)
+        page.drawString(x, y, export_text(text))
 
     label("Yu-Gi-Oh! TRADING CARD GAME — Deck Registration Sheet", margin, height - 34, 13,
           bold=True)

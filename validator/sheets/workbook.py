@@ -39,7 +39,7 @@ class KonamiSheet:
 def _fill(ws: Worksheet, sheet: KonamiSheet) -> None:
     from openpyxl.styles import Alignment, Font
 
-    from validator.report.style import FILLS, put
+    from validator.report.style import FILLS, export_text, put
 
     ws["A1"] = "Yu-Gi-Oh! Deck List"
     ws["A1"].font = Font(bold=True, size=14)
@@ -58,7 +58,7 @@ def _fill(ws: Worksheet, sheet: KonamiSheet) -> None:
     for row in (3,):
         ws.cell(row=row, column=5).number_format = "@"
         if sheet.player_id:
-            ws.cell(row=row, column=5).value = str(sheet.player_id)
+            ws.cell(row=row, column=5).value = export_text(str(sheet.player_id))
     for key, (title, top, col, rows) in BLOCKS.items():
         head = put(ws, top, col, title)
         head.font = Font(bold=True)
@@ -84,12 +84,14 @@ def write_konami_workbook(path: Path, sheets: list[KonamiSheet]) -> None:
     """One sheet per player (or one blank sheet when ``sheets`` is empty)."""
     from openpyxl import Workbook
 
+    from validator.report.style import sheet_title
+
     workbook = Workbook()
     first = workbook.active
     assert first is not None
     workbook.remove(first)
     for index, sheet in enumerate(sheets or [KonamiSheet()]):
-        title = (sheet.sheet_name or sheet.player_id or f"Deck List {index + 1}")[:31]
+        title = sheet_title(sheet.sheet_name or sheet.player_id or f"Deck List {index + 1}")
         _fill(workbook.create_sheet(title), sheet)
     path.parent.mkdir(parents=True, exist_ok=True)
     workbook.save(path)

@@ -7,6 +7,11 @@ a quantity or a status word; no reader keeps a word list of its own. Comparisons
 A total is only a whole cell or line made of a total word and a number ("Total 40",
 "合計：40枚"), or of the total word alone (a label beside its number): a card named
 "Summoned Skull" or "Total Defense Shogun", or a player named "Summer Lee", never is.
+
+Every pattern here takes time linear in its text (no quantifiers that can trade characters
+with each other; an ending is read by matching the reversed text from its start), and the
+readers refuse a line longer than :data:`MAX_LINE_LENGTH` before any pattern sees it: no
+pasted line can hold the server.
 """
 
 from __future__ import annotations
@@ -23,14 +28,22 @@ from pydantic import BaseModel, ConfigDict, Field
 from validator.text.datafile import data_file, read_model
 from validator.vocab import Section, Slot
 
-__all__ = ["MAX_LABEL_LENGTH", "MAX_QUANTITY", "Header", "Lexicon", "SectionKey", "column_of",
-           "columns", "entry_line", "fold", "header_of", "is_label_length", "is_total_label",
+__all__ = ["MAX_HEADER_LENGTH", "MAX_LABEL_LENGTH", "MAX_LINE_LENGTH", "MAX_QUANTITY", "Header",
+           "Lexicon", "SectionKey", "column_of", "columns", "entry_line", "fold", "header_of",
+           "is_label_length", "is_total_label",
            "load_lexicon", "quantity_in_range", "quantity_of", "section_header", "status_of",
            "total_of", "whole_number", "words"]
 
 #: the longest text read as a section header or a label cell ("Monster Cards", "KONAMI ID"):
 #: a longer text is a card name or a sentence, never a header
 MAX_LABEL_LENGTH = 40
+
+#: the longest line of a deck list read (a card name, a number and a few words, or a deck
+#: code or link): a longer line is reported, never matched
+MAX_LINE_LENGTH = 2000
+
+#: the longest text read as a column header (a form's question can be a sentence)
+MAX_HEADER_LENGTH = 300
 
 #: the copies one entry of a list or deck may hold, 1 to this: a deck holds at most
 #: 60 + 15 + 15 cards, so a larger number is a typo, reported where it was typed. Every
@@ -165,12 +178,21 @@ def _header_forms(text: str) -> list[str]:
     forms = [fold(plain)]
     unbracketed = _BRACKETS.sub(" ", plain)
     forms.append(fold(unbracketed))
-    forms.append(fold(re.sub(r"(?i)(\s*(#|no\.?|number|番号|번호))+\s*$", "", unbracketed)))
+    reversed_text = unbracketed[::-1]
+    number_sign = _NUMBER_SIGN_REVERSED.match(reversed_text)
+    forms.append(fold(reversed_text[number_sign.end():][::-1] if number_sign else unbracketed))
     return [f for f in dict.fromkeys(forms) if f]
 
 
+#: trailing number-sign words ("#", "No.", "number", "番号", "번호"), read on the reversed text
+_NUMBER_SIGN_REVERSED = re.compile(r"(?:\s*+(?:#|\.?on|rebmun|号番|호번))++\s*+", re.IGNORECASE)
+
+
 def column_of(text: str, group: Group = "columns") -> str | None:
-    """What a header cell names (``player_id``, ``qty``, ...), or None."""
+    """What a header cell names (``player_id``, ``qty``, ...), or None (a text longer than
+    :data:`MAX_HEADER_LENGTH` names none)."""
+    if len(text) > MAX_HEADER_LENGTH:
+        return None
     index = _column_index(group)
     for form in _header_forms(text):
         if form in index:
@@ -199,8 +221,8 @@ def _sections() -> dict[str, Header]:
     return out
 
 
-_HEADER_COUNT = re.compile(r"[\(\[（【]?\s*\d+\s*(枚|장|ใบ|cards?)?\s*[\)\]）】]?\s*[:：]?\s*$",
-                           re.IGNORECASE)
+_HEADER_COUNT = re.compile(r"[\(\[（【]?\s*+\d++\s*+(枚|장|ใบ|cards?)?\s*+[\)\]）】]?"
+                           r"\s*+[:：]?\s*+$", re.IGNORECASE)
 
 
 def is_label_length(text: str) -> bool:
@@ -231,6 +253,10 @@ def _alternatives(items: list[str]) -> str:
     return "|".join(re.escape(u) for u in sorted(items, key=len, reverse=True))
 
 
+def _reversed(items: list[str]) -> str:
+    return "|".join(re.escape(u[::-1]) for u in items)
+
+
 @cache
 def _patterns() -> dict[str, re.Pattern[str]]:
     quantity = _data().quantity
@@ -238,15 +264,26 @@ def _patterns() -> dict[str, re.Pattern[str]]:
     units = _alternatives(quantity.counters + quantity.words)
     totals = _alternatives(_data().totals.words)
     return {
-        "qty": re.compile(rf"^(?:x|×)?\s*(\d{{1,3}})\s*(?:{units})?$", re.IGNORECASE),
-        "leading": re.compile(rf"^(\d{{1,3}})\s*(?:\*|{counters})?\s+(.+)$", re.IGNORECASE),
-        "trailing": re.compile(r"^(.+?)\s*(?:[x×\*]\s*(\d{1,3})|\(\s*(\d{1,3})\s*\)|"
-                               r"(\d{1,3})\s*(?:枚|장|ใบ))\s*$", re.IGNORECASE),
-        "tab": re.compile(r"^(.+?)[\t,;]\s*(\d{1,3})\s*$"),
-        "total": re.compile(rf"^(?:{totals})\s*[:：=\-]?\s*(\d{{1,4}})\s*(?:{units})?\s*\.?$",
+        "qty": re.compile(rf"(?:x|×)?\s*+(\d{{1,3}})\s*+(?:{units})?", re.IGNORECASE),
+        "leading": re.compile(rf"(\d{{1,3}})(?!\d)(?:\s*+(?:\*|{counters})(?=\s))?\s++(.+)",
+                              re.IGNORECASE | re.DOTALL),
+        # the endings of a line, matched on the reversed line: "x3", "(3)", "3枚"; ", 3"
+        "trailing": re.compile(r"\s*+(?:(\d{1,3})\s*+[x×\*]|\)\s*+(\d{1,3})\s*+\(|"
+                               rf"(?:{_reversed(['枚', '장', 'ใบ'])})\s*+(\d{{1,3}}))\s*+",
+                               re.IGNORECASE),
+        "tab": re.compile(r"\s*+(\d{1,3})\s*[\t,;]"),
+        "total": re.compile(rf"(?:{totals})\s*+[:：=\-]?\s*+(\d{{1,4}})\s*+(?:{units})?\s*+\.?",
                             re.IGNORECASE),
-        "label": re.compile(rf"^(?:{totals})\s*[:：]?$", re.IGNORECASE),
+        "label": re.compile(rf"(?:{totals})\s*+[:：]?", re.IGNORECASE),
     }
+
+
+def _short(text: str) -> str | None:
+    """A cell or line as the patterns read it (NFKC, stripped), or None when it is longer
+    than :data:`MAX_LINE_LENGTH` (no number or total is that long)."""
+    if len(text) > MAX_LINE_LENGTH:
+        return None
+    return unicodedata.normalize("NFKC", text).strip()
 
 
 def whole_number(text: str, most: int = MAX_QUANTITY) -> int | None:
@@ -264,33 +301,43 @@ def quantity_in_range(qty: int | None) -> bool:
     return qty is not None and 1 <= qty <= MAX_QUANTITY
 
 
+def _whole(pattern: str, text: str) -> re.Match[str] | None:
+    line = _short(text)
+    return None if line is None else _patterns()[pattern].fullmatch(line)
+
+
 def quantity_of(text: str) -> int | None:
     """A quantity cell ("3", "x3", "3x", "３枚", "3장"), or None."""
-    match = _patterns()["qty"].match(unicodedata.normalize("NFKC", text).strip())
+    match = _whole("qty", text)
     return int(match.group(1)) if match else None
 
 
 def total_of(text: str) -> int | None:
     """The number of a whole total cell or line ("Total 40", "合計：40枚"), or None."""
-    match = _patterns()["total"].match(unicodedata.normalize("NFKC", text).strip())
+    match = _whole("total", text)
     return int(match.group(1)) if match else None
 
 
 def is_total_label(text: str) -> bool:
     """A cell that is a total word and nothing else ("Total", "合計：")."""
-    return _patterns()["label"].match(unicodedata.normalize("NFKC", text).strip()) is not None
+    return _whole("label", text) is not None
 
 
 def entry_line(text: str) -> tuple[int, str]:
-    """``(quantity, name)`` of one deck-list line; a line without a number is one copy."""
+    """``(quantity, name)`` of one deck-list line; a line without a number is one copy.
+    The number is read before the name ("3 Ash", "3x Ash", "3枚 灰流うらら") or after it
+    ("Ash x3", "Ash (3)", "灰流うらら 3枚", "Ash, 3"); readers cap the line's length first
+    (:data:`MAX_LINE_LENGTH`)."""
     line = unicodedata.normalize("NFKC", text).strip()
     patterns = _patterns()
     if m := patterns["leading"].match(line):
         return int(m.group(1)), m.group(2).strip()
-    if m := patterns["trailing"].match(line):
-        return int(next(g for g in m.groups()[1:] if g)), m.group(1).strip()
-    if m := patterns["tab"].match(line):
-        return int(m.group(2)), m.group(1).strip()
+    backwards = line[::-1]
+    for pattern in ("trailing", "tab"):
+        m = patterns[pattern].match(backwards)
+        name = backwards[m.end():][::-1].strip() if m else ""
+        if m and name:
+            return int(next(g for g in m.groups() if g)[::-1]), name
     return 1, line
 
 

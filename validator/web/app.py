@@ -27,12 +27,15 @@ from validator.cards import store
 from validator.errors import SHOWN, InputError, Problem
 from validator.event.store import EventDB
 from validator.files.safety import MAX_UPLOAD
+from validator.text.lexicon import whole_number
 from validator.web.pages import HERE, Forbidden, error_page, page
 from validator.web.routes import ROUTERS
+from validator.web.routes.auth import set_session_cookie
 from validator.web.security import (
     LOOPBACK,
     REFUSED_BODY,
     BodyLimit,
+    BodyTooLarge,
     HostGuard,
     Sessions,
     Throttle,
@@ -45,6 +48,8 @@ __all__ = ["create_app"]
 SESSION = "dc_session"
 #: paths open without signing in
 OPEN = ("/login", "/static/")
+#: the largest sign-in form read before signing in
+LOGIN_BODY = 4096
 
 
 def create_app(db_path: Path, *, password: str | None = None, cards_spec: str | None = None,
@@ -83,24 +88,27 @@ def create_app(db_path: Path, *, password: str | None = None, cards_spec: str | 
         request.state.session = sid
         request.state.csrf = sessions.csrf(sid)
         request.state.signed_in = sessions.signed_in(sid)
-        path = request.url.path
+        path = request.scope["path"]  # as sent, never rebuilt from the Host header
         refused = request.scope.get(REFUSED_BODY)
         response: Response
         if refused is not None and request.state.signed_in:
-            response = error_page(request, 413, "Upload too large", refused,
-                                  back="/" if path.startswith("/upload") else None)
+            response = error_page(request, refused[0],
+                                  "Upload too large" if refused[0] == 413 else "Server busy",
+                                  refused[1], back="/" if path.startswith("/upload") else None)
             response.headers["Connection"] = "close"
         elif request.method == "POST" and not same_origin(
                 request.headers.get("origin"), request.headers.get("referer"), hosts):
             response = page(request, "message.html", http_status=403, title="Form refused",
                             message="This form was sent from another site.")
-        elif refused is not None or (not path.startswith(OPEN) and not request.state.signed_in):
+        elif refused is not None or not _open(request, path):
             response = RedirectResponse("/login", status_code=303)
+            if request.method not in ("GET", "HEAD"):
+                response.headers["Connection"] = "close"  # the body is never read
         else:
             response = await call_next(request)
         own = any(h.startswith(f"{SESSION}=") for h in response.headers.getlist("set-cookie"))
         if cookie is not None and not own:
-            response.set_cookie(SESSION, cookie, httponly=True, samesite="strict")
+            set_session_cookie(request, response, cookie)
         response.headers["X-Content-Type-Options"] = "nosniff"
         response.headers["X-Frame-Options"] = "DENY"
         response.headers["Referrer-Policy"] = "same-origin"
@@ -123,16 +131,23 @@ def create_app(db_path: Path, *, password: str | None = None, cards_spec: str | 
                           "Nothing was changed. What is wrong, and where:",
                           exc.problems[:SHOWN], more=max(len(exc.problems) - SHOWN, 0))
 
+    @app.exception_handler(BodyTooLarge)
+    async def too_large(request: Request, exc: BodyTooLarge) -> HTMLResponse:
+        response = error_page(request, 413, "Upload too large", str(exc),
+                              back="/" if request.scope["path"].startswith("/upload") else None)
+        response.headers["Connection"] = "close"
+        return response
+
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException) -> HTMLResponse:
+        path = request.scope["path"]
         if exc.status_code == 405:
             return error_page(request, 405, "This address takes a form",
-                              f"{request.url.path} only receives the form of its page; opening "
+                              f"{path} only receives the form of its page; opening "
                               "or reloading it uploads and records nothing.",
-                              back=_form_page(request.url.path))
+                              back=_form_page(path))
         if exc.status_code == 404:
-            return error_page(request, 404, "Page not found",
-                              f"There is no page at {request.url.path}.")
+            return error_page(request, 404, "Page not found", f"There is no page at {path}.")
         return error_page(request, exc.status_code, "Cannot answer this request",
                           str(exc.detail))
 
@@ -156,6 +171,17 @@ def create_app(db_path: Path, *, password: str | None = None, cards_spec: str | 
     wrapped.state = app.state  # type: ignore[attr-defined]
     wrapped.fastapi = app  # type: ignore[attr-defined]
     return wrapped
+
+
+def _open(request: Request, path: str) -> bool:
+    """Whether a request may reach the app: signed in, or the sign-in page and the static
+    files, the sign-in form only when small (its body is read before signing in)."""
+    if request.state.signed_in:
+        return True
+    if request.method == "POST":
+        declared = whole_number(request.headers.get("content-length", ""), LOGIN_BODY)
+        return path == "/login" and declared is not None
+    return path == "/login" or path.startswith("/static/")
 
 
 def _field(loc: object) -> str:

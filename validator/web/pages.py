@@ -25,6 +25,7 @@ from validator.report.penalty_log import local_time
 from validator.text.i18n import jinja_callables
 from validator.text.lexicon import whole_number
 from validator.vocab import LANGS, REGULATIONS, STATUS_LABELS, STATUSES, Lang
+from validator.web.security import BodyTooLarge
 from validator.web.state import EventState, Snapshot, safe_name
 
 __all__ = ["Forbidden", "error_page", "files", "form", "judge_of", "judged", "latest",
@@ -108,7 +109,7 @@ async def judged(request: Request, snapshot: Snapshot) -> Report | None:
 
 def page(request: Request, name: str, http_status: int = 200, **context: Any) -> HTMLResponse:
     state = state_of(request)
-    public = name == "login.html" or not getattr(request.state, "signed_in", True)
+    public = name == "login.html" or not getattr(request.state, "signed_in", False)
     settings = state.db.settings()
     lang: Lang = settings.lang if settings is not None else "en"
     words = jinja_callables(lang)
@@ -125,7 +126,16 @@ async def form(request: Request) -> FormData:
     """The posted form, once its CSRF token is checked."""
     import hmac
 
-    data = await request.form(max_files=2000, max_fields=5000)
+    try:
+        data = await request.form(max_files=2000, max_fields=5000)
+    except ExceptionGroup as group:  # the middleware's task group wraps a refused body
+        refused = group.subgroup(BodyTooLarge)
+        if refused is None:
+            raise
+        leaf: BaseException = refused
+        while isinstance(leaf, BaseExceptionGroup):
+            leaf = leaf.exceptions[0]
+        raise BodyTooLarge(str(leaf)) from None
     token = data.get("csrf")
     if not isinstance(token, str) or not hmac.compare_digest(token, request.state.csrf):
         raise Forbidden
@@ -152,10 +162,17 @@ async def files(data: FormData, field_name: str, allowed: tuple[str, ...]) -> li
     return out
 
 
-def optional_number(text: str) -> int | None:
-    """An optional whole-number field of a form (a round, a duel): the number, or None when
-    it is empty or not a number 0-9999."""
-    return whole_number(text, 9999)
+def optional_number(text: str, field: str = "number") -> int | None:
+    """An optional whole-number field of a form (a round, a duel): the number in ASCII
+    digits from 0 to 9999, or None when it is empty; anything else is a problem of the form
+    (``field`` names it)."""
+    if not text.strip():
+        return None
+    number = whole_number(text, 9999)
+    if number is None:
+        raise InputError.at(field, f"{text[:20]!r} is not a whole number 0-9999",
+                            code="BAD_OPTION")
+    return number
 
 
 #: form fields and other places a problem can name, in the words of the page that has them
@@ -166,7 +183,7 @@ FIELD_WORDS = {
     "reason": "the reason", "judge": "the judge's name", "penalty": "the penalty",
     "log": "the penalty log form", "choice": "the choice of the form",
     "version": "the version to restore", "report": "the report", "round": "the round",
-    "duel": "the duel", "stage": "the stage",
+    "duel": "the duel", "stage": "the stage", "number": "a number of the form",
 }
 _COUNT = re.compile(r"n:(main|extra|side):(-?[0-9]{1,12})")
 _ADDED = re.compile(r"add_(name|qty|section)_([0-9]{1,3})")
@@ -198,8 +215,8 @@ def error_page(request: Request, http_status: int, title: str, message: str,
     if back is None:
         referer = request.headers.get("referer") or ""
         own = urlsplit(referer)
-        back = referer if own.netloc == request.url.netloc and own.path != request.url.path \
-            else None
+        back = referer if own.netloc == request.headers.get("host") and \
+            own.path != request.scope["path"] else None
     shown = [{"where": where(request, p), "place": p.place, "code": p.code,
               "message": p.message}
              for p in problems or []]

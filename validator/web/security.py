@@ -1,16 +1,20 @@
 """What keeps ``deckcheck serve`` safe on a venue LAN, each part testable on its own.
 
-* :class:`BodyLimit` reads a request body, chunked or not, only up to the limit: beyond it
-  the answer is 413 before the application sees a byte.
+* :class:`BodyLimit` passes a request body on as it arrives, never held in memory whole: a
+  declared length over the limit is refused before a byte is read, a chunked body is cut
+  off (:class:`BodyTooLarge`) once it passes the limit, and only a few bodies are received
+  at once. Whoever is not signed in gets the sign-in page without their body being read.
 * :class:`HostGuard` answers only to the host names the server was started for (the bound
-  address, localhost, and ``--allow-host``): a web page on another name that resolves to
-  this machine (DNS rebinding) gets 400.
+  address, localhost, and ``--allow-host``), written ``host[:port]`` and nothing else: a web
+  page on another name that resolves to this machine (DNS rebinding) gets 400.
 * :class:`Sessions`: session ids are issued by the server and signed; an id it never issued
   is replaced. Signing in opens a new session (the old id is dropped: no fixation); the sign-in
   is stored with the event, expires, ends at sign-out, and is tied to the password, so a
   server started with another password signs everyone out.
-* :class:`Throttle`: wrong passwords slow the client down with ``asyncio.sleep`` (never
-  blocking other requests) and lock it out for a while after many.
+* :class:`Throttle`: each wrong password from an address is answered after a longer delay
+  (doubling, capped; ``asyncio.sleep`` never blocks other requests), and only a few attempts
+  from one address are heard at once; the right password is never refused for long (an
+  address is often a whole venue's).
 * :func:`same_origin`: a POST whose Origin (or Referer) names another site is refused.
 """
 
@@ -20,10 +24,13 @@ import asyncio
 import contextlib
 import hashlib
 import hmac
+import ipaddress
+import re
 import secrets
 import socket
 import time
-from collections.abc import Iterable
+from collections.abc import AsyncIterator, Iterable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
@@ -31,10 +38,12 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from validator.event.store import EventDB
 
-__all__ = ["LOOPBACK", "REFUSED_BODY", "BodyLimit", "HostGuard", "Sessions", "Throttle",
-           "allowed_hosts", "same_origin"]
+__all__ = ["LOOPBACK", "MIN_PASSWORD", "REFUSED_BODY", "BodyLimit", "BodyTooLarge", "HostGuard",
+           "Sessions", "Throttle", "allowed_hosts", "host_name", "same_origin"]
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
+#: the shortest password a server reachable beyond this machine accepts
+MIN_PASSWORD = 12
 #: the scope key under which :class:`BodyLimit` tells the application why it refused a body
 REFUSED_BODY = "deckcheck.refused_body"
 SESSION_HOURS = 12
@@ -49,61 +58,69 @@ async def _answer(send: Send, status: int, text: str) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
-class BodyLimit:
-    """Refuse request bodies over ``limit`` bytes with 413, chunked ones included: the body
-    is read (up to the limit) before the application runs, then handed to it. ``inside``:
-    the application answers the refusal itself (as a page of its own), given no body and
-    the reason under :data:`REFUSED_BODY`."""
+class BodyTooLarge(Exception):
+    """A chunked request body passed the limit while the application was reading it."""
 
-    def __init__(self, app: ASGIApp, limit: int, inside: bool = False) -> None:
+
+class BodyLimit:
+    """Refuse request bodies over ``limit`` bytes with 413, chunked ones included, without
+    holding a body in memory: the body is handed on as it arrives, counted, and cut off with
+    :class:`BodyTooLarge` once over the limit (multipart files are spooled to disk by the form
+    parser). At most ``at_once`` bodies are received at a time; others wait ``wait`` seconds
+    for their turn, then get 503. ``inside``: the application answers a refusal itself (as a
+    page of its own), given no body and the reason under :data:`REFUSED_BODY`."""
+
+    def __init__(self, app: ASGIApp, limit: int, inside: bool = False, at_once: int = 4,
+                 wait: float = 30.0) -> None:
         self.app = app
         self.limit = limit
         self.inside = inside
+        self.wait = wait
+        self.turns = asyncio.Semaphore(at_once)
 
-    async def _refuse(self, scope: Scope, send: Send, text: str) -> None:
+    def too_large(self) -> str:
+        return (f"The upload is larger than {self.limit >> 20} MiB, the most this server "
+                "accepts. Split it into several uploads, or zip the deck files.")
+
+    async def _refuse(self, scope: Scope, send: Send, text: str, status: int = 413) -> None:
         if not self.inside:
-            await _answer(send, 413, text)
+            await _answer(send, status, text)
             return
 
         async def nothing() -> Message:
             return {"type": "http.request", "body": b"", "more_body": False}
 
-        await self.app({**scope, REFUSED_BODY: text}, nothing, send)
+        await self.app({**scope, REFUSED_BODY: (status, text)}, nothing, send)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS"):
             await self.app(scope, receive, send)
             return
-        too_large = (f"The upload is larger than {self.limit >> 20} MiB, the most this server "
-                     "accepts. Split it into several uploads, or zip the deck files.")
         declared = dict(scope.get("headers") or []).get(b"content-length")
-        if declared is not None and declared.isdigit() and int(declared) > self.limit:
-            await self._refuse(scope, send, too_large)
+        if declared is not None and (not declared.isdigit() or len(declared) > 15
+                                     or int(declared) > self.limit):
+            await self._refuse(scope, send, self.too_large())
             return
-        chunks: list[bytes] = []
+        try:
+            await asyncio.wait_for(self.turns.acquire(), self.wait)
+        except TimeoutError:
+            await self._refuse(scope, send, "The server is receiving other uploads; send "
+                                            "this one again in a minute.", 503)
+            return
         size = 0
-        while True:
+
+        async def counted() -> Message:
+            nonlocal size
             message = await receive()
-            if message["type"] == "http.disconnect":
-                return
-            chunks.append(message.get("body", b""))
-            size += len(chunks[-1])
+            size += len(message.get("body", b""))
             if size > self.limit:
-                await self._refuse(scope, send, too_large)
-                return
-            if not message.get("more_body", False):
-                break
-        body = b"".join(chunks)
-        sent = False
+                raise BodyTooLarge(self.too_large())
+            return message
 
-        async def replay() -> Message:
-            nonlocal sent
-            if not sent:
-                sent = True
-                return {"type": "http.request", "body": body, "more_body": False}
-            return await receive()
-
-        await self.app(scope, replay, send)
+        try:
+            await self.app(scope, counted, send)
+        finally:
+            self.turns.release()
 
 
 def allowed_hosts(bound: str, extra: Iterable[str] = ()) -> frozenset[str]:
@@ -118,14 +135,21 @@ def allowed_hosts(bound: str, extra: Iterable[str] = ()) -> frozenset[str]:
     return frozenset(names)
 
 
-def _host_name(value: str) -> str:
-    """``host:port`` or ``[v6]:port`` → the host, lower case."""
-    value = value.strip().lower()
-    if value.startswith("["):
-        return value[1:].split("]", 1)[0]
-    if value.count(":") == 1:
-        return value.split(":", 1)[0]
-    return value
+#: a Host header: a name or IPv4 address, or a bracketed IPv6 address, then an optional port
+_HOST = re.compile(r"(?:\[([0-9a-f:.]{2,45})\]|([a-z0-9_.\-]{1,253}))(?::[0-9]{1,5})?")
+_BARE_V6 = re.compile(r"[0-9a-f:.]{2,45}")
+
+
+def host_name(value: str) -> str | None:
+    """The host of a Host header written ``host[:port]`` or ``[v6][:port]`` (a bare IPv6
+    address too), lower case; None for anything else (a path, a user, spaces)."""
+    value = value.lower()
+    if found := _HOST.fullmatch(value):
+        return found.group(1) or found.group(2)
+    if value.count(":") > 1 and _BARE_V6.fullmatch(value):
+        with contextlib.suppress(ValueError):
+            return str(ipaddress.IPv6Address(value))
+    return None
 
 
 class HostGuard:
@@ -138,8 +162,8 @@ class HostGuard:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
             headers = dict(scope.get("headers") or [])
-            host = _host_name(headers.get(b"host", b"").decode("latin-1"))
-            if host not in self.hosts:
+            host = host_name(headers.get(b"host", b"").decode("latin-1"))
+            if host is None or host not in self.hosts:
                 await _answer(send, 400, "This server does not answer to that host name. "
                                          "Start it with --allow-host NAME to use that name.")
                 return
@@ -210,28 +234,50 @@ class Sessions:
 
 @dataclass
 class Throttle:
-    """Wrong passwords per client: each one delays the next answer a little more; after
-    ``lock_after`` within ``window`` seconds the client is locked out until the window ends."""
+    """Wrong passwords per client address: the answer to each one waits longer than the one
+    before (``step`` doubling up to ``most`` seconds), counting the failures of the last
+    ``window`` seconds; at most ``at_once`` attempts from one address are heard at a time.
+    Nothing locks an address out: the right password is let in at once."""
 
     step: float = 0.5
     most: float = 5.0
-    lock_after: int = 10
     window: float = 600.0
+    at_once: int = 3
     failures: dict[str, list[float]] = field(default_factory=dict)
+    trying: dict[str, int] = field(default_factory=dict)
 
     def _recent(self, client: str) -> list[float]:
         now = time.monotonic()
         recent = [t for t in self.failures.get(client, []) if now - t < self.window]
-        self.failures[client] = recent
+        if recent:
+            self.failures[client] = recent
+        else:
+            self.failures.pop(client, None)
         return recent
 
-    def locked(self, client: str) -> bool:
-        return len(self._recent(client)) >= self.lock_after
+    def delay(self, client: str) -> float:
+        """The seconds the answer to the client's latest wrong password waits."""
+        count = len(self._recent(client))
+        return 0.0 if count == 0 else min(self.step * 2 ** min(count - 1, 30), self.most)
+
+    @asynccontextmanager
+    async def attempt(self, client: str) -> AsyncIterator[bool]:
+        """One sign-in attempt from ``client``: False when too many are already being heard
+        from it (the attempt is then refused, to be sent again in a few seconds)."""
+        if self.trying.get(client, 0) >= self.at_once:
+            yield False
+            return
+        self.trying[client] = self.trying.get(client, 0) + 1
+        try:
+            yield True
+        finally:
+            self.trying[client] -= 1
+            if not self.trying[client]:
+                del self.trying[client]
 
     async def failed(self, client: str) -> None:
-        recent = self._recent(client)
-        recent.append(time.monotonic())
-        await asyncio.sleep(min(self.step * len(recent), self.most))
+        self.failures.setdefault(client, []).append(time.monotonic())
+        await asyncio.sleep(self.delay(client))
 
     def succeeded(self, client: str) -> None:
         self.failures.pop(client, None)

@@ -312,3 +312,24 @@ def test_to_ygomobile_writes_runs_of_at_most_three() -> None:
     assert isinstance(code, Code)
     assert code.counts.tolist() == [3, 3, 1]
     assert code.cards() == {"main": [5] * 7}
+
+
+@pytest.mark.parametrize("text", [
+    "?" * 60_000 + "!!", "?a" + "a" * 60_000 + "!", "x" * 60_000 + " ygotype=deck",
+    "#" + "A" * 60_000 + "!!x", "ydke://" + "A" * 60_000, "&=" * 30_000 + "!",
+], ids=range(6))
+def test_a_text_built_to_be_slow_is_no_code_at_once(text: str) -> None:
+    import time
+
+    started = time.perf_counter()
+    read_code(text)
+    is_code(text.encode())
+    assert time.perf_counter() - started < 1.0
+
+
+def test_a_ydke_value_of_a_share_address_is_read_whole() -> None:
+    main = base64.b64encode(struct.pack("<3I", *[89631139] * 3)).decode()
+    link = f"https://example.com/deck#{main}!!!"
+    decoded = read_code(link)
+    assert isinstance(decoded, Code)
+    assert decoded.cards()["main"] == [89631139] * 3

@@ -83,3 +83,19 @@ def test_the_exact_printed_name_reads_as_its_card(ygojson_db: CardDB) -> None:
     assert (row["status"], row["ambiguous"]) == ("ok", False)
     card = ygojson_db.by_card.filter(pl.col("card_id") == row["card_id"])
     assert card["name_en"].to_list() == ["Dragon Buster Destruction Sword"]
+
+
+@pytest.mark.parametrize("line", [
+    "a" + " " * (1 << 20) + "b", "3" + "\t" * (1 << 20) + "x", "Raigeki" + " x" * (1 << 19),
+    "(" * (1 << 20), "Total" + " " * (1 << 20) + "1x",
+], ids=["spaces", "tabs", "xs", "brackets", "total"])
+def test_a_line_built_to_be_slow_is_reported_at_once(line: str) -> None:
+    import time
+
+    from validator.inputs.decks.textlist import read_text_list
+
+    started = time.perf_counter()
+    entries, problems = read_text_list(f"3 Raigeki\n{line}\n1 Pot of Greed\n", "d.txt", "p")
+    assert time.perf_counter() - started < 2.0
+    assert entries["name"].to_list() == ["Raigeki", "Pot of Greed"]
+    assert [(p.code, p.line) for p in problems] == [("LINE_TOO_LONG", 2)]

@@ -147,3 +147,26 @@ def test_forms_export_deck_codes(column: str, tmp_path: Path) -> None:
                    for code, qty in expected]
     assert [(p.line, p.column, p.deck_id, p.code) for p in reg.problems] == [
         (5, "B5", "1004", "BAD_DECK_CODE")]
+
+
+#: a 64 KiB forms cell built to be slow: runs of spaces, tabs, digits and quotes
+SLOW_CELLS = ["a" + " " * (64 << 10) + "b", "3" + "\t" * (64 << 10) + "x",
+              "1" * (64 << 10) + "x", '"' * (64 << 10), "3 Raigeki" + " ," * (32 << 10) + "b",
+              "ydke://" + "A" * (64 << 10) + "!", "?" * (64 << 10) + "!!"]
+
+
+@pytest.mark.parametrize("cell", SLOW_CELLS, ids=range(len(SLOW_CELLS)))
+def test_a_cell_built_to_be_slow_is_read_at_once(cell: str) -> None:
+    import time
+
+    started = time.perf_counter()
+    out = _read([cell[:1000], "0400000001", cell, cell, "", cell])
+    assert time.perf_counter() - started < 2.0
+    assert out.rows or out.problems or out.frames  # each cell used or reported
+    assert stamp(cell) is None
+
+
+def test_a_form_line_longer_than_any_entry_is_reported_not_read() -> None:
+    out = _read(["", "0400000001", "Ana", "3 Raigeki\n" + "a" + " " * 5000 + "b", "", ""])
+    assert [r["name"] for r in out.rows] == ["Raigeki"]
+    assert [(p.code, p.column) for p in out.problems] == [("LINE_TOO_LONG", "D2, line 2")]

@@ -101,6 +101,8 @@ def test_a_malformed_field_is_one_clear_problem(field: str, value: str, place: s
     {"n:main": "3"},  # a malformed count field
     {"deck_text": "ydke://!!!"},
     {"n:main:14558127": "three"},
+    {"n:main:14558127": "²"}, {"n:main:14558127": "9" * 5000}, {"duel": "²"}, {"round": "٣"},
+    {"add_name_0": "Raigeki", "add_qty_0": "²"},
 ])
 def test_the_judge_form_never_answers_500(sample: TestClient, fields: dict[str, str]) -> None:
     token = csrf_token(sample, f"/judge/{LEGAL_PLAYER}")

@@ -320,3 +320,16 @@ def test_the_judge_s_name_is_entered_once_per_device(sample_alone: TestClient) -
     assert _record(client, player_id=LEGAL_PLAYER, code="LATE", round="2") == 303
     latest_entry = max(event_of(client).db.log(LEGAL_PLAYER), key=lambda e: e.id)
     assert (latest_entry.judge, latest_entry.head_judge) == ("Kim Floor", False)
+
+
+@pytest.mark.parametrize("field", ["round", "duel"])
+@pytest.mark.parametrize("value", ["²", "٣", "9" * 5000, "-1"])
+def test_a_number_of_the_log_form_in_anything_but_ascii_digits_is_a_form_error(
+        sample: TestClient, field: str, value: str) -> None:
+    before = len(event_of(sample).db.log(LEGAL_PLAYER))
+    answer = sample.post("/log", data={"csrf": csrf_token(sample, "/log"),
+                                       "player_id": LEGAL_PLAYER, "judge": "J", "code": "LATE",
+                                       "round": "1", "duel": "1", field: value})
+    assert answer.status_code == 400
+    assert refusal(answer) == [("number", "BAD_OPTION")]
+    assert len(event_of(sample).db.log(LEGAL_PLAYER)) == before

@@ -77,10 +77,11 @@ _URL_ONLY = re.compile(r"[A-Za-z0-9_\-]+={0,2}")
 #: what ``ygopro-deck-encode`` decodes as base64url: either alphabet
 _URLSAFE = re.compile(r"[A-Za-z0-9_\-+/]+={0,2}")
 _TELLS = re.compile(r"[0-9+/_=]")
-_YDKE = re.compile(r"ydke://([A-Za-z0-9+/=]*![A-Za-z0-9+/=]*![A-Za-z0-9+/=]*!?)",
+_YDKE = re.compile(r"ydke://([A-Za-z0-9+/=]*+![A-Za-z0-9+/=]*+![A-Za-z0-9+/=]*+!?)",
                    re.IGNORECASE)
-_YDKE_VALUE = re.compile(r"[?&#][^=&#\s]*=?([A-Za-z0-9+/=]+![A-Za-z0-9+/=]*![A-Za-z0-9+/=]*!?)")
-_LINK = re.compile(r"\S*ygotype=deck\S*", re.IGNORECASE)
+_YDKE_VALUE = re.compile(r"[?&#](?:[^=&#?\s]*+=)?"
+                         r"([A-Za-z0-9+/=]++![A-Za-z0-9+/=]*+![A-Za-z0-9+/=]*+!?)")
+_LINK = re.compile(r"ygotype=deck", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -248,12 +249,25 @@ def _token(text: str) -> tuple[str, bool] | None:
     return (token, True) if len(token) >= _BROKEN_CODE else None
 
 
+def _word_around(text: str, found: re.Match[str] | None) -> str:
+    """The whitespace-delimited word of ``text`` that holds ``found`` (all of it without)."""
+    if found is None:
+        return text
+    start, end = found.start(), found.end()
+    while start > 0 and not text[start - 1].isspace():
+        start -= 1
+    while end < len(text) and not text[end].isspace():
+        end += 1
+    return text[start:end]
+
+
 def read_code(text: str) -> Code | list[str] | None:
     """The deck code a text holds; the formats tried and why each failed (``"Omega code:
     …"``) when it holds one that does not decode; None when it is no deck code at all."""
+    if len(text) > _MAX_CODE:
+        return None
     if "ygotype=deck" in text.lower():
-        found = _LINK.search(text)
-        decoded = decode_ygomobile(found.group(0) if found else text)
+        decoded = decode_ygomobile(_word_around(text, _LINK.search(text)))
         return decoded if isinstance(decoded, Code) else [f"{_NAMES['ygomobile']}: {decoded}"]
     if "!" in text:
         linked = _ydke(text)

@@ -19,6 +19,7 @@ from validator.errors import InputError, Problem, ProblemCollector, capped
 from validator.files.tabular import decode_text
 from validator.inputs.entries import entries_frame, typed_card
 from validator.text.lexicon import (
+    MAX_LINE_LENGTH,
     entry_line,
     header_of,
     is_total_label,
@@ -54,6 +55,11 @@ def text_list_rows(data: bytes | str, file: str, deck_id: str) -> tuple[
     rows: list[dict[str, object]] = []
     bad: list[Problem] = []
     for number, raw in enumerate(text.removeprefix("\ufeff").splitlines(), start=1):
+        if len(raw) > MAX_LINE_LENGTH:
+            bad.append(Problem(file, number, None, f"a line of {len(raw):,} characters; a deck "
+                               f"list line has at most {MAX_LINE_LENGTH:,}: the line is not read",
+                               code="LINE_TOO_LONG", deck_id=deck_id, section=section))
+            continue
         line = raw.strip()
         if not line or line.startswith(("#", "//")) or total_of(line) is not None \
                 or is_total_label(line):

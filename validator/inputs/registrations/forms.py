@@ -29,8 +29,17 @@ STAMP_FORMATS = ("%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%S", "%Y/%m/%d %H:%M:%S",
                   "%m/%d/%Y %H:%M:%S", "%d/%m/%Y %H:%M:%S", "%Y-%m-%d %H:%M",
                   "%m/%d/%Y %H:%M", "%Y-%m-%d", "%m/%d/%Y")
 
+#: a time zone at the end of a timestamp ("GMT+9", "UTC"), taken out before it is read
+_ZONE = re.compile(r"(?:GMT|UTC)[+\-0-9:]*+$")
+
+
 def stamp(text: str) -> dt.datetime | None:
-    text = re.sub(r"\s+(GMT|UTC)[+\-0-9:]*$", "", text.strip())
+    text = text.strip()
+    if len(text) > 64:  # no timestamp is this long
+        return None
+    zone = _ZONE.search(text)
+    if zone and zone.start() > 0 and text[zone.start() - 1].isspace():
+        text = text[:zone.start()].rstrip()
     for fmt in STAMP_FORMATS:
         try:
             return dt.datetime.strptime(text, fmt)

@@ -5,7 +5,8 @@ Reading: the form fields of a filled sheet (``pypdf``), under the field names of
 Konami publishes (``KDE_DeckList.pdf``) or of its earlier edition — both are data
 (``data/pdf_forms.toml``). Every row keeps its field names as its location. A PDF that is
 too large, encrypted, unreadable, or has no form fields (a scan or a print) is one clear
-problem, read in bounded time (the size is checked before parsing).
+problem, read in bounded time (the size, and what its streams unpack to, are checked before
+parsing).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from typing import Any, Literal, get_args
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from validator.errors import InputError, Problem
+from validator.files.safety import check_pdf_streams
 from validator.inputs.ids import player_id_of
 from validator.inputs.registrations._found import Found, Player, entry_row, quantity_and_name
 from validator.text.datafile import data_file, read_model
@@ -143,6 +145,7 @@ def _fields(data: bytes, label: str) -> dict[str, str]:
                                    "skipped", code="FILE_TOO_LARGE")
     if not data.lstrip()[:5] == b"%PDF-":
         raise InputError.at(label, "not a PDF file", code="BAD_PDF")
+    check_pdf_streams(data, label)
     logging.getLogger("pypdf").setLevel(logging.ERROR)
     try:
         reader = PdfReader(io.BytesIO(data), strict=False)

@@ -11,6 +11,13 @@ from validator.web.security import Sessions, Throttle
 router = APIRouter()
 
 
+def set_session_cookie(request: Request, response: Response, cookie: str) -> None:
+    """The session cookie: script cannot read it, other sites do not send it, and it is sent
+    over HTTPS only when the request came over HTTPS (directly or through a named proxy)."""
+    response.set_cookie("dc_session", cookie, httponly=True, samesite="strict",
+                        secure=request.scope.get("scheme") == "https")
+
+
 def _client(request: Request) -> str:
     return request.client.host if request.client else "unknown"
 
@@ -26,16 +33,18 @@ async def login(request: Request) -> Response:
     sessions: Sessions = request.app.state.sessions
     throttle: Throttle = request.app.state.throttle
     client = _client(request)
-    if throttle.locked(client):
-        return page(request, "login.html", http_status=429,
-                    error="Too many wrong passwords from this device; try again later.")
-    if not sessions.password_matches(str(data.get("password", ""))):
-        await throttle.failed(client)
-        return page(request, "login.html", http_status=401, error="Wrong password.")
+    async with throttle.attempt(client) as heard:
+        if not heard:
+            return page(request, "login.html", http_status=429,
+                        error="Several sign-ins from this network are being checked; try "
+                              "again in a few seconds.")
+        if not sessions.password_matches(str(data.get("password", ""))):
+            await throttle.failed(client)
+            return page(request, "login.html", http_status=401, error="Wrong password.")
     throttle.succeeded(client)
     _, cookie = sessions.sign_in(request.state.session)
     response = RedirectResponse("/", status_code=303)
-    response.set_cookie("dc_session", cookie, httponly=True, samesite="strict")
+    set_session_cookie(request, response, cookie)
     return response
 
 
@@ -46,5 +55,5 @@ async def logout(request: Request) -> Response:
     sessions.sign_out(request.state.session)
     _, cookie = sessions.issue()
     response = RedirectResponse("/login", status_code=303)
-    response.set_cookie("dc_session", cookie, httponly=True, samesite="strict")
+    set_session_cookie(request, response, cookie)
     return response
