@@ -13,7 +13,7 @@ from tests.deckbuild import build, codes, legal_filler
 from validator.cards.banlist import read_banlist
 from validator.cards.db import CardDB
 from validator.cards.formats import load_format
-from validator.engine.check import check
+from validator.engine.check import check, evidence_warnings
 from validator.errors import ImplementationError, InputError
 from validator.inputs.decks.batch import read_deck_paths
 
@@ -209,3 +209,17 @@ def test_a_card_table_of_other_cards_list_or_format_is_refused(demo_db: CardDB) 
     table = card_attributes(ocg.cards, ocg.banlist, ocg.fmt)
     with pytest.raises(ImplementationError):
         check(deck, cards=tcg.cards, fmt=tcg.fmt, banlist=tcg.banlist, attributes=table)
+
+
+@pytest.mark.parametrize(("fmt", "sources", "advice"), [
+    ("advanced-tcg", "cards.json", "import the OCG/TCG cdb"),
+    ("advanced-tcg", "cards.json, data/cards.delta.cdb", "import a newer OCG/TCG cdb"),
+    ("advanced-tcg", "cards.json, data/cards-rush.cdb", "import the OCG/TCG cdb"),
+    ("rush", "data/cards-rush.cdb", "import a newer Rush cdb"),
+])
+def test_cards_without_release_information_say_what_to_import(fmt: str, sources: str,
+                                                              advice: str) -> None:
+    [warning] = evidence_warnings([], load_format(fmt), ["Card A", "Card B"], sources)
+    assert warning.code == "NO_RELEASE_INFO"
+    assert advice in warning.message
+    assert evidence_warnings([], load_format(fmt), [], sources) == []

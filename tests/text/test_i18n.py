@@ -47,8 +47,7 @@ def test_every_msgid_is_translated_with_the_same_placeholders(lang: Lang) -> Non
         assert text.strip(), key
         assert sorted(PLACEHOLDER.findall(text)) == sorted(PLACEHOLDER.findall(key[1])), key
         words = PLACEHOLDER.sub("", text)
-        if re.search(r"[A-Za-z]{3,}", key[1]) and key != (None, "{player} {name}  ({source})"
-                                                             "  {status}  {sizes}"):
+        if re.search(r"[A-Za-z]{3,}", PLACEHOLDER.sub("", key[1])):  # words, not a layout
             assert _SCRIPT[lang].search(words), key  # written in the language, not copied
 
 

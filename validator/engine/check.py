@@ -205,7 +205,7 @@ def combine(parts: list[CheckResult]) -> CheckResult:
         warnings=evidence_warnings(
             [w for w in first.warnings if w.code not in _PER_CHUNK]
             + [w for p in parts for w in p.warnings if w.code == "CARD_DATA_MISSING"],
-            first.format, sorted({c for p in parts for c in p.release_unknown})),
+            first.format, sorted({c for p in parts for c in p.release_unknown}), first.cards),
         release_unknown=sorted({c for p in parts for c in p.release_unknown}),
         timings={stage: sum(p.timings.get(stage, 0.0) for p in parts)
                  for stage in first.timings},
@@ -293,7 +293,8 @@ def _check(entries: pl.DataFrame, registered: pl.DataFrame | None, *, unread: pl
               maintain_order="left"),
         warnings=evidence_warnings(
             list(banlist.warnings) + list(shared.table.warnings) + list(cards.warnings)
-            + _demo_warning(cards) + missing, fmt, unknown_release),
+            + _demo_warning(cards) + missing, fmt, unknown_release,
+            ", ".join(str(s.get("source")) for s in cards.sources)),
         timings=clock.lap("report rows"),
         release_unknown=unknown_release,
     )
@@ -305,9 +306,11 @@ _PER_CHUNK = ("CARD_DATA_MISSING", "NO_RELEASE_INFO")
 _NAMED = 30
 
 
-def evidence_warnings(warnings: list[Problem], fmt: Format, unknown: list[str]) -> list[Problem]:
+def evidence_warnings(warnings: list[Problem], fmt: Format, unknown: list[str],
+                      sources: str = "") -> list[Problem]:
     """The warnings, and one more naming the cards of the decks about whose release in the
-    format's regions no source says anything (with what to import to know)."""
+    format's regions no source says anything (with what to import to know: a cdb, or a
+    newer one when ``sources``, the card data's files, hold one already)."""
     if not unknown:
         return warnings
     region = "/".join(p.upper() for p in fmt.card_pool)
@@ -315,6 +318,10 @@ def evidence_warnings(warnings: list[Problem], fmt: Format, unknown: list[str]) 
                                            if len(unknown) > _NAMED else "")
     what = ("the Rush cdb (`deckcheck data import cards-rush.cdb`)" if fmt.rush else
             "the OCG/TCG cdb (`deckcheck data import cards.delta.cdb`)")
+    cdbs = [p for p in sources.split(", ") if p.endswith(".cdb")]
+    if any(("rush" in p.rsplit("/", 1)[-1].lower()) == fmt.rush for p in cdbs):
+        # the game's cdb is in the card data already: these cards are newer than it
+        what = f"a newer {what.removeprefix('the ')}"
     return [*warnings, Problem(
         "card data", None, None,
         f"{len(unknown)} card(s) of the decks have no release information for {region} in "

@@ -23,6 +23,7 @@ from validator.judging.checking import DeckCheck
 from validator.judging.penalties import Policy
 from validator.judging.siding import exchanges_allowed
 from validator.judging.verdicts import verdicts
+from validator.text.i18n import say
 from validator.vocab import ON_ENUM, STATUSES, Lang, Stage
 
 if TYPE_CHECKING:
@@ -50,6 +51,10 @@ def localized(violations: pl.DataFrame, lang: Lang) -> pl.DataFrame:
                                    .alias("localized_message"))
 
 
+#: why a list was chosen, as the card data loader says it (catalog entries)
+LIST_REASONS = ("given by name", "the demo list: no card data imported")
+
+
 @dataclass(frozen=True)
 class Header:
     """What the decks were judged by, and the regulation's words a report repeats."""
@@ -74,6 +79,20 @@ class Header:
     def banlist_line(self) -> str:
         """The list, its effective date and why it was chosen, as reports name it."""
         return list_line(self.banlist, self.banlist_effective, self.banlist_reason)
+
+    def banlist_line_in(self, lang: Lang) -> str:
+        """``banlist_line`` in the language (the list's own name as it is)."""
+        facts = [say(lang, "effective {date}", date=self.banlist_effective)] \
+            if self.banlist_effective else []
+        reason = self.banlist_reason
+        if reason.startswith("in force on "):
+            facts.append(say(lang, "in force on {day}", day=reason.removeprefix("in force on ")))
+        elif reason in LIST_REASONS:
+            facts.append(say(lang, reason))
+        elif reason:
+            facts.append(reason)
+        return say(lang, "{name} ({facts})", name=self.banlist,
+                   facts=say(lang, "; ").join(facts)) if facts else self.banlist
 
     @property
     def siding(self) -> bool:

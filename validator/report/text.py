@@ -28,7 +28,7 @@ def header_lines(report: Report) -> list[str]:
     lists, then the card data (the same lines head a check and an event)."""
     header = report.header
     lang = header.lang
-    values = {"format": header.format_title, "banlist": header.banlist_line,
+    values = {"format": header.format_title, "banlist": header.banlist_line_in(lang),
               "regulation": header.regulation_title if lang != header.regulation
               or not header.regulation_title_local else header.regulation_title_local,
               "duel": header.duel}

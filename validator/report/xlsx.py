@@ -62,7 +62,7 @@ def _summary(ws: Worksheet, report: Report, generated_at: str) -> None:
     header, counted = report.header, report.statuses
     facts: list[tuple[str, Any]] = [
         ("Format", header.format_title),
-        ("Forbidden/Limited list", header.banlist_line),
+        ("Forbidden/Limited list", header.banlist_line_in(lang)),
         ("Card data", header.cards),
         ("Regulation", f"{header.regulation_title} ({header.regulation_title_local})"),
         ("Players", report.items.height),
