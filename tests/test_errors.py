@@ -18,6 +18,7 @@ from openpyxl import Workbook, load_workbook
 from pypdf import PdfWriter
 
 from tests.archives import pdf_bomb, zip_bytes
+from tests.uploads import hostile_read
 from validator.cards import store
 from validator.cards.banlist import parse_lflist, read_banlist, read_table_list
 from validator.cards.db import CardDB
@@ -37,6 +38,7 @@ from validator.errors import (
     ProblemCollector,
     capped,
 )
+from validator.event.bounded import Limits
 from validator.event.rounds import place_seats
 from validator.event.run import run_event
 from validator.event.store import EventDB
@@ -268,6 +270,17 @@ def _nothing_read(tmp: Path) -> list[str]:
     return _codes(state.check_all()[2].outcomes[batch].problems)
 
 
+def _hostile_upload(tmp: Path, data: bytes) -> list[str]:
+    """An uploaded deck built to hit a reading limit: the upload fails with that limit."""
+    state = EventState(EventDB(tmp / "event.sqlite"), store.demo_cards(),
+                       limits=Limits(seconds=1.0, memory=256 << 20), read_one=hostile_read)
+    try:
+        batch = state.db.add_uploads("decks", [("hostile.ydk", data)])
+        return _codes(state.check_all()[2].outcomes[batch].problems)
+    finally:
+        state.close()
+
+
 def _many_without_player(tmp: Path) -> list[str]:
     return _reg_codes(tmp, HEADER + ",,Main,3,Raigeki\n" * 150)
 
@@ -402,6 +415,8 @@ SAMPLES: dict[str, Sample] = {
     "UNKNOWN_CARD_NAME": lambda tmp, _: _judge_typo(tmp),
     "CHECK_FAILED": _check_failed,
     "NOTHING_READ": lambda tmp, _: _nothing_read(tmp),
+    "UPLOAD_TOO_SLOW": lambda tmp, _: _hostile_upload(tmp, b"SLOW"),
+    "UPLOAD_TOO_BIG_IN_MEMORY": lambda tmp, _: _hostile_upload(tmp, b"HUGE"),
     MORE: lambda tmp, _: _many_without_player(tmp),
 }
 

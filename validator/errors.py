@@ -156,6 +156,10 @@ PROBLEM_CODES: dict[str, str] = {
                         "players",
     "UNKNOWN_CARD_NAME": "a card name a judge typed reads as no card (fix it; suggestions given)",
     "CHECK_FAILED": "the event check itself failed; the uploads are kept",
+    "UPLOAD_TOO_SLOW": "an upload whose reading took longer than the server's limit per "
+                       "file; it is not read (nor read again)",
+    "UPLOAD_TOO_BIG_IN_MEMORY": "an upload whose reading needed more memory than the server's "
+                                "limit per file; it is not read (nor read again)",
     "NOTHING_READ": "an upload from which no player's list or deck could be read; it "
                     "replaces nothing",
     # the overflow summary

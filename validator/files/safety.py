@@ -27,6 +27,8 @@ __all__ = [
     "MAX_SHEET_CELLS",
     "MAX_UNPACKED",
     "MAX_UPLOAD",
+    "READ_MEMORY",
+    "READ_SECONDS",
     "check_archive",
     "check_pdf_streams",
     "check_sheet_extents",
@@ -48,6 +50,10 @@ _UNPACK_ERRORS = (zipfile.BadZipFile, NotImplementedError, RuntimeError, zlib.er
 #: the largest upload the web app accepts unless its operator says otherwise (a zip of a
 #: 7,000-player event's YDK files is about 20 MiB)
 MAX_UPLOAD = 100 << 20
+#: what reading one uploaded file in the web app may take unless its operator says otherwise:
+#: seconds of wall-clock time, bytes of memory
+READ_SECONDS = 10.0
+READ_MEMORY = 1 << 30
 MAX_UNPACKED = 256 << 20
 MAX_MEMBERS = 50_000
 MAX_RATIO = 200  # unpacked / packed; ordinary XLSX files stay far below

@@ -14,7 +14,9 @@ runs them in a thread of the server's process (tests: no process to start).
 The pages and downloads write a finished check's judgement (``report.model``), made once
 per check under the event's policy and language.
 
-Each upload is read on its own (and kept read, by its content hash) and each player's
+Each upload is read on its own, within a time and memory limit (``event.bounded``; a file
+that hits one is remembered in the database by its content hash and not read again), and
+kept read by its content hash, and each player's
 list and deck is the version ``event.versions`` chooses: a corrected deck for one player
 replaces only that player's.
 """
@@ -40,17 +42,27 @@ from validator.cards.load import Setup, load
 from validator.cards.store import MANIFEST, data_dir
 from validator.engine.tables import CardTable, card_attributes
 from validator.errors import InputError, Problem
+from validator.event.bounded import (
+    Job,
+    Limits,
+    Read,
+    Reader,
+    ReadFn,
+    limit_code,
+    limit_problem,
+    read_upload,
+    unread,
+)
 from validator.event.run import EventResult, check_event
 from validator.event.store import EventDB, EventSettings
 from validator.event.versions import (
     Submission,
     Versions,
     assemble,
-    empty_registrations,
     in_effect,
 )
-from validator.inputs.decks.batch import DeckFiles, read_deck_uploads, require_decks
-from validator.inputs.registrations.read import Registrations, read_registration_files
+from validator.inputs.decks.batch import DeckFiles
+from validator.inputs.registrations.read import Registrations
 from validator.judging.decisions import Decision
 from validator.judging.penalties import Policy, load_policy, policy_from_toml
 from validator.report.model import Report, judged_event
@@ -66,6 +78,11 @@ def safe_name(name: str) -> str:
     """An upload's file name reduced to its last part, for display and type checks only."""
     base = PurePosixPath(name.replace("\\", "/")).name
     return base[:120] or "upload"
+
+
+def _limit_key(upload: Submission) -> str:
+    """Where the database remembers that reading this upload's content hit a limit."""
+    return f"read-limit:{upload.kind}:{upload.sha256}"
 
 
 @dataclass(frozen=True)
@@ -85,7 +102,8 @@ WORKER_NICENESS = 10
 _worker: EventState | None = None  # in the checking process: its own view of the event
 
 
-def _start_worker(db_path: Path, cards: CardDB, data_dir: Path | None, server: int) -> None:
+def _start_worker(db_path: Path, cards: CardDB, data_dir: Path | None, server: int,
+                  limits: Limits) -> None:
     """In the checking process: below the server's priority, and gone with the server (even
     one killed without a shutdown)."""
     global _worker
@@ -97,7 +115,7 @@ def _start_worker(db_path: Path, cards: CardDB, data_dir: Path | None, server: i
         os._exit(0)
 
     threading.Thread(target=watch, name="server-watch", daemon=True).start()
-    _worker = EventState(EventDB(db_path), cards, data_dir, checks="thread")
+    _worker = EventState(EventDB(db_path), cards, data_dir, checks="thread", limits=limits)
 
 
 Checked = tuple[EventResult | None, list[Problem], Versions]
@@ -115,6 +133,8 @@ class EventState:
     cards: CardDB
     data_dir: Path | None = None
     checks: Literal["process", "thread"] = "thread"
+    limits: Limits = field(default_factory=Limits)  # what reading one upload may take
+    read_one: ReadFn = read_upload  # what reads one upload (in the reading process)
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _latest: tuple[str, Checked] | None = None
     _running: tuple[str, Future[None]] | None = None
@@ -129,7 +149,9 @@ class EventState:
     # the judgement of the latest check asked for, and what it was judged from
     _report: tuple[EventResult, Policy, Lang, Report] | None = None
     # each upload as read, by its content: a check reads only what is new
-    _read: dict[tuple[str, str, str], Registrations | DeckFiles] = field(default_factory=dict)
+    _read: dict[tuple[str, str, str], Read] = field(default_factory=dict)
+    _reader: Reader | None = None  # the process uploads are read in, one batch at a time
+    _reading: threading.Lock = field(default_factory=threading.Lock)
 
     def settings(self) -> EventSettings:
         return self.db.settings() or EventSettings("New event", dt.date.today().isoformat(),
@@ -197,35 +219,51 @@ class EventState:
         return [Decision(d["player_id"], d["where"], d["card"], d["decided_by"], d["reason"],
                          d["qty"], d["section"]) for d in self.db.decisions()]
 
-    def read_upload(self, upload: Submission) -> Registrations | DeckFiles:
+    def read_upload(self, upload: Submission) -> Read:
         """One upload as read on its own (kept, by its content, for the next check)."""
-        key = (upload.kind, upload.sha256, upload.name)
-        held = self._read.get(key)
-        if held is not None:
-            return held
-        data = self.db.upload_data(upload.id)
-        read: Registrations | DeckFiles
-        try:
-            if upload.kind == "registrations":
-                # given the bytes, the readers use a path only as the file's label
-                read = read_registration_files([Path(safe_name(upload.name))], [data])
-            elif upload.kind == "decks":
-                read = read_deck_uploads([(upload.name, data)])
-                require_decks(read, upload.name)
+        return self.read_uploads([upload])[upload.id]
+
+    def read_uploads(self, uploads: list[Submission]) -> dict[int, Read]:
+        """Uploads as read, each on its own and within the limits (by upload id). What is
+        new is read in one batch; an upload that hit a limit is remembered by its content
+        in the database and not read again, even after a restart."""
+        out: dict[int, Read] = {}
+        new: list[Submission] = []
+        for upload in uploads:
+            held = self._read.get((upload.kind, upload.sha256, upload.name))
+            hit = limit_code(self.db.meta(_limit_key(upload))) if held is None else None
+            if held is not None:
+                out[upload.id] = held
+            elif hit is not None:
+                out[upload.id] = self._keep(upload, unread(upload.kind, [
+                    limit_problem(upload.name, hit, self.limits)]))
             else:
-                read = read_deck_uploads([], data.decode("utf-8", "replace"))
-        except InputError as exc:
-            read = empty_registrations(exc.problems) if upload.kind == "registrations" \
-                else DeckFiles(empty_registrations([]).entries, exc.problems, [], {})
-        self._read[key] = read
+                new.append(upload)
+        if not new:
+            return out
+        jobs = [Job(u.kind, u.name, safe_name(u.name), self.db.upload_data(u.id)) for u in new]
+        with self._reading:
+            if self._reader is None:
+                self._reader = Reader(self.limits, self.read_one)
+            found = self._reader.read(jobs)
+        for upload, read in zip(new, found, strict=True):
+            if isinstance(read, str):
+                self.db.set_meta(_limit_key(upload), read)
+                read = unread(upload.kind, [limit_problem(upload.name, read, self.limits)])
+            out[upload.id] = self._keep(upload, read)
+        return out
+
+    def _keep(self, upload: Submission, read: Read) -> Read:
+        self._read[(upload.kind, upload.sha256, upload.name)] = read
         return read
 
     def _check(self) -> Checked:
         effective = in_effect(self.db.submissions())
         lists: dict[int, Registrations] = {}
         decks: dict[int, DeckFiles] = {}
+        reads = self.read_uploads(effective)
         for upload in effective:
-            read = self.read_upload(upload)
+            read = reads[upload.id]
             if isinstance(read, Registrations):
                 lists[upload.id] = read
             else:
@@ -263,7 +301,7 @@ class EventState:
             self._pool = ProcessPoolExecutor(
                 max_workers=1, mp_context=multiprocessing.get_context("spawn"),
                 initializer=_start_worker,
-                initargs=(self.db.path, self.cards, self.data_dir, os.getpid()))
+                initargs=(self.db.path, self.cards, self.data_dir, os.getpid(), self.limits))
         try:
             return self._pool.submit(_check_in_worker).result()
         except BrokenProcessPool:
@@ -277,6 +315,8 @@ class EventState:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
+        if self._reader is not None:
+            self._reader.close()
 
     def _run(self, version: str) -> None:
         checked = self._in_process() if self.checks == "process" else self.check_all()

@@ -1,0 +1,109 @@
+"""Uploads read within a time and a memory limit per file."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from tests.uploads import hostile_read, refusing_read
+from validator.cards.store import demo_cards
+from validator.event.bounded import Job, Limits, Reader, ReadFn
+from validator.event.store import EventDB
+from validator.inputs.decks.batch import DeckFiles
+from validator.web.state import EventState
+
+#: small limits, so a file that hits one is told quickly
+LIMITS = Limits(seconds=1.5, memory=256 << 20)
+YDK = b"#main\n89631139\n89631139\n"
+
+
+def _deck(name: str, data: bytes = YDK) -> Job:
+    return Job("decks", name, name, data)
+
+
+def test_a_batch_is_read_in_order_in_one_process() -> None:
+    reader = Reader(LIMITS)
+    try:
+        found = reader.read([_deck("a.ydk"),
+                             Job("links", "pasted", "pasted", b"P2 not-a-link here")])
+        first = reader._process
+        assert [type(r) for r in found] == [DeckFiles, DeckFiles]
+        assert isinstance(found[0], DeckFiles)
+        assert found[0].ids == ["a"]
+        assert isinstance(found[1], DeckFiles)
+        assert [p.code for p in found[1].problems] == ["BAD_YDKE"]
+        again = reader.read([_deck("b.ydk")])
+        assert isinstance(again[0], DeckFiles)
+        assert again[0].ids == ["b"]
+        assert reader._process is first  # kept for the next batch
+    finally:
+        reader.close()
+
+
+def test_a_file_that_hits_a_limit_is_that_files_code_and_the_others_are_read() -> None:
+    reader = Reader(LIMITS, hostile_read)
+    try:
+        started = time.monotonic()
+        found = reader.read([_deck("a.ydk"), _deck("slow.ydk", b"SLOW"),
+                             _deck("huge.ydk", b"HUGE"), _deck("b.ydk"),
+                             _deck("killed.ydk", b"KILLED"), _deck("c.ydk")])
+        took = time.monotonic() - started
+    finally:
+        reader.close()
+    assert found[1:3] == ["UPLOAD_TOO_SLOW", "UPLOAD_TOO_BIG_IN_MEMORY"]
+    assert found[4] == "UPLOAD_TOO_BIG_IN_MEMORY"
+    assert [r.ids for r in (found[0], found[3], found[5]) if isinstance(r, DeckFiles)] == [
+        ["a"], ["b"], ["c"]]
+    assert took < LIMITS.seconds + 8  # one wait for the slow file, not a stall
+
+
+def _state(db: Path, read: ReadFn = hostile_read) -> EventState:
+    return EventState(EventDB(db), demo_cards(), limits=LIMITS, read_one=read)
+
+
+def test_an_upload_that_hit_a_limit_is_one_problem_and_is_not_read_after_a_restart(
+        tmp_path: Path) -> None:
+    db = tmp_path / "event.sqlite"
+    state = _state(db)
+    try:
+        slow = state.db.add_uploads("decks", [("slow.ydk", b"SLOW deck")])
+        huge = state.db.add_uploads("decks", [("huge.ydk", b"HUGE deck")])
+        fine = state.db.add_uploads("decks", [("P1.ydk", YDK)])
+        outcomes = state.check_all()[2].outcomes
+    finally:
+        state.close()
+    assert [p.code for p in outcomes[slow].problems] == ["UPLOAD_TOO_SLOW"]
+    assert [(p.file, p.line) for p in outcomes[slow].problems] == [("slow.ydk", None)]
+    assert [p.code for p in outcomes[huge].problems] == ["UPLOAD_TOO_BIG_IN_MEMORY"]
+    assert outcomes[fine].read == 1
+    assert not outcomes[fine].problems
+
+    restarted = _state(db, refusing_read)  # the check fails if a hostile file is read again
+    try:
+        _, errors, versions = restarted.check_all()
+    finally:
+        restarted.close()
+    assert errors == []
+    assert [p.code for p in versions.outcomes[slow].problems] == ["UPLOAD_TOO_SLOW"]
+    assert [p.code for p in versions.outcomes[huge].problems] == ["UPLOAD_TOO_BIG_IN_MEMORY"]
+    assert versions.outcomes[fine].read == 1
+
+
+def test_the_same_bytes_uploaded_again_are_not_read_again(tmp_path: Path) -> None:
+    db = tmp_path / "event.sqlite"
+    state = _state(db)
+    try:
+        first = state.db.add_uploads("decks", [("slow.ydk", b"SLOW deck")])
+        assert [p.code for p in state.check_all()[2].outcomes[first].problems] == [
+            "UPLOAD_TOO_SLOW"]
+    finally:
+        state.close()
+    state = _state(db, refusing_read)
+    try:
+        again = state.db.add_uploads("decks", [("renamed.ydk", b"SLOW deck")])
+        _, errors, versions = state.check_all()
+    finally:
+        state.close()
+    assert errors == []
+    assert [(p.code, p.file) for p in versions.outcomes[again].problems] == [
+        ("UPLOAD_TOO_SLOW", "renamed.ydk")]

@@ -1,0 +1,207 @@
+"""Uploads read with a time and a memory limit per file.
+
+A reading process (forked from a server that already imported the readers, so it starts in
+milliseconds) reads a batch of uploads one after another and sends each back as it is read.
+A file that takes longer than ``Limits.seconds`` stops the process; one that needs more than
+``Limits.memory`` bytes fails its allocation (``RLIMIT_AS``) or ends the process. Either
+becomes one problem for that file (``UPLOAD_TOO_SLOW``, ``UPLOAD_TOO_BIG_IN_MEMORY``), and a
+new process reads the rest of the batch. The process is kept for the next batch.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import resource
+import sys
+import weakref
+from collections.abc import Callable
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from multiprocessing.context import ForkServerContext, SpawnContext
+from multiprocessing.process import BaseProcess
+from pathlib import Path
+from typing import Literal
+
+from validator.errors import InputError, Problem
+from validator.event.versions import empty_registrations
+from validator.files.safety import READ_MEMORY, READ_SECONDS
+from validator.inputs.decks.batch import DeckFiles, read_deck_uploads, require_decks
+from validator.inputs.registrations.read import Registrations, read_registration_files
+
+__all__ = ["LIMIT_CODES", "Job", "Limits", "Read", "ReadFn", "Reader", "limit_code",
+           "limit_problem", "read_upload", "unread"]
+
+Read = Registrations | DeckFiles
+LimitCode = Literal["UPLOAD_TOO_SLOW", "UPLOAD_TOO_BIG_IN_MEMORY"]
+LIMIT_CODES: tuple[LimitCode, ...] = ("UPLOAD_TOO_SLOW", "UPLOAD_TOO_BIG_IN_MEMORY")
+#: how long a new reading process may take to say it is ready (not counted against a file)
+START_SECONDS = 60.0
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What reading one upload may take: seconds of wall-clock time, bytes of memory."""
+
+    seconds: float = READ_SECONDS
+    memory: int = READ_MEMORY
+
+
+@dataclass(frozen=True)
+class Job:
+    """One upload to read: its kind, its name (as the problems say it) and its bytes."""
+
+    kind: str
+    name: str
+    label: str  # the name reduced to a file name, for the registration readers
+    data: bytes
+
+
+def read_upload(job: Job) -> Read:
+    """One upload as read on its own, its problems included (no limit: see ``Reader``)."""
+    try:
+        if job.kind == "registrations":
+            # given the bytes, the readers use a path only as the file's label
+            return read_registration_files([Path(job.label)], [job.data])
+        if job.kind == "decks":
+            read = read_deck_uploads([(job.name, job.data)])
+            require_decks(read, job.name)
+            return read
+        return read_deck_uploads([], job.data.decode("utf-8", "replace"))
+    except InputError as exc:
+        return unread(job.kind, exc.problems)
+
+
+def unread(kind: str, problems: list[Problem]) -> Read:
+    """An upload of ``kind`` from which nothing was read, and why."""
+    if kind == "registrations":
+        return empty_registrations(problems)
+    return DeckFiles(empty_registrations([]).entries, problems, [], {})
+
+
+def limit_code(value: str | None) -> LimitCode | None:
+    """``value`` as the code of a limit hit, or None when it is not one."""
+    return next((code for code in LIMIT_CODES if code == value), None)
+
+
+def limit_problem(name: str, code: LimitCode, limits: Limits) -> Problem:
+    """The one problem of an upload whose reading hit a limit."""
+    if code == "UPLOAD_TOO_SLOW":
+        what = f"reading this file took longer than {limits.seconds:g} s"
+    else:
+        what = f"reading this file needed more than {limits.memory >> 20} MiB of memory"
+    return Problem(name, None, None, f"{what}; it was not read (a file built to stall the "
+                                     "check?); check its content, or send it another way",
+                   code=code)
+
+
+def _vm_size() -> int:
+    """This process's address space now, in bytes (0 when the system does not say)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmSize:"):
+                return int(line.split()[1]) << 10
+    except OSError:
+        pass
+    return 0
+
+
+ReadFn = Callable[[Job], Read]
+
+
+def _serve(conn: Connection, memory: int, read: ReadFn) -> None:
+    """In the reading process: read each job sent, send back each read (or the limit hit)."""
+    base = _vm_size()
+    if base:
+        resource.setrlimit(resource.RLIMIT_AS, (base + memory, base + memory))
+    conn.send("ready")
+    while True:
+        try:
+            jobs: list[Job] | None = conn.recv()
+        except EOFError:
+            return
+        if jobs is None:
+            return
+        for job in jobs:
+            try:
+                conn.send(("read", read(job)))
+            except MemoryError:
+                conn.send(("memory", None))
+            except Exception as exc:  # noqa: BLE001 - the server reports it as a failed check
+                conn.send(("failed", f"{type(exc).__name__}: {exc}"))
+
+
+def _context() -> ForkServerContext | SpawnContext:
+    if sys.platform.startswith("linux"):
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload([__name__])
+        return context
+    return multiprocessing.get_context("spawn")
+
+
+class Reader:
+    """Reads batches of uploads in a process of its own, each file within ``limits``, with
+    ``read`` (a module-level function: the process is given it by name)."""
+
+    def __init__(self, limits: Limits | None = None, read: ReadFn = read_upload) -> None:
+        self.limits = limits or Limits()
+        self.read_one = read
+        self._process: BaseProcess | None = None
+        self._conn: Connection | None = None
+
+    def _start(self) -> Connection:
+        if self._conn is not None:
+            return self._conn
+        context = _context()
+        mine, theirs = context.Pipe()
+        process = context.Process(target=_serve, args=(theirs, self.limits.memory, self.read_one),
+                                  name="upload-reader",
+                                  daemon=not multiprocessing.current_process().daemon)
+        process.start()
+        theirs.close()
+        try:
+            ready = mine.poll(START_SECONDS) and mine.recv() == "ready"
+        except (EOFError, OSError):
+            ready = False
+        if not ready:
+            process.kill()
+            mine.close()
+            raise RuntimeError("the upload reading process did not start")
+        self._process, self._conn = process, mine
+        weakref.finalize(self, process.kill)  # a reader dropped unclosed ends its process
+        return mine
+
+    def close(self) -> None:
+        """End the reading process (a new one starts for the next batch)."""
+        if self._process is not None:
+            self._process.kill()
+            self._process.join(5)
+        if self._conn is not None:
+            self._conn.close()
+        self._process = self._conn = None
+
+    def read(self, jobs: list[Job]) -> list[Read | LimitCode]:
+        """Each job read, in order, or the limit its reading hit."""
+        out: list[Read | LimitCode] = []
+        while len(out) < len(jobs):
+            conn = self._start()
+            conn.send(jobs[len(out):])
+            while len(out) < len(jobs) and self._conn is conn:
+                out.append(self._next(conn))  # a limit hit may end the process
+        return out
+
+    def _next(self, conn: Connection) -> Read | LimitCode:
+        if not conn.poll(self.limits.seconds):
+            self.close()
+            return "UPLOAD_TOO_SLOW"
+        try:
+            what, value = conn.recv()
+        except (EOFError, OSError):  # the process ended: out of memory (or killed)
+            self.close()
+            return "UPLOAD_TOO_BIG_IN_MEMORY"
+        if what == "memory":
+            return "UPLOAD_TOO_BIG_IN_MEMORY"
+        if what == "failed":
+            self.close()
+            raise RuntimeError(f"reading an upload failed ({value})")
+        read: Read = value
+        return read
