@@ -409,6 +409,28 @@ def test_the_password_comes_from_a_file_and_on_the_command_line_with_a_warning(
     assert f"{empty}: BAD_OPTION" in no_password.output
 
 
+def test_serve_passes_its_reading_limits_to_the_app(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from validator.event.bounded import Limits
+
+    given: list[object] = []
+
+    class Stop(Exception):
+        """Raised instead of serving."""
+
+    def create_app(*_: object, **options: object) -> None:
+        given.append(options["limits"])
+        raise Stop
+
+    monkeypatch.setattr("validator.web.app.create_app", create_app)
+    db = ["serve", "--db", str(tmp_path / "e.sqlite"), "--port", "0"]
+    defaults = CliRunner().invoke(main, db)
+    chosen = CliRunner().invoke(main, [*db, "--read-seconds", "2.5", "--read-memory", "300"])
+    assert isinstance(defaults.exception, Stop)
+    assert isinstance(chosen.exception, Stop)
+    assert given == [Limits(10.0, 1 << 30), Limits(2.5, 300 << 20)]
+
+
 def test_forwarded_headers_are_believed_only_from_named_proxies() -> None:
     from validator.cli import server_config
 

@@ -18,7 +18,7 @@ import click
 
 from validator.cards import store
 from validator.errors import SHOWN, InputError
-from validator.files.safety import MAX_UPLOAD
+from validator.files.safety import MAX_UPLOAD, READ_MEMORY, READ_SECONDS
 from validator.vocab import LANGS, NAME_LANGS, STAGES
 
 if TYPE_CHECKING:
@@ -779,12 +779,18 @@ def server_config(app: Any, forwarded_allow_ips: str | None) -> Any:
 @click.option("--max-upload", type=click.IntRange(1, 2048), default=MAX_UPLOAD >> 20,
               show_default=True, help="Largest upload accepted, in MB (a zip of an event's "
                                       "PDF sheets is about 0.15 MB per player).")
+@click.option("--read-seconds", type=click.FloatRange(0.1, 3600), default=READ_SECONDS,
+              show_default=True, help="Longest time reading one uploaded file may take; a "
+                                      "file that takes longer is reported, not read.")
+@click.option("--read-memory", type=click.IntRange(64, 65536), default=READ_MEMORY >> 20,
+              show_default=True, help="Most memory reading one uploaded file may take, in "
+                                      "MiB; a file that needs more is reported, not read.")
 @data_dir_option
 @user_errors
 def serve_command(db_path: Path, host: str, port: int, password: str | None,
                   password_file: Path | None, forwarded_allow_ips: str | None,
                   allow_hosts: tuple[str, ...], cards_spec: str | None, max_upload: int,
-                  data_dir: Path | None) -> None:
+                  read_seconds: float, read_memory: int, data_dir: Path | None) -> None:
     """Serve the web app for organizers and judges (one event per database file).
 
     Example: deckcheck serve --db regional.sqlite --host 0.0.0.0 --password-file pw.txt
@@ -793,6 +799,7 @@ def serve_command(db_path: Path, host: str, port: int, password: str | None,
 
     import uvicorn
 
+    from validator.event.bounded import Limits
     from validator.web.app import create_app
     from validator.web.security import LOOPBACK, MIN_PASSWORD, allowed_hosts
 
@@ -819,7 +826,7 @@ def serve_command(db_path: Path, host: str, port: int, password: str | None,
                             code="BAD_OPTION") from exc
     app = create_app(db_path, password=password, cards_spec=cards_spec, data_dir=data_dir,
                      max_upload=max_upload << 20, hosts=allowed_hosts(host, allow_hosts),
-                     checks="process")
+                     checks="process", limits=Limits(read_seconds, read_memory << 20))
     server = uvicorn.Server(server_config(app, forwarded_allow_ips))
     shown = f"[{host}]" if ":" in host else host
     out.print(f"deckcheck serving {db_path} on http://{shown}:{port}/")

@@ -25,6 +25,7 @@ from starlette.exceptions import HTTPException
 
 from validator.cards import store
 from validator.errors import SHOWN, InputError, Problem
+from validator.event.bounded import Limits
 from validator.event.store import EventDB
 from validator.files.safety import MAX_UPLOAD
 from validator.text.lexicon import whole_number
@@ -55,12 +56,15 @@ LOGIN_BODY = 4096
 def create_app(db_path: Path, *, password: str | None = None, cards_spec: str | None = None,
                data_dir: Path | None = None, max_upload: int = MAX_UPLOAD,
                hosts: frozenset[str] = frozenset(LOOPBACK),
-               checks: Literal["process", "thread"] = "thread") -> Any:
+               checks: Literal["process", "thread"] = "thread",
+               limits: Limits | None = None) -> Any:
     """The ASGI app for one event's database file. ``hosts`` are the host names it answers
     to (see :func:`validator.web.security.allowed_hosts`); ``checks`` says where event
-    checks run (see :mod:`validator.web.state`)."""
+    checks run (see :mod:`validator.web.state`); ``limits`` what reading one upload may
+    take (see :mod:`validator.event.bounded`)."""
     db = EventDB(db_path)
-    event = EventState(db, store.load_cards(cards_spec, data_dir), data_dir, checks)
+    event = EventState(db, store.load_cards(cards_spec, data_dir), data_dir, checks,
+                       limits or Limits())
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
