@@ -7,7 +7,15 @@ from pathlib import Path
 
 from tests.uploads import hostile_read, refusing_read
 from validator.cards.store import demo_cards
-from validator.event.bounded import Job, Limits, Reader, ReadFn
+from validator.event.bounded import (
+    Job,
+    Limits,
+    Reader,
+    ReadFn,
+    limit_record,
+    read_upload,
+    still_hit,
+)
 from validator.event.store import EventDB
 from validator.inputs.decks.batch import DeckFiles
 from validator.web.state import EventState
@@ -107,3 +115,36 @@ def test_the_same_bytes_uploaded_again_are_not_read_again(tmp_path: Path) -> Non
     assert errors == []
     assert [(p.code, p.file) for p in versions.outcomes[again].problems] == [
         ("UPLOAD_TOO_SLOW", "renamed.ydk")]
+
+
+def test_a_raised_limit_reads_the_upload_again(tmp_path: Path) -> None:
+    db = tmp_path / "event.sqlite"
+    state = _state(db)
+    try:
+        slow = state.db.add_uploads("decks", [("slow.ydk", b"SLOW deck")])
+        state.check_all()
+    finally:
+        state.close()
+    # a lower limit: still not read; a higher one: read (a deck of no cards)
+    lower, higher = Limits(1.0, LIMITS.memory), Limits(5.0, LIMITS.memory)
+    for limits, read, expected in [(lower, refusing_read, (0, ["UPLOAD_TOO_SLOW"])),
+                                   (higher, read_upload, (1, []))]:
+        again = EventState(EventDB(db), demo_cards(), limits=limits, read_one=read)
+        try:
+            _, errors, versions = again.check_all()
+        finally:
+            again.close()
+        assert errors == []
+        outcome = versions.outcomes[slow]
+        assert (outcome.read, [p.code for p in outcome.problems]) == expected
+
+
+def test_a_kept_record_says_which_limit_still_holds() -> None:
+    slow = limit_record("UPLOAD_TOO_SLOW", LIMITS)
+    big = limit_record("UPLOAD_TOO_BIG_IN_MEMORY", LIMITS)
+    assert still_hit(slow, LIMITS) == "UPLOAD_TOO_SLOW"
+    assert still_hit(slow, Limits(seconds=LIMITS.seconds * 2)) is None
+    assert still_hit(big, LIMITS) == "UPLOAD_TOO_BIG_IN_MEMORY"
+    assert still_hit(big, Limits(memory=LIMITS.memory * 2)) is None
+    assert still_hit(None, LIMITS) is None
+    assert still_hit("UPLOAD_TOO_SLOW", LIMITS) == "UPLOAD_TOO_SLOW"  # no limit kept: holds

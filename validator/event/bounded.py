@@ -28,8 +28,8 @@ from validator.files.safety import READ_MEMORY, READ_SECONDS
 from validator.inputs.decks.batch import DeckFiles, read_deck_uploads, require_decks
 from validator.inputs.registrations.read import Registrations, read_registration_files
 
-__all__ = ["LIMIT_CODES", "Job", "Limits", "Read", "ReadFn", "Reader", "limit_code",
-           "limit_problem", "read_upload", "unread"]
+__all__ = ["LIMIT_CODES", "Job", "Limits", "Read", "ReadFn", "Reader",
+           "limit_problem", "limit_record", "read_upload", "still_hit", "unread"]
 
 Read = Registrations | DeckFiles
 LimitCode = Literal["UPLOAD_TOO_SLOW", "UPLOAD_TOO_BIG_IN_MEMORY"]
@@ -78,9 +78,22 @@ def unread(kind: str, problems: list[Problem]) -> Read:
     return DeckFiles(empty_registrations([]).entries, problems, [], {})
 
 
-def limit_code(value: str | None) -> LimitCode | None:
-    """``value`` as the code of a limit hit, or None when it is not one."""
-    return next((code for code in LIMIT_CODES if code == value), None)
+def limit_record(code: LimitCode, limits: Limits) -> str:
+    """What the database keeps of a limit hit: its code and the limit it hit."""
+    return f"{code} {limits.seconds if code == 'UPLOAD_TOO_SLOW' else limits.memory}"
+
+
+def still_hit(record: str | None, limits: Limits) -> LimitCode | None:
+    """The limit a kept record says an upload hits under ``limits``; None when nothing was
+    kept, or when the limit is now more generous than the one it hit (read it again)."""
+    word, _, limit = (record or "").partition(" ")
+    code = next((c for c in LIMIT_CODES if c == word), None)
+    try:
+        hit = float(limit)
+    except ValueError:
+        return code
+    now = limits.seconds if code == "UPLOAD_TOO_SLOW" else limits.memory
+    return code if now <= hit else None
 
 
 def limit_problem(name: str, code: LimitCode, limits: Limits) -> Problem:

@@ -48,9 +48,10 @@ from validator.event.bounded import (
     Read,
     Reader,
     ReadFn,
-    limit_code,
     limit_problem,
+    limit_record,
     read_upload,
+    still_hit,
     unread,
 )
 from validator.event.run import EventResult, check_event
@@ -226,12 +227,14 @@ class EventState:
     def read_uploads(self, uploads: list[Submission]) -> dict[int, Read]:
         """Uploads as read, each on its own and within the limits (by upload id). What is
         new is read in one batch; an upload that hit a limit is remembered by its content
-        in the database and not read again, even after a restart."""
+        in the database and not read again, even after a restart (unless the limit it hit
+        was raised since)."""
         out: dict[int, Read] = {}
         new: list[Submission] = []
         for upload in uploads:
             held = self._read.get((upload.kind, upload.sha256, upload.name))
-            hit = limit_code(self.db.meta(_limit_key(upload))) if held is None else None
+            hit = still_hit(self.db.meta(_limit_key(upload)), self.limits) if held is None \
+                else None
             if held is not None:
                 out[upload.id] = held
             elif hit is not None:
@@ -248,7 +251,7 @@ class EventState:
             found = self._reader.read(jobs)
         for upload, read in zip(new, found, strict=True):
             if isinstance(read, str):
-                self.db.set_meta(_limit_key(upload), read)
+                self.db.set_meta(_limit_key(upload), limit_record(read, self.limits))
                 read = unread(upload.kind, [limit_problem(upload.name, read, self.limits)])
             out[upload.id] = self._keep(upload, read)
         return out
