@@ -5,11 +5,14 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.uploads import hostile_read, refusing_read
 from validator.cards.store import demo_cards
 from validator.event.bounded import (
     Job,
     Limits,
+    Read,
     Reader,
     ReadFn,
     limit_record,
@@ -148,3 +151,27 @@ def test_a_kept_record_says_which_limit_still_holds() -> None:
     assert still_hit(big, Limits(memory=LIMITS.memory * 2)) is None
     assert still_hit(None, LIMITS) is None
     assert still_hit("UPLOAD_TOO_SLOW", LIMITS) == "UPLOAD_TOO_SLOW"  # no limit kept: holds
+
+
+def test_uploads_are_sent_in_batches_of_bounded_size(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("validator.web.state.BATCH_BYTES", 2 * len(YDK))  # two files a batch
+    sizes: list[int] = []
+    read = Reader.read
+
+    def counted(reader: Reader, jobs: list[Job]) -> list[Read | str]:
+        sizes.append(len(jobs))
+        return list(read(reader, jobs))
+
+    monkeypatch.setattr(Reader, "read", counted)
+    state = _state(tmp_path / "event.sqlite")
+    try:
+        uploads = [state.db.add_uploads("decks", [(f"P{n}.ydk", YDK)]) for n in range(3)]
+        slow = state.db.add_uploads("decks", [("slow.ydk", b"SLOW deck")])
+        _, errors, versions = state.check_all()
+    finally:
+        state.close()
+    assert errors == []
+    assert sizes == [2, 2]
+    assert [versions.outcomes[u].read for u in uploads] == [1, 1, 1]
+    assert [p.code for p in versions.outcomes[slow].problems] == ["UPLOAD_TOO_SLOW"]

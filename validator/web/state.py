@@ -14,11 +14,10 @@ runs them in a thread of the server's process (tests: no process to start).
 The pages and downloads write a finished check's judgement (``report.model``), made once
 per check under the event's policy and language.
 
-Each upload is read on its own, within a time and memory limit (``event.bounded``; a file
+Each upload is read on its own, within a time and a memory limit (``event.bounded``: a file
 that hits one is remembered in the database by its content hash and not read again), and
-kept read by its content hash, and each player's
-list and deck is the version ``event.versions`` chooses: a corrected deck for one player
-replaces only that player's.
+kept read by its content hash. Each player's list and deck is the version
+``event.versions`` chooses: a corrected deck for one player replaces only that player's.
 """
 
 from __future__ import annotations
@@ -79,6 +78,10 @@ def safe_name(name: str) -> str:
     """An upload's file name reduced to its last part, for display and type checks only."""
     base = PurePosixPath(name.replace("\\", "/")).name
     return base[:120] or "upload"
+
+
+#: the most upload bytes sent to the reading process at once
+BATCH_BYTES = 64 << 20
 
 
 def _limit_key(upload: Submission) -> str:
@@ -242,18 +245,24 @@ class EventState:
                     limit_problem(upload.name, hit, self.limits)]))
             else:
                 new.append(upload)
-        if not new:
-            return out
-        jobs = [Job(u.kind, u.name, safe_name(u.name), self.db.upload_data(u.id)) for u in new]
-        with self._reading:
-            if self._reader is None:
-                self._reader = Reader(self.limits, self.read_one)
-            found = self._reader.read(jobs)
-        for upload, read in zip(new, found, strict=True):
-            if isinstance(read, str):
-                self.db.set_meta(_limit_key(upload), limit_record(read, self.limits))
-                read = unread(upload.kind, [limit_problem(upload.name, read, self.limits)])
-            out[upload.id] = self._keep(upload, read)
+        while new:  # in batches of at most BATCH_BYTES (or one larger file)
+            batch: list[tuple[Submission, Job]] = []
+            size = 0
+            while new and (not batch or size + new[0].size <= BATCH_BYTES):
+                upload = new.pop(0)
+                data = self.db.upload_data(upload.id)
+                batch.append((upload, Job(upload.kind, upload.name, safe_name(upload.name),
+                                          data)))
+                size += len(data)
+            with self._reading:
+                if self._reader is None:
+                    self._reader = Reader(self.limits, self.read_one)
+                found = self._reader.read([job for _, job in batch])
+            for (upload, _), read in zip(batch, found, strict=True):
+                if isinstance(read, str):
+                    self.db.set_meta(_limit_key(upload), limit_record(read, self.limits))
+                    read = unread(upload.kind, [limit_problem(upload.name, read, self.limits)])
+                out[upload.id] = self._keep(upload, read)
         return out
 
     def _keep(self, upload: Submission, read: Read) -> Read:
