@@ -1,6 +1,6 @@
-"""Readers of uploads for tests of the limits per file: hostile files are given away by their
-first bytes (``SLOW``, ``HUGE``, ``KILLED``). Module-level functions: the reading process is
-given them by name."""
+"""Readers of uploads for tests of the limits per file: hostile files are given away by
+their first bytes (``SLOW``, ``HUGE``, ``GROW``, ``KILLED``). Module-level functions: the
+reading process is given them by name."""
 
 from __future__ import annotations
 
@@ -20,6 +20,10 @@ def hostile_read(job: Job) -> Read:
     if job.data.startswith(b"HUGE"):
         held = bytearray(1 << 30)  # beyond the limit: the allocation fails
         held[-1] = 1
+    if job.data.startswith(b"GROW"):
+        held_too = b"x" * (400 << 20)  # within the address space allowed, beyond the limit
+        time.sleep(600)
+        del held_too
     if job.data.startswith(b"KILLED"):
         os.kill(os.getpid(), signal.SIGKILL)  # as the system ends a process out of memory
     return read_upload(job)
@@ -27,6 +31,6 @@ def hostile_read(job: Job) -> Read:
 
 def refusing_read(job: Job) -> Read:
     """Reads as the server does, and fails the check on a file built to be hostile."""
-    if job.data.startswith((b"SLOW", b"HUGE", b"KILLED")):
+    if job.data.startswith((b"SLOW", b"HUGE", b"GROW", b"KILLED")):
         raise RuntimeError(f"{job.name} was read again")
     return read_upload(job)

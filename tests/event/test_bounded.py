@@ -68,6 +68,21 @@ def test_a_file_that_hits_a_limit_is_that_files_code_and_the_others_are_read() -
     assert took < LIMITS.seconds + 8  # one wait for the slow file, not a stall
 
 
+def test_a_file_whose_reading_holds_too_much_memory_is_stopped_before_its_time() -> None:
+    reader = Reader(Limits(seconds=60, memory=256 << 20), hostile_read)
+    try:
+        reader.read([_deck("a.ydk")])  # the process started
+        started = time.monotonic()
+        found = reader.read([_deck("grows.ydk", b"GROW"), _deck("b.ydk")])
+        took = time.monotonic() - started
+    finally:
+        reader.close()
+    assert found[0] == "UPLOAD_TOO_BIG_IN_MEMORY"
+    assert isinstance(found[1], DeckFiles)
+    assert found[1].ids == ["b"]
+    assert took < 30  # the memory it held stopped it, not the time it took
+
+
 def _state(db: Path, read: ReadFn = hostile_read) -> EventState:
     return EventState(EventDB(db), demo_cards(), limits=LIMITS, read_one=read)
 

@@ -2,8 +2,9 @@
 
 A reading process (forked from a server that already imported the readers, so it starts in
 milliseconds) reads a batch of uploads one after another and sends each back as it is read.
-A file that takes longer than ``Limits.seconds`` stops the process; one that needs more than
-``Limits.memory`` bytes fails its allocation (``RLIMIT_AS``) or ends the process. Either
+A file that takes longer than ``Limits.seconds`` stops the process; so does one whose
+reading holds more than ``Limits.memory`` bytes (the server watches the process), and an
+allocation far beyond it fails (``RLIMIT_AS``) or ends the process. Either
 becomes one problem for that file (``UPLOAD_TOO_SLOW``, ``UPLOAD_TOO_BIG_IN_MEMORY``), and a
 new process reads the rest of the batch. The process is kept for the next batch.
 """
@@ -13,6 +14,7 @@ from __future__ import annotations
 import multiprocessing
 import resource
 import sys
+import time
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -34,6 +36,11 @@ __all__ = ["LIMIT_CODES", "Job", "Limits", "Read", "ReadFn", "Reader",
 Read = Registrations | DeckFiles
 LimitCode = Literal["UPLOAD_TOO_SLOW", "UPLOAD_TOO_BIG_IN_MEMORY"]
 LIMIT_CODES: tuple[LimitCode, ...] = ("UPLOAD_TOO_SLOW", "UPLOAD_TOO_BIG_IN_MEMORY")
+#: how often the server looks at the memory the reading process holds, in seconds
+WATCH_SECONDS = 0.05
+#: the address space the reading process may reserve, in memory limits: what it holds is
+#: watched by the server; this stops an allocation too large to be watched
+ADDRESS_ROOM = 2
 #: how long a new reading process may take to say it is ready (not counted against a file)
 START_SECONDS = 60.0
 
@@ -107,13 +114,14 @@ def limit_problem(name: str, code: LimitCode, limits: Limits) -> Problem:
                    code=code)
 
 
-def _vm_size() -> int:
-    """This process's address space now, in bytes (0 when the system does not say)."""
+def _status(field: str, pid: int | None = None) -> int:
+    """A size (``VmSize``, ``VmRSS``) of a process (this one by default), in bytes; 0 when
+    the system does not say."""
     try:
-        for line in Path("/proc/self/status").read_text().splitlines():
-            if line.startswith("VmSize:"):
+        for line in Path(f"/proc/{pid or 'self'}/status").read_text().splitlines():
+            if line.startswith(f"{field}:"):
                 return int(line.split()[1]) << 10
-    except OSError:
+    except (OSError, ValueError):
         pass
     return 0
 
@@ -123,9 +131,10 @@ ReadFn = Callable[[Job], Read]
 
 def _serve(conn: Connection, memory: int, read: ReadFn) -> None:
     """In the reading process: read each job sent, send back each read (or the limit hit)."""
-    base = _vm_size()
-    if base:
-        resource.setrlimit(resource.RLIMIT_AS, (base + memory, base + memory))
+    base = _status("VmSize")
+    if base:  # address space reserved but never used (threads' heaps) may take as much again
+        cap = base + ADDRESS_ROOM * memory
+        resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
     conn.send("ready")
     while True:
         try:
@@ -159,6 +168,7 @@ class Reader:
         self.limits = limits or Limits()
         self.read_one = read
         self._process: BaseProcess | None = None
+        self._resident = 0  # the memory the reading process held when it was ready
         self._conn: Connection | None = None
 
     def _start(self) -> Connection:
@@ -180,6 +190,7 @@ class Reader:
             mine.close()
             raise RuntimeError("the upload reading process did not start")
         self._process, self._conn = process, mine
+        self._resident = _status("VmRSS", process.pid)
         weakref.finalize(self, process.kill)  # a reader dropped unclosed ends its process
         return mine
 
@@ -203,9 +214,16 @@ class Reader:
         return out
 
     def _next(self, conn: Connection) -> Read | LimitCode:
-        if not conn.poll(self.limits.seconds):
-            self.close()
-            return "UPLOAD_TOO_SLOW"
+        deadline = time.monotonic() + self.limits.seconds
+        pid = self._process.pid if self._process is not None else None
+        while not conn.poll(min(WATCH_SECONDS, max(deadline - time.monotonic(), 0))):
+            if pid is not None and self._resident and \
+                    _status("VmRSS", pid) - self._resident > self.limits.memory:
+                self.close()
+                return "UPLOAD_TOO_BIG_IN_MEMORY"
+            if time.monotonic() >= deadline:
+                self.close()
+                return "UPLOAD_TOO_SLOW"
         try:
             what, value = conn.recv()
         except (EOFError, OSError):  # the process ended: out of memory (or killed)
