@@ -1,6 +1,6 @@
 """Readers of uploads for tests of the limits per file: hostile files are given away by
-their first bytes (``SLOW``, ``HUGE``, ``GROW``, ``KILLED``). Module-level functions: the
-reading process is given them by name."""
+their first bytes (``SLOW``, ``HUGE``, ``GROW``, ``KEEP``, ``KILLED``). Module-level
+functions: the reading process is given them by name."""
 
 from __future__ import annotations
 
@@ -11,6 +11,9 @@ import time
 from validator.event.bounded import Job, Read, read_upload
 
 __all__ = ["hostile_read", "refusing_read"]
+
+
+_KEPT: list[bytes] = []  # what a KEEP file leaves held after its reading
 
 
 def hostile_read(job: Job) -> Read:
@@ -24,6 +27,8 @@ def hostile_read(job: Job) -> Read:
         held_too = b"x" * (400 << 20)  # within the address space allowed, beyond the limit
         time.sleep(600)
         del held_too
+    if job.data.startswith(b"KEEP"):
+        _KEPT.append(b"k" * (200 << 20))  # within the limit, and still held afterwards
     if job.data.startswith(b"KILLED"):
         os.kill(os.getpid(), signal.SIGKILL)  # as the system ends a process out of memory
     return read_upload(job)

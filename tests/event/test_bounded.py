@@ -83,6 +83,20 @@ def test_a_file_whose_reading_holds_too_much_memory_is_stopped_before_its_time()
     assert took < 30  # the memory it held stopped it, not the time it took
 
 
+def test_a_process_left_holding_much_memory_is_not_kept_for_the_next_file() -> None:
+    reader = Reader(Limits(seconds=60, memory=256 << 20), hostile_read)
+    try:
+        found = reader.read([_deck("a.ydk", b"KEEP" + YDK)])
+        ended = reader._process is None
+        again = reader.read([_deck("b.ydk")])
+    finally:
+        reader.close()
+    assert isinstance(found[0], DeckFiles)  # not blamed: it stayed within the limit
+    assert ended  # but the process is not kept, so that the next file is not blamed either
+    assert isinstance(again[0], DeckFiles)
+    assert again[0].ids == ["b"]
+
+
 def _state(db: Path, read: ReadFn = hostile_read) -> EventState:
     return EventState(EventDB(db), demo_cards(), limits=LIMITS, read_one=read)
 

@@ -229,10 +229,13 @@ class Reader:
         except (EOFError, OSError):  # the process ended: out of memory (or killed)
             self.close()
             return "UPLOAD_TOO_BIG_IN_MEMORY"
-        if what == "memory":
-            return "UPLOAD_TOO_BIG_IN_MEMORY"
         if what == "failed":
             self.close()
             raise RuntimeError(f"reading an upload failed ({value})")
+        if what == "memory" or (pid is not None and self._resident and _status("VmRSS", pid)
+                                - self._resident > self.limits.memory // 2):
+            self.close()  # a fresh process for the next file: none is blamed for another's
+        if what == "memory":
+            return "UPLOAD_TOO_BIG_IN_MEMORY"
         read: Read = value
         return read
