@@ -63,6 +63,10 @@ _SENTENCES = ("Judge: {name}", "Judge: {name} (head judge)", "{n} players", "{n}
               "{n} illegal", "{n} need a decision", "{n} not checked", "{n} problems",
               "Round {round} · table {table}", "Round {round} · no table this round",
               "Deck check: {player}", "Event check: {status}", "Times in {zone}.",
+              "Recorded ({zone})", "No entries yet.",
+              "Submissions ({lists} list, {decks} deck version(s))",
+              "Or, instead of counting, paste the deck being played (YDK, a ydke link, an "
+              "Omega code, a mycard code, a YGOMobile link or a text list)",
               "Count the deck against the registered list; change a number where the deck "
               "differs.",
               "Duel 2 or later of a match: side deck exchanges (one for one) are allowed when "

@@ -22,7 +22,7 @@ from validator.errors import InputError, Problem
 from validator.event.store import Judge
 from validator.report.model import Report
 from validator.report.penalty_log import local_time
-from validator.text.i18n import jinja_callables
+from validator.text.i18n import jinja_callables, terms
 from validator.text.lexicon import whole_number
 from validator.vocab import LANGS, REGULATIONS, STATUS_LABELS, STATUSES, Lang
 from validator.web.security import BodyTooLarge
@@ -44,6 +44,15 @@ LANG_NAMES: dict[Lang, str] = {"en": "English", "ja": "日本語", "ko": "한국
 templates.env.globals.update(LANG_NAMES=LANG_NAMES, LANGS=LANGS, REGULATIONS=REGULATIONS,
                              CODES=CODES, quote=quote, STATUSES=STATUSES,
                              STATUS_LABELS=STATUS_LABELS)
+
+
+def group_word(group: str, lang: Lang) -> str:
+    """A group of a list (monster, spell, trap, extra, side) as the page's language says it;
+    another word as it is, capitalized."""
+    return terms(lang, "list group").get(group, group.capitalize())
+
+
+templates.env.filters["group_word"] = group_word
 #: a stored time (ISO 8601, UTC) as a page shows it: ``2026-12-05 09:30:00``
 templates.env.filters["when"] = lambda stamp: str(stamp).replace("T", " ").removesuffix(
     "+00:00")
