@@ -11,7 +11,7 @@ from html.parser import HTMLParser
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.web.helpers import LUCAS, client_for, csrf_token, upload_sample
+from tests.web.helpers import LEGAL_PLAYER, LUCAS, client_for, csrf_token, upload_sample
 from validator.text.i18n import LOCAL_LANGS, PLACEHOLDER, catalog
 from validator.vocab import Lang
 
@@ -65,6 +65,8 @@ _SENTENCES = ("Judge: {name}", "Judge: {name} (head judge)", "{n} players", "{n}
               "Deck check: {player}", "Event check: {status}", "Times in {zone}.",
               "Recorded ({zone})", "No entries yet.",
               "Submissions ({lists} list, {decks} deck version(s))",
+              "Checked: the counts entered on the form, duel {duel}.",
+              "The deck matches the registered list and is legal.",
               "Or, instead of counting, paste the deck being played (YDK, a ydke link, an "
               "Omega code, a mycard code, a YGOMobile link or a text list)",
               "Count the deck against the registered list; change a number where the deck "
@@ -101,6 +103,28 @@ def test_the_moved_pages_show_none_of_their_english_words(sample: TestClient,
         assert _found(_texts(local.text), {m: patterns[m] for m in moved}) == set(), path
         shown |= moved
     assert {"Penalty log", "Deck check", "Judge: {name}", "{n} players"} <= shown
+
+
+@pytest.mark.parametrize("lang", LOCAL_LANGS)
+@pytest.mark.parametrize("short", [False, True])
+def test_a_deck_check_result_shows_none_of_its_english_words(
+        sample: TestClient, lang: Lang, short: bool) -> None:
+    patterns = _web_msgids()
+    counted = dict(re.findall(r'name="(n:[a-z]+:[0-9]+)" value="([0-9]+)"',
+                              sample.get(f"/judge/{LEGAL_PLAYER}").text))
+    assert counted
+    if short:  # one card of the list missing from the deck: illegal, a penalty to record
+        counted[next(field for field in counted if field.startswith("n:main:"))] = "0"
+    form = {"csrf": csrf_token(sample, f"/judge/{LEGAL_PLAYER}"), "duel": "1", **counted}
+    english = sample.post(f"/judge/{LEGAL_PLAYER}/check", data=form,
+                          headers={"accept-language": "en"})
+    local = sample.post(f"/judge/{LEGAL_PLAYER}/check", data=form,
+                        headers={"accept-language": lang})
+    assert english.status_code == local.status_code == 200
+    moved = _found(_texts(english.text), patterns)
+    assert "Checked: the counts entered on the form, duel {duel}." in moved
+    assert ("Record in the penalty log" if short else "Record the deck check (legal)") in moved
+    assert _found(_texts(local.text), {m: patterns[m] for m in moved}) == set()
 
 
 def test_the_header_speaks_the_language(sample: TestClient) -> None:
