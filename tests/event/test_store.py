@@ -164,6 +164,26 @@ def test_the_judge_of_a_device_is_kept(tmp_path: Path) -> None:
     assert (judge.name, judge.head) == ("Mai K", False)
 
 
+def test_the_page_language_of_a_device_is_kept(tmp_path: Path) -> None:
+    db = EventDB(tmp_path / "e.sqlite")
+    assert db.page_lang("sid-1") is None
+    db.set_page_lang("sid-1", "ja")
+    db.set_page_lang("sid-1", "th")
+    db.set_page_lang("sid-2", "ko")
+    assert (db.page_lang("sid-1"), db.page_lang("sid-2")) == ("th", "ko")
+    assert EventDB(tmp_path / "e.sqlite").page_lang("sid-1") == "th"
+
+
+def test_an_older_event_file_gains_the_page_language_table(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite"
+    with sqlite3.connect(path) as conn:
+        conn.executescript(OLD_SCHEMA)
+    db = EventDB(path)
+    assert db.page_lang("sid-1") is None
+    db.set_page_lang("sid-1", "ko")
+    assert db.page_lang("sid-1") == "ko"
+
+
 def test_the_event_file_and_its_wal_are_the_owner_s_only(tmp_path: Path) -> None:
     db = EventDB(tmp_path / "e.sqlite")
     db.secret()

@@ -16,13 +16,14 @@ from fastapi.responses import PlainTextResponse, Response
 from fastapi.testclient import TestClient
 from starlette.datastructures import FormData, UploadFile
 
-from tests.web.helpers import client_for, csrf_token
+from tests.web.helpers import client_for, csrf_token, event_of
 from validator.cards.store import demo_cards
 from validator.errors import InputError
 from validator.event.store import EventDB, EventSettings
 from validator.text.i18n import jinja_callables
 from validator.web.pages import (
     Forbidden,
+    accepted_lang,
     files,
     form,
     latest,
@@ -229,12 +230,14 @@ def test_pages_declare_the_event_s_language_and_fonts_that_cover_it(
                                             "regulation": "th", "lang": lang})
         assert saved.status_code == 200
         html = client.get("/").text
+        css = client.get("/static/style.css").text  # the page's policy refuses inline styles
     assert f'<html lang="{lang}">' in html
+    assert '<link rel="stylesheet" href="/static/style.css">' in html
     for family in ('"Noto Sans CJK JP"', '"Malgun Gothic"', '"Noto Sans Thai"', "Loma",
                    "NanumGothic", "IPAGothic"):
-        assert family in html
-    assert f"html:lang({lang})" in html or lang == "ja"
-    assert first_family in html
+        assert family in css
+    assert f"html:lang({lang})" in css or lang == "ja"
+    assert first_family in css
 
 
 def test_templates_say_what_the_catalogs_say() -> None:
@@ -243,3 +246,47 @@ def test_templates_say_what_the_catalogs_say() -> None:
     assert template.render(**jinja_callables("th"), _=jinja_callables("th")["gettext"]) == (
         "ไม่มีไฟล์เด็ค · เมนเด็ค · ไม่มีไฟล์เด็ค")
     assert template.render() == "no deck file · main · no deck file"
+
+
+@pytest.mark.parametrize(("header", "lang"), [
+    ("ja-JP,ja;q=0.9,en;q=0.8", "ja"), ("en-US,en;q=0.9", "en"), ("th", "th"),
+    ("fr-FR, ko;q=0.5, ja;q=0.4", "ko"), ("en;q=0.2, th;q=0.7", "th"),
+    ("ko;q=0, ja;q=0.1", "ja"), ("fr, de", None), ("", None), ("*", None),
+    ("ja;q=banana", None), ("x" * 5000, None)])
+def test_the_browser_s_languages_are_read_by_weight(header: str, lang: str | None) -> None:
+    assert accepted_lang(header) == lang
+
+
+def test_a_page_is_in_the_chosen_language_then_the_browser_s_then_the_event_s(
+        tmp_path: Path) -> None:
+    with client_for(tmp_path / "event.sqlite") as client:
+        saved = client.post("/event", data={"csrf": csrf_token(client), "name": "地区大会",
+                                            "date": "2026-12-05", "format": "advanced-tcg",
+                                            "regulation": "th", "lang": "th"})
+        assert saved.status_code == 200
+        assert '<html lang="th">' in client.get("/").text
+        assert '<html lang="ko">' in client.get(
+            "/log", headers={"accept-language": "ko-KR,ko;q=0.9"}).text
+        chosen = client.post("/language", data={"csrf": csrf_token(client), "lang": "ja",
+                                                "back": "/log"}, follow_redirects=False)
+        assert (chosen.status_code, chosen.headers["location"]) == (303, "/log")
+        page = client.get("/log", headers={"accept-language": "ko"}).text
+        assert '<html lang="ja">' in page
+        assert '<option value="ja" lang="ja" selected>' in page
+        assert event_of(client).db.settings().lang == "th"  # type: ignore[union-attr]
+
+
+def test_a_language_choice_is_checked_and_goes_back_only_to_this_server(
+        tmp_path: Path) -> None:
+    with client_for(tmp_path / "event.sqlite") as client:
+        token = csrf_token(client)
+        for back in ("//evil.example/", "https://evil.example/", "/\\evil"):
+            answer = client.post("/language", data={"csrf": token, "lang": "ko",
+                                                    "back": back}, follow_redirects=False)
+            assert answer.headers["location"] == "/"
+        unknown = client.post("/language", data={"csrf": token, "lang": "fr"})
+        assert unknown.status_code == 200
+        assert '<html lang="ko">' in client.get("/").text
+        refused = client.post("/language", data={"csrf": "forged", "lang": "th"})
+        assert refused.status_code == 403
+        assert '<html lang="ko">' in client.get("/").text

@@ -80,6 +80,8 @@ CREATE TABLE IF NOT EXISTS changes (
 CREATE TABLE IF NOT EXISTS judges (
     sid TEXT PRIMARY KEY, name TEXT NOT NULL, head INTEGER NOT NULL DEFAULT 0,
     set_at TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS page_langs (
+    sid TEXT PRIMARY KEY, lang TEXT NOT NULL, set_at TEXT NOT NULL);
 """
 
 #: columns added to a table since the first files were written: (table, column, definition)
@@ -464,6 +466,18 @@ class EventDB:
     def judge(self, sid: str) -> Judge | None:
         rows = self._query("SELECT name, head FROM judges WHERE sid = ?", (sid,))
         return Judge(str(rows[0][0]), bool(rows[0][1])) if rows else None
+
+    def set_page_lang(self, sid: str, lang: Lang) -> None:
+        """The language the device of session ``sid`` reads pages in (records stay in the
+        event's language)."""
+        with self.transaction() as conn:
+            conn.execute("INSERT OR REPLACE INTO page_langs VALUES (?, ?, ?)",
+                         (sid, lang, _now()))
+
+    def page_lang(self, sid: str) -> Lang | None:
+        """The language chosen on the device of session ``sid``, None when none was."""
+        rows = self._query("SELECT lang FROM page_langs WHERE sid = ?", (sid,))
+        return next((code for code in LANGS if rows and code == rows[0][0]), None)
 
     def open_session(self, sid: str, password: str, expires_at: float) -> None:
         with self.transaction() as conn:

@@ -179,12 +179,12 @@ def create_app(db_path: Path, *, password: str | None = None, cards_spec: str | 
 
 def _open(request: Request, path: str) -> bool:
     """Whether a request may reach the app: signed in, or the sign-in page and the static
-    files, the sign-in form only when small (its body is read before signing in)."""
+    files, the sign-in and language forms only when small (its body is read before signing in)."""
     if request.state.signed_in:
         return True
     if request.method == "POST":
         declared = whole_number(request.headers.get("content-length", ""), LOGIN_BODY)
-        return path == "/login" and declared is not None
+        return path in ("/login", "/language") and declared is not None
     return path == "/login" or path.startswith("/static/")
 
 

@@ -22,15 +22,15 @@ from validator.errors import InputError, Problem
 from validator.event.store import Judge
 from validator.report.model import Report
 from validator.report.penalty_log import local_time
-from validator.text.i18n import jinja_callables
+from validator.text.i18n import jinja_callables, terms
 from validator.text.lexicon import whole_number
 from validator.vocab import LANGS, REGULATIONS, STATUS_LABELS, STATUSES, Lang
 from validator.web.security import BodyTooLarge
 from validator.web.state import EventState, Snapshot, safe_name
 
-__all__ = ["Forbidden", "error_page", "files", "form", "judge_of", "judged", "latest",
-           "new_key", "optional_number", "page", "recorder", "state_of", "templates",
-           "where"]
+__all__ = ["Forbidden", "accepted_lang", "error_page", "files", "form", "judge_of", "judged",
+           "latest", "new_key", "optional_number", "page", "page_lang", "recorder", "state_of",
+           "templates", "where"]
 
 HERE = Path(__file__).resolve().parent
 templates = Jinja2Templates(directory=str(HERE / "templates"))
@@ -39,8 +39,20 @@ templates = Jinja2Templates(directory=str(HERE / "templates"))
 templates.env.add_extension("jinja2.ext.i18n")
 templates.env.install_gettext_callables(  # type: ignore[attr-defined]
     **jinja_callables("en"), newstyle=False)
-templates.env.globals.update(LANGS=LANGS, REGULATIONS=REGULATIONS, CODES=CODES, quote=quote,
-                             STATUSES=STATUSES, STATUS_LABELS=STATUS_LABELS)
+#: each language by its own name, for the page-language picker
+LANG_NAMES: dict[Lang, str] = {"en": "English", "ja": "日本語", "ko": "한국어", "th": "ไทย"}
+templates.env.globals.update(LANG_NAMES=LANG_NAMES, LANGS=LANGS, REGULATIONS=REGULATIONS,
+                             CODES=CODES, quote=quote, STATUSES=STATUSES,
+                             STATUS_LABELS=STATUS_LABELS)
+
+
+def group_word(group: str, lang: Lang) -> str:
+    """A group of a list (monster, spell, trap, extra, side) as the page's language says it;
+    another word as it is, capitalized."""
+    return terms(lang, "list group").get(group, group.capitalize())
+
+
+templates.env.filters["group_word"] = group_word
 #: a stored time (ISO 8601, UTC) as a page shows it: ``2026-12-05 09:30:00``
 templates.env.filters["when"] = lambda stamp: str(stamp).replace("T", " ").removesuffix(
     "+00:00")
@@ -107,16 +119,53 @@ async def judged(request: Request, snapshot: Snapshot) -> Report | None:
     return await run_in_threadpool(state_of(request).report, snapshot.result)
 
 
+#: a language range of an ``Accept-Language`` header and its weight: ``ja-JP;q=0.9``
+_RANGE = re.compile(r"\s*([A-Za-z]{1,8})(?:-[A-Za-z0-9]{1,8})*\s*"
+                    r"(?:;\s*q\s*=\s*([01](?:\.[0-9]{0,3})?))?\s*")
+
+
+def accepted_lang(header: str) -> Lang | None:
+    """The first of our languages an ``Accept-Language`` header asks for (by weight, then
+    order), None when it asks for none of them."""
+    ranked: list[tuple[float, int, Lang]] = []
+    for order, part in enumerate(header[:1000].split(",")[:50]):
+        found = _RANGE.fullmatch(part)
+        if found is None:
+            continue
+        weight = float(found.group(2)) if found.group(2) else 1.0
+        code = next((lang for lang in LANGS if lang == found.group(1).lower()), None)
+        if code is not None and weight > 0:
+            ranked.append((-weight, order, code))
+    return min(ranked)[2] if ranked else None
+
+
+def page_lang(request: Request) -> Lang:
+    """The language this device reads pages in: the one chosen in its session, else the
+    first the browser asks for, else the event's. Records and exports stay in the event's
+    language whatever this is."""
+    state = state_of(request)
+    sid = getattr(request.state, "session", None)
+    chosen = state.db.page_lang(sid) if sid else None
+    if chosen is not None:
+        return chosen
+    asked = accepted_lang(request.headers.get("accept-language", ""))
+    if asked is not None:
+        return asked
+    settings = state.db.settings()
+    return settings.lang if settings is not None else "en"
+
+
 def page(request: Request, name: str, http_status: int = 200, **context: Any) -> HTMLResponse:
     state = state_of(request)
     public = name == "login.html" or not getattr(request.state, "signed_in", False)
     settings = state.db.settings()
-    lang: Lang = settings.lang if settings is not None else "en"
+    lang = page_lang(request)
     words = jinja_callables(lang)
     return templates.TemplateResponse(
         request, name, {"csrf": getattr(request.state, "csrf", ""), "settings": None if public
                         else state.settings(), "has_settings": settings is not None,
                         "auth": request.app.state.password is not None, "lang": lang,
+                        "here": request.url.path,
                         "me": None if public else judge_of(request),
                         "_": words["gettext"], **words, **context},
         status_code=http_status)

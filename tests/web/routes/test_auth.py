@@ -120,3 +120,23 @@ def test_without_a_password_no_sign_in_is_needed_and_none_matches(client: TestCl
     assert client.get("/", follow_redirects=False).status_code == 200
     assert _sign_in(client, "").status_code == 401
     assert _sign_in(client, "anything").status_code == 401
+
+
+def test_the_page_language_is_chosen_before_signing_in_and_kept_after(
+        visitor: TestClient) -> None:
+    token = csrf_token(visitor, "/login")
+    chosen = visitor.post("/language", data={"csrf": token, "lang": "ko", "back": "/login"},
+                          follow_redirects=False)
+    assert (chosen.status_code, chosen.headers["location"]) == (303, "/login")
+    assert '<html lang="ko">' in visitor.get("/login").text
+    assert _sign_in(visitor).status_code == 303
+    assert _signed_in(visitor)
+    assert '<html lang="ko">' in visitor.get("/").text
+
+
+def test_a_large_language_form_is_refused_before_signing_in(visitor: TestClient) -> None:
+    token = csrf_token(visitor, "/login")
+    answer = visitor.post("/language", data={"csrf": token, "lang": "ja", "pad": "x" * 9000},
+                          follow_redirects=False)
+    assert (answer.status_code, answer.headers["location"]) == (303, "/login")
+    assert '<html lang="ja">' not in visitor.get("/login").text

@@ -1,11 +1,13 @@
-"""Organizer sign-in and sign-out (only when the server has a password)."""
+"""Organizer sign-in and sign-out (only when the server has a password), and the language
+a device reads pages in."""
 
 from __future__ import annotations
 
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 
-from validator.web.pages import form, page
+from validator.vocab import LANGS
+from validator.web.pages import form, page, state_of
 from validator.web.security import Sessions, Throttle
 
 router = APIRouter()
@@ -42,7 +44,11 @@ async def login(request: Request) -> Response:
             await throttle.failed(client)
             return page(request, "login.html", http_status=401, error="Wrong password.")
     throttle.succeeded(client)
-    _, cookie = sessions.sign_in(request.state.session)
+    db = state_of(request).db
+    chosen = db.page_lang(request.state.session)
+    sid, cookie = sessions.sign_in(request.state.session)
+    if chosen is not None:  # the language picked before signing in stays
+        db.set_page_lang(sid, chosen)
     response = RedirectResponse("/", status_code=303)
     set_session_cookie(request, response, cookie)
     return response
@@ -57,3 +63,16 @@ async def logout(request: Request) -> Response:
     response = RedirectResponse("/login", status_code=303)
     set_session_cookie(request, response, cookie)
     return response
+
+
+@router.post("/language")
+async def set_language(request: Request) -> Response:
+    """The language this device reads pages in, kept in its session; back to the page it
+    was chosen on. Records and exports stay in the event's language."""
+    data = await form(request)
+    lang = next((code for code in LANGS if code == data.get("lang")), None)
+    if lang is not None:
+        state_of(request).db.set_page_lang(request.state.session, lang)
+    back = str(data.get("back", ""))
+    own = back.startswith("/") and not back.startswith("//") and "\\" not in back
+    return RedirectResponse(back if own else "/", status_code=303)
