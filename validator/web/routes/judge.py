@@ -43,7 +43,7 @@ from validator.web.pages import (
     recorder,
     state_of,
 )
-from validator.web.routes.log import already, confirm_page, similar
+from validator.web.routes.log import already, confirm_page, one_time_key, similar
 from validator.web.routes.players import player_row
 from validator.web.routes.rounds import deck_check_fields
 from validator.web.state import EventState
@@ -382,9 +382,9 @@ async def judge_record(request: Request, player_id: str) -> Response:
     """Record a judge's check in the penalty log, once per form (see ``routes.log``)."""
     data = await form(request)
     state = state_of(request)
-    key = str(data.get("form_key", "")) or None
-    if key is not None and (made := state.db.keyed(key)) is not None:
-        return already(made)
+    key, sent = one_time_key(request, data)
+    if sent is not None:
+        return sent
     try:
         checked, row, fields = await _run(request, player_id, data)
     except FormError as exc:

@@ -80,6 +80,14 @@ def already(entry_id: int) -> Response:
     return RedirectResponse(f"/log/{entry_id}?again=1", status_code=303)
 
 
+def one_time_key(request: Request, data: FormData) -> tuple[str | None, Response | None]:
+    """The form's one-time key, and the page of the entry it made when it was sent before
+    (None: a new form)."""
+    key = str(data.get("form_key", "")) or None
+    made = state_of(request).db.keyed(key) if key is not None else None
+    return key, None if made is None else already(made)
+
+
 def _who(request: Request, data: FormData, players: pl.DataFrame | None) -> tuple[
         str, str, str]:
     """The entry's player (id, name, kind): a player of the event, or a walk-in or a
@@ -162,9 +170,9 @@ async def log_page(request: Request, player: str = "") -> Response:
 async def log_record(request: Request) -> Response:
     data = await form(request)
     state = state_of(request)
-    key = str(data.get("form_key", "")) or None
-    if key is not None and (made := state.db.keyed(key)) is not None:
-        return already(made)
+    key, sent = one_time_key(request, data)
+    if sent is not None:
+        return sent
     item = infraction(state.infractions(), str(data.get("code", "")))
     result = (await latest(request)).result
     try:
@@ -245,9 +253,9 @@ async def correct_entry(request: Request, entry_id: int) -> Response:
     """Correct an entry: a new entry replaces it; the original stays, marked corrected."""
     data = await form(request)
     state = state_of(request)
-    key = str(data.get("form_key", "")) or None
-    if key is not None and (made := state.db.keyed(key)) is not None:
-        return already(made)
+    key, sent = one_time_key(request, data)
+    if sent is not None:
+        return sent
     entry = _entry(request, entry_id)
     reason = str(data.get("reason", "")).strip()
     if not reason:
