@@ -41,7 +41,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 import polars as pl
 
 from validator.errors import InputError, Problem
-from validator.inputs.decks.ydk import ydke_codes
+from validator.inputs.decks.ydk import where_read, ydke_codes
 from validator.inputs.entries import ENTRY_SCHEMA, conform
 from validator.vocab import SECTIONS
 
@@ -322,11 +322,7 @@ def codes_table(decks: Sequence[CodeDeck]) -> pl.DataFrame:
     owner = pl.Series(np.repeat(np.arange(len(decks), dtype=np.int64),
                                 [len(d[0].passcodes) for d in decks]))
     section = pl.Series(np.concatenate(sections))
-    decks_of = pl.DataFrame(
-        {"deck_id": [d[2] for d in decks], "file": [d[1] for d in decks],
-         "line": pl.Series([d[3] for d in decks], dtype=pl.Int32),
-         "cell": pl.Series([d[4] for d in decks], dtype=pl.Utf8)},
-        schema={"deck_id": pl.Utf8, "file": pl.Utf8, "line": pl.Int32, "cell": pl.Utf8})
+    decks_of = where_read(decks)
     names = pl.Series([*SECTIONS, "main"], dtype=ENTRY_SCHEMA["section"])
     slots = pl.Series([None, None, None, MAIN_OR_EXTRA], dtype=pl.Utf8).cast(
         ENTRY_SCHEMA["slot"])

@@ -14,7 +14,7 @@ import binascii
 import struct
 from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
@@ -229,6 +229,16 @@ def ydke_codes(url: str) -> tuple[list[tuple[str, np.ndarray]], list[str]]:
 YdkeDeck = tuple[list[tuple[str, "np.ndarray"]], str, str, int | None, str | None]
 
 
+def where_read(decks: Sequence[tuple[Any, str, str, int | None, str | None]]
+               ) -> pl.DataFrame:
+    """One row per deck of (what, file, deck id, line, cell): where it was read."""
+    return pl.DataFrame(
+        {"deck_id": [d[2] for d in decks], "file": [d[1] for d in decks],
+         "line": pl.Series([d[3] for d in decks], dtype=pl.Int32),
+         "cell": pl.Series([d[4] for d in decks], dtype=pl.Utf8)},
+        schema={"deck_id": pl.Utf8, "file": pl.Utf8, "line": pl.Int32, "cell": pl.Utf8})
+
+
 def ydke_table(decks: Sequence[YdkeDeck]) -> pl.DataFrame:
     """Many decoded ydke links as one entry table: the passcode arrays concatenated, each
     row's deck gathered by number (no frame per deck)."""
@@ -242,11 +252,7 @@ def ydke_table(decks: Sequence[YdkeDeck]) -> pl.DataFrame:
             sections.append(np.full(len(part), SECTIONS.index(section), np.uint8))
             owners.append(np.full(len(part), number, np.int64))
     owner = pl.Series(np.concatenate(owners))
-    decks_of = pl.DataFrame(
-        {"deck_id": [d[2] for d in decks], "file": [d[1] for d in decks],
-         "line": pl.Series([d[3] for d in decks], dtype=pl.Int32),
-         "cell": pl.Series([d[4] for d in decks], dtype=pl.Utf8)},
-        schema={"deck_id": pl.Utf8, "file": pl.Utf8, "line": pl.Int32, "cell": pl.Utf8})
+    decks_of = where_read(decks)
     names = pl.Series(list(SECTIONS), dtype=ENTRY_SCHEMA["section"])
     return conform(pl.DataFrame({
         "section": names.gather(pl.Series(np.concatenate(sections))),
