@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -55,3 +56,12 @@ class Server:
 
     def __exit__(self, *args: object) -> None:
         self.kill()
+
+
+def session(server: Server) -> tuple[str, str]:
+    """A new visitor of ``server``: their session cookie and the page's CSRF token."""
+    with urllib.request.urlopen(server.url + "/") as response:
+        cookie = response.headers["set-cookie"].split(";")[0]
+        token = re.search(r'name="csrf" value="([^"]+)"', response.read().decode())
+    assert token
+    return cookie, token.group(1)

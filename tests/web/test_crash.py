@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import re
 import socket
 import sqlite3
 import threading
@@ -12,18 +11,10 @@ import urllib.parse
 import urllib.request
 from pathlib import Path
 
-from tests.web.server import Server
+from tests.web.server import Server, session
 from validator.event.store import FAULT_PAUSE, EventDB
 
 ROOT = Path(__file__).resolve().parent.parent.parent
-
-
-def _session(server: Server) -> tuple[str, str]:
-    with urllib.request.urlopen(server.url + "/") as response:
-        cookie = response.headers["set-cookie"].split(";")[0]
-        token = re.search(r'name="csrf" value="([^"]+)"', response.read().decode())
-    assert token
-    return cookie, token.group(1)
 
 
 def _post(server: Server, path: str, cookie: str, fields: dict[str, str]) -> int:
@@ -48,7 +39,7 @@ def _integrity(db: Path) -> str:
 def test_kill_mid_upload_leaves_no_partial_upload(tmp_path: Path) -> None:
     db = tmp_path / "event.sqlite"
     with Server(db) as server:
-        cookie, token = _session(server)
+        cookie, token = session(server)
         assert _record(server, cookie, token, "before the crash") == 200
         body = (b"--b\r\nContent-Disposition: form-data; name=\"csrf\"\r\n\r\n" + token.encode()
                 + b"\r\n--b\r\nContent-Disposition: form-data; name=\"files\"; "
@@ -70,10 +61,10 @@ def test_kill_mid_upload_leaves_no_partial_upload(tmp_path: Path) -> None:
 def test_kill_mid_write_leaves_nothing_half_written(tmp_path: Path) -> None:
     db = tmp_path / "event.sqlite"
     with Server(db) as server:
-        cookie, token = _session(server)
+        cookie, token = session(server)
         assert _record(server, cookie, token, "first") == 200
     with Server(db, env={FAULT_PAUSE: "5"}) as server:
-        cookie, token = _session(server)
+        cookie, token = session(server)
         thread = threading.Thread(target=lambda: _swallow(
             lambda: _record(server, cookie, token, "interrupted")), daemon=True)
         thread.start()
@@ -83,7 +74,7 @@ def test_kill_mid_write_leaves_nothing_half_written(tmp_path: Path) -> None:
     assert _integrity(db) == "ok"
     assert [e.judge for e in EventDB(db).log()] == ["first"]
     with Server(db) as server:
-        cookie, token = _session(server)
+        cookie, token = session(server)
         assert _record(server, cookie, token, "after restart") == 200
     assert [e.judge for e in EventDB(db).log()] == ["first", "after restart"]
 
@@ -109,7 +100,7 @@ def test_event_checks_run_in_a_lower_priority_process_that_ends_with_the_server(
     """``deckcheck serve`` checks the event in a worker process niced below it; killed
     without a shutdown, the server leaves no process behind."""
     with Server(tmp_path / "e.sqlite") as server:
-        cookie, token = _session(server)
+        cookie, token = session(server)
         assert _post(server, "/event", cookie, {
             "csrf": token, "name": "E", "date": "2026-12-05", "format": "advanced-tcg",
             "regulation": "th", "lang": "en"}) == 200

@@ -239,7 +239,7 @@ def test_a_kill_while_an_upload_of_several_files_commits_keeps_none_of_them(
     import time
     import urllib.request
 
-    from tests.web.server import Server
+    from tests.web.server import Server, session
     from validator.event.store import FAULT_PAUSE
 
     db = tmp_path / "event.sqlite"
@@ -250,13 +250,6 @@ def test_a_kill_while_an_upload_of_several_files_commits_keeps_none_of_them(
                                          headers={"Cookie": cookie, "Content-Type": kind})
         with contextlib.suppress(OSError):  # the server was killed
             urllib.request.urlopen(request, timeout=30).close()
-
-    def session(server: Server) -> tuple[str, str]:
-        with urllib.request.urlopen(server.url + "/") as response:
-            cookie = response.headers["set-cookie"].split(";")[0]
-            token = re.search(r'name="csrf" value="([^"]+)"', response.read().decode())
-        assert token
-        return cookie, token.group(1)
 
     with Server(db) as server:  # the event's secret is made before any pause
         session(server)
