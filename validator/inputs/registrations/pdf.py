@@ -14,10 +14,10 @@ from __future__ import annotations
 import io
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any, Literal, get_args
@@ -57,13 +57,27 @@ class Block(BaseModel):
     rows: int = Field(ge=1)
     total: str
 
-    def numbers(self, fields: dict[str, str]) -> list[int]:
+    @cached_property
+    def printed(self) -> dict[int, tuple[str, str]]:
+        """The printed rows: number → its count and name fields."""
+        return {n: (self.count.format(n=n), self.name.format(n=n))
+                for n in range(1, self.rows + 1)}
+
+    @cached_property
+    def _patterns(self) -> tuple[re.Pattern[str], ...]:
+        return tuple(re.compile(re.escape(template).replace(r"\{n\}", r"(\d+)") + "$")
+                     for template in (self.count, self.name))
+
+    def numbers(self, fields: Iterable[str]) -> list[int]:
         """The row numbers the form has fields for (its printed rows, and any more)."""
-        found = set(range(1, self.rows + 1))
-        for template in (self.count, self.name):
-            pattern = re.compile(re.escape(template).replace(r"\{n\}", r"(\d+)") + "$")
+        found = set(self.printed)
+        for pattern in self._patterns:
             found.update(int(m.group(1)) for m in map(pattern.match, fields) if m)
         return sorted(found)
+
+    def fields_of(self, n: int) -> tuple[str, str]:
+        """Row ``n``'s count and name fields."""
+        return self.printed.get(n) or (self.count.format(n=n), self.name.format(n=n))
 
 
 class Layout(BaseModel):
@@ -90,11 +104,18 @@ class Layout(BaseModel):
                              f"{', '.join(keys) or 'none'}")
         return blocks
 
-    def identifying(self) -> set[str]:
+    @cached_property
+    def identifying(self) -> frozenset[str]:
         """Fields that only this sheet has: the player's and the first row of each block."""
-        return {self.player_id, self.first_name, self.last_name,
-                *(b.count.format(n=1) for b in self.block),
-                *(b.name.format(n=1) for b in self.block)}
+        return frozenset({self.player_id, self.first_name, self.last_name,
+                          *(b.count.format(n=1) for b in self.block),
+                          *(b.name.format(n=1) for b in self.block)})
+
+    @cached_property
+    def printed(self) -> frozenset[str]:
+        """The fields of every printed row."""
+        return frozenset(name for b in self.block for pair in b.printed.values()
+                         for name in pair)
 
 
 class Forms(BaseModel):
@@ -247,7 +268,7 @@ def _fields(data: bytes, label: str) -> dict[str, str]:
 def read_form(data: bytes, label: str) -> FormSheet:
     """The sheet a PDF holds (raises :class:`InputError` with one clear problem)."""
     fields = _fields(data, label)
-    layout = next((lay for lay in layouts() if lay.identifying() & set(fields)), None)
+    layout = next((lay for lay in layouts() if not lay.identifying.isdisjoint(fields)), None)
     if layout is None:
         shown = ", ".join(sorted(fields)[:6])
         raise InputError.at(label, "a PDF form, but not the Konami deck registration sheet "
@@ -255,9 +276,10 @@ def read_form(data: bytes, label: str) -> FormSheet:
                             code="NOT_A_FORM")
     value = fields.get
     rows = []
+    unprinted = fields.keys() - layout.printed  # the fields of any rows beyond the printed
     for block in layout.block:
-        for n in block.numbers(fields):
-            count_field, name_field = block.count.format(n=n), block.name.format(n=n)
+        for n in block.numbers(unprinted):
+            count_field, name_field = block.fields_of(n)
             count, name = value(count_field, ""), value(name_field, "")
             if count or name:
                 rows.append(FormRow(block.key, n, count_field, name_field, count, name))
@@ -297,8 +319,9 @@ def read_filled_form(form: FormSheet, out: Found) -> None:
     rows: list[dict[str, Any]] = []
     wrong: list[tuple[str, tuple[str, str], str, str]] = []
     added: dict[str, int] = {}
+    headers = {key: section_header(key) for key in BLOCK_KEYS}
     for item in form.rows:
-        header = section_header(item.block)
+        header = headers[item.block]
         qty, name, problem = quantity_and_name(item.count, item.name)
         if problem is not None:
             wrong.append((item.count_field if qty is None else item.name_field, problem,
