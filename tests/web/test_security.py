@@ -515,3 +515,39 @@ def test_signed_out_uploads_at_once_leave_the_server_s_memory_alone(tmp_path: Pa
     assert len(answers) == 8
     assert all(a.startswith(b"HTTP/1.1 303") for a in answers), answers
     assert grown < 100 << 20
+
+
+def test_a_staff_code_signs_in_its_person_until_it_is_revoked(tmp_path: Path) -> None:
+    db = EventDB(tmp_path / "e.sqlite")
+    sessions = Sessions(db.secret(), db, "pw", "judge-pw")
+    code = sessions.issue_code("Ana", "head", "organizer")
+    who = sessions.credential(code.lower().replace("-", " - ", 1))  # typed loosely
+    assert who is not None
+    assert (who.role, who.person) == ("head", "Ana")
+    wrong = code[:-1] + ("A" if code[-1] != "A" else "B")
+    assert sessions.credential(wrong) is None
+    assert sessions.credential("999-" + code.split("-", 1)[1]) is None
+    judge = sessions.credential("judge-pw")
+    assert judge is not None
+    assert (judge.role, judge.staff) == ("judge", None)
+    assert getattr(sessions.credential("pw"), "role", None) == "organizer"
+    old, _ = sessions.issue()
+    sid, _ = sessions.sign_in(old, who)
+    assert getattr(sessions.who(sid), "person", None) == "Ana"
+    assert who.staff is not None
+    db.revoke_staff(who.staff, "organizer")
+    assert sessions.who(sid) is None
+    assert sessions.credential(code) is None
+
+
+def test_a_judge_password_session_ends_when_the_server_has_no_judge_password(
+        tmp_path: Path) -> None:
+    db = EventDB(tmp_path / "e.sqlite")
+    shared = Sessions(db.secret(), db, "pw", "judge-pw")
+    judge = shared.credential("judge-pw")
+    assert judge is not None
+    sid, _ = shared.sign_in(shared.issue()[0], judge)
+    assert getattr(shared.who(sid), "role", None) == "judge"
+    assert Sessions(db.secret(), db, "pw").who(sid) is None
+    assert Sessions(db.secret(), db, "pw", "another-pw").who(sid) is None
+    assert Sessions(db.secret(), db, None).who(sid) is not None  # no password: all open

@@ -35,6 +35,7 @@ from validator.report.xlsx import log_xlsx
 from validator.vocab import STAGES, Stage
 from validator.web.pages import (
     MAX_JUDGE_NAME,
+    ORGANIZER,
     form,
     latest,
     new_key,
@@ -232,7 +233,7 @@ async def entry_page(request: Request, entry_id: int, again: int = 0) -> Respons
                 replaced=state.db.entry(entry.replaces) if entry.replaces else None)
 
 
-@router.post("/log/{entry_id}/void")
+@router.post("/log/{entry_id}/void", dependencies=[ORGANIZER])
 async def void_entry(request: Request, entry_id: int) -> Response:
     """Void an entry: it stays in the log, marked voided, with who, when and why."""
     data = await form(request)
@@ -248,7 +249,7 @@ async def void_entry(request: Request, entry_id: int) -> Response:
                             status_code=303)
 
 
-@router.post("/log/{entry_id}/correct")
+@router.post("/log/{entry_id}/correct", dependencies=[ORGANIZER])
 async def correct_entry(request: Request, entry_id: int) -> Response:
     """Correct an entry: a new entry replaces it; the original stays, marked corrected."""
     data = await form(request)
