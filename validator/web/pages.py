@@ -299,7 +299,8 @@ FIELD_WORDS = {
     "reason": "the reason", "judge": "the judge's name", "penalty": "the penalty",
     "log": "the penalty log form", "choice": "the choice of the form",
     "version": "the version to restore", "report": "the report", "round": "the round",
-    "duel": "the duel", "stage": "the stage", "number": "a number of the form",
+    "duel": "the duel", "table": "the table", "stage": "the stage",
+    "number": "a number of the form",
 }
 _COUNT = re.compile(r"n:(main|extra|side):(-?[0-9]{1,12})")
 _ADDED = re.compile(r"add_(name|qty|section)_([0-9]{1,3})")
