@@ -433,6 +433,41 @@ def test_serve_passes_its_reading_limits_to_the_app(
     assert given == [Limits(10.0, 1 << 30), Limits(2.5, 300 << 20)]
 
 
+def test_serve_passes_the_judge_password_from_a_file_or_the_environment(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    given: list[object] = []
+
+    class Stop(Exception):
+        """Raised instead of serving."""
+
+    def create_app(*_: object, **options: object) -> None:
+        given.append(options["judge_password"])
+        raise Stop
+
+    monkeypatch.setattr("validator.web.app.create_app", create_app)
+    shared = tmp_path / "judges.txt"
+    shared.write_text("judges-of-the-day\n")
+    db = ["serve", "--db", str(tmp_path / "e.sqlite"), "--port", "0"]
+    env = {"DECKCHECK_PASSWORD": "organizer-password"}
+    from_file = CliRunner().invoke(main, [*db, "--judge-password-file", str(shared)], env=env)
+    from_env = CliRunner().invoke(main, db, env={**env, "DECKCHECK_JUDGE_PASSWORD": "from-env"})
+    assert isinstance(from_file.exception, Stop)
+    assert isinstance(from_env.exception, Stop)
+    assert given == ["judges-of-the-day", "from-env"]
+    alone = CliRunner().invoke(main, [*db, "--judge-password-file", str(shared)],
+                               env={"DECKCHECK_PASSWORD": ""})
+    assert alone.exit_code == 2  # a judge password needs the organizer's
+    assert "--judge-password-file: BAD_OPTION" in alone.output
+    same = tmp_path / "same.txt"
+    same.write_text("organizer-password\n")
+    twice = CliRunner().invoke(main, [*db, "--judge-password-file", str(same)], env=env)
+    assert "--judge-password-file: BAD_OPTION" in twice.output
+    short = CliRunner().invoke(main, [*db, "--host", "0.0.0.0"],
+                               env={**env, "DECKCHECK_JUDGE_PASSWORD": "short"})
+    assert short.exit_code == 2  # beyond loopback, as long as the organizer's must be
+    assert "--judge-password-file: BAD_OPTION" in short.output
+
+
 def test_forwarded_headers_are_believed_only_from_named_proxies() -> None:
     from validator.cli import server_config
 
