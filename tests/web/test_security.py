@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -551,3 +552,32 @@ def test_a_judge_password_session_ends_when_the_server_has_no_judge_password(
     assert Sessions(db.secret(), db, "pw").who(sid) is None
     assert Sessions(db.secret(), db, "pw", "another-pw").who(sid) is None
     assert Sessions(db.secret(), db, None).who(sid) is not None  # no password: all open
+
+
+def test_at_most_two_staff_codes_are_hashed_at_once(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    from validator.web import security
+
+    db = EventDB(tmp_path / "e.sqlite")
+    sessions = Sessions(db.secret(), db, "pw")
+    code = sessions.issue_code("Ana", "judge", "organizer")
+    hashed = security._code_hash
+    running, most = [0], [0]
+    counting = threading.Lock()
+
+    def slow_hash(secret: str, salt: bytes) -> str:
+        with counting:
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+        time.sleep(0.05)
+        with counting:
+            running[0] -= 1
+        return hashed(secret, salt)
+
+    monkeypatch.setattr(security, "_code_hash", slow_hash)
+    with ThreadPoolExecutor(8) as pool:
+        found = list(pool.map(sessions.credential, [code] * 8))
+    assert [getattr(who, "person", None) for who in found] == ["Ana"] * 8
+    assert most[0] == 2
