@@ -144,6 +144,9 @@ def test_records_name_the_person_of_the_code_not_a_typed_name(organizer: TestCli
     entry = event_of(organizer).db.log(LEGAL_PLAYER)[-1]
     assert (entry.judge, entry.head_judge) == ("Ana Judge", False)
     assert 'name="judge"' not in judge.get("/log").text  # no typed judge field
+    void = f'action="/log/{entry.id}/void"'
+    assert void not in judge.get(f"/log/{entry.id}").text  # hidden from the judge
+    assert void in organizer.get(f"/log/{entry.id}").text
     renamed = judge.post("/judges/me", data={"csrf": csrf_token(judge), "name": "Other"})
     assert renamed.status_code == 400
 
