@@ -14,6 +14,7 @@ from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 
 from tests.web.helpers import LEGAL_PLAYER, client_for, csrf_token, event_of, upload_sample
+from validator.event import rounds
 from validator.event.store import SignIn
 from validator.web.pages import Needs
 from validator.web.routes import ROUTERS
@@ -149,6 +150,17 @@ def test_records_name_the_person_of_the_code_not_a_typed_name(organizer: TestCli
     assert void in organizer.get(f"/log/{entry.id}").text
     renamed = judge.post("/judges/me", data={"csrf": csrf_token(judge), "name": "Other"})
     assert renamed.status_code == 400
+
+
+def test_a_deck_check_names_the_person_of_the_code(organizer: TestClient,
+                                                  judge: TestClient) -> None:
+    made = judge.post("/rounds/checks", data={"csrf": csrf_token(judge, "/judge"),
+                                              "player_id": LEGAL_PLAYER, "judge": "Typed",
+                                              "round": "1", "table": "4"},
+                      follow_redirects=False)
+    assert made.status_code == 303
+    [check] = rounds.deck_checks(event_of(organizer).db, player_id=LEGAL_PLAYER)
+    assert (check.judge, check.round, check.table) == ("Ana Judge", 1, 4)
 
 
 def test_head_judge_decisions_only_by_head_judges_and_organizers(organizer: TestClient,
