@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import gc
+import os
 import re
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -769,6 +770,11 @@ def server_config(app: Any, forwarded_allow_ips: str | None) -> Any:
                    "it.")
 @click.option("--password-file", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="A file whose first line is the organizer password.")
+@click.option("--judge-password-file", type=click.Path(dir_okay=False, path_type=Path),
+              default=None, help="A file whose first line is a shared judge password (or "
+                                 "$DECKCHECK_JUDGE_PASSWORD): it signs in as a judge, who "
+                                 "gives a name once per device. Per-person codes from the "
+                                 "Staff page are safer.")
 @click.option("--forwarded-allow-ips", default=None,
               help="Addresses of the reverse proxies trusted to say the client's address and "
                    "HTTPS (X-Forwarded-For/-Proto), comma-separated; none by default.")
@@ -788,8 +794,9 @@ def server_config(app: Any, forwarded_allow_ips: str | None) -> Any:
 @data_dir_option
 @user_errors
 def serve_command(db_path: Path, host: str, port: int, password: str | None,
-                  password_file: Path | None, forwarded_allow_ips: str | None,
-                  allow_hosts: tuple[str, ...], cards_spec: str | None, max_upload: int,
+                  password_file: Path | None, judge_password_file: Path | None,
+                  forwarded_allow_ips: str | None, allow_hosts: tuple[str, ...],
+                  cards_spec: str | None, max_upload: int,
                   read_seconds: float, read_memory: int, data_dir: Path | None) -> None:
     """Serve the web app for organizers and judges (one event per database file).
 
@@ -810,6 +817,20 @@ def serve_command(db_path: Path, host: str, port: int, password: str | None,
         err.print("warning: a password on the command line can be read by other users of "
                   "this machine (the process list); use --password-file or "
                   "$DECKCHECK_PASSWORD", highlight=False)
+    judge_password = (_password_from(judge_password_file) if judge_password_file is not None
+                      else os.environ.get("DECKCHECK_JUDGE_PASSWORD") or None)
+    if judge_password is not None and not password:
+        raise InputError.at("--judge-password-file", "a judge password needs an organizer "
+                            "password too (--password-file or $DECKCHECK_PASSWORD)",
+                            code="BAD_OPTION")
+    if judge_password is not None and judge_password == password:
+        raise InputError.at("--judge-password-file", "the judge password must differ from "
+                            "the organizer's", code="BAD_OPTION")
+    if host not in LOOPBACK and judge_password is not None and \
+            len(judge_password) < MIN_PASSWORD:
+        raise InputError.at("--judge-password-file", f"serving on {host} needs a judge "
+                            f"password of at least {MIN_PASSWORD} characters",
+                            code="BAD_OPTION")
     if host not in LOOPBACK and not password:
         raise InputError.at("--host", f"serving on {host} reaches beyond this machine: give "
                                       "--password-file (or $DECKCHECK_PASSWORD) too",
@@ -824,7 +845,8 @@ def serve_command(db_path: Path, host: str, port: int, password: str | None,
         raise InputError.at(f"{host}:{port}", f"cannot listen there ({exc.strerror}): is "
                                               "another server using the port? Try --port",
                             code="BAD_OPTION") from exc
-    app = create_app(db_path, password=password, cards_spec=cards_spec, data_dir=data_dir,
+    app = create_app(db_path, password=password, judge_password=judge_password,
+                     cards_spec=cards_spec, data_dir=data_dir,
                      max_upload=max_upload << 20, hosts=allowed_hosts(host, allow_hosts),
                      checks="process", limits=Limits(read_seconds, read_memory << 20))
     server = uvicorn.Server(server_config(app, forwarded_allow_ips))
