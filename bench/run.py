@@ -157,8 +157,8 @@ def main() -> None:
         flags = ["--cards", args.cards] + (["--no-reference"] if n > args.reference_max else [])
         lists = _repeated(args.repeats if n <= REPEAT_UP_TO else 1,
                           "engine", str(n), "--mode", "lists", *flags)
-        anchor = _child("duckdb", str(n), "--cards", args.cards) if n >= args.duckdb_min \
-            else None
+        anchor = _child("duckdb", str(n), "--mode", "lists", "--cards", args.cards) \
+            if n >= args.duckdb_min else None
         result = {"players": n, "rows": lists["rows"], "cards": lists["cards"],
                   "legality": legality, "lists": lists, "duckdb": anchor}
         rows.append(result)
