@@ -6,7 +6,7 @@ included) and the polars floor (``scan_parquet`` and one ``group_by`` over the s
 each in a new process, the three interleaved run after run so that a busy machine slows
 all of them alike; medians and ratios. Verdicts of the engine and DuckDB are compared in
 every run (and with the reference checker at sizes up to ``--reference-max``); a
-difference stops the run. Prints one JSON line and the Markdown section.
+difference stops the run. Prints the Markdown section, then one JSON line.
 """
 
 from __future__ import annotations
@@ -115,8 +115,8 @@ def main() -> None:
             f"floor {r[mode]['floor']:.2f} s ({r[mode]['engine'] / r[mode]['duckdb']:.2f}x "
             f"DuckDB, {r[mode]['engine'] / r[mode]['floor']:.2f}x floor)" for mode in MODES),
             file=sys.stderr, flush=True)
-    print(json.dumps(results))
     print("\n".join(markdown(results, args.repeats)))
+    print(json.dumps({"repeats": args.repeats, "results": results}))
 
 
 if __name__ == "__main__":
