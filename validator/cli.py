@@ -57,6 +57,22 @@ err = cast("Console", _Console(stderr=True, soft_wrap=True))  # an error is one 
 out = cast("Console", _Console())
 
 
+#: rich markup of a fixed prefix ("[red]error:[/red]")
+_MARKUP = re.compile(r"\[/?[a-z ]+\]")
+
+
+def _plain(console: Console, stream: Any) -> bool:
+    """Whether text goes to ``stream`` as it is: its rich console not made yet and the
+    stream not a terminal (a pipe, a file), where rich would add nothing; rich stays
+    unimported."""
+    return isinstance(console, _Console) and console._console is None \
+        and not stream.isatty() and not os.environ.get("FORCE_COLOR")
+
+
+def _is_terminal(console: Console, stream: Any) -> bool:
+    return not _plain(console, stream) and console.is_terminal
+
+
 def _made(console: Console) -> Console:
     """The rich console itself (made now if it was not yet)."""
     return console.made() if isinstance(console, _Console) else console
@@ -77,6 +93,12 @@ def _table(title: str) -> Any:
 
 def _shown(lines: Sequence[str], prefix: str, noun: str) -> None:
     """The first :data:`~validator.errors.SHOWN` lines on stderr, then how many more."""
+    if _plain(err, sys.stderr):
+        label = _MARKUP.sub("", prefix)
+        sys.stderr.writelines(f"{label} {line}\n" for line in lines[:SHOWN])
+        if len(lines) > SHOWN:
+            sys.stderr.write(f"… and {len(lines) - SHOWN} more {noun}\n")
+        return
     for line in lines[:SHOWN]:
         err.print(f"{prefix} {escape(line)}", highlight=False)
     if len(lines) > SHOWN:
@@ -393,7 +415,8 @@ def check_command(decks: tuple[Path, ...], cards_spec: str | None, banlist_spec:
         return setup, table, _policy(regulation, setup.fmt.rush)
 
     # the card data, list and card table are made while the deck files are read
-    with ThreadPoolExecutor(1) as pool, _progress(not quiet and err.is_terminal) as step:
+    with ThreadPoolExecutor(1) as pool, \
+            _progress(not quiet and _is_terminal(err, sys.stderr)) as step:
         ready = pool.submit(prepared)
         try:
             files = read_deck_paths(list(decks), lambda done, total: step(
@@ -429,9 +452,14 @@ def check_command(decks: tuple[Path, ...], cards_spec: str | None, banlist_spec:
     result = checked.result
     _shown([str(w) for w in result.warnings], "warning:", "warnings (see the JSON report)")
     if report is not None and shown:
-        from validator.report.text import print_text
+        if _plain(out, sys.stdout):
+            from validator.report.text import text_lines
 
-        print_text(report, _made(out), every_deck=every_deck)
+            sys.stdout.write("\n".join(text_lines(report, every_deck=every_deck)) + "\n")
+        else:
+            from validator.report.text import print_text
+
+            print_text(report, _made(out), every_deck=every_deck)
     if problems:
         sys.exit(2)
     sys.exit(0 if bool(result.decks["legal"].all()) else 1)
