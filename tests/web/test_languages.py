@@ -48,18 +48,25 @@ def _texts(html: str) -> list[str]:
     return parser.texts
 
 
+def _pattern(*forms: str) -> re.Pattern[str]:
+    """A pattern a whole text of a page matches when it is one of these English texts."""
+    return re.compile("|".join(PLACEHOLDER.sub(".+", re.escape(form).replace(r"\{", "{")
+                                               .replace(r"\}", "}")) for form in forms))
+
+
 def _web_msgids() -> dict[str, re.Pattern[str]]:
     """The English text of every web entry (a label, or a sentence the pages write) as a
-    pattern a whole text of a page matches."""
-    entries = catalog("en").entries
-    return {msgid: re.compile(PLACEHOLDER.sub(".+", re.escape(msgid).replace(r"\{", "{")
-                                              .replace(r"\}", "}")))
-            for (context, msgid) in entries if context == "web" or (
-                context is None and msgid in _SENTENCES)}
+    pattern a whole text of a page matches; a plural entry by its singular."""
+    english = catalog("en")
+    found = {msgid: _pattern(msgid) for (context, msgid) in english.entries
+             if context == "web" or (context is None and msgid in _SENTENCES)}
+    found |= {msgid: _pattern(*forms) for (context, msgid), forms in english.plurals.items()
+              if context == "web" or (context is None and msgid in _SENTENCES)}
+    return found
 
 
 #: the sentences of the moved pages (labels are the ``web`` context)
-_SENTENCES = ("Judge: {name}", "Judge: {name} (head judge)", "{n} players", "{n} legal",
+_SENTENCES = ("Judge: {name}", "Judge: {name} (head judge)", "{n} player", "{n} legal",
               "{n} illegal", "{n} need a decision", "{n} not checked", "{n} problems",
               "Round {round} · table {table}", "Round {round} · no table this round",
               "Deck check: {player}", "Event check: {status}", "Times in {zone}.",
@@ -102,7 +109,7 @@ def test_the_moved_pages_show_none_of_their_english_words(sample: TestClient,
         assert moved, path  # the English page shows words of the catalogs
         assert _found(_texts(local.text), {m: patterns[m] for m in moved}) == set(), path
         shown |= moved
-    assert {"Penalty log", "Deck check", "Judge: {name}", "{n} players"} <= shown
+    assert {"Penalty log", "Deck check", "Judge: {name}", "{n} player"} <= shown
 
 
 @pytest.mark.parametrize("lang", LOCAL_LANGS)
