@@ -12,7 +12,7 @@ import pytest
 from babel.messages.pofile import read_po
 from jinja2 import Environment
 
-from validator.errors import ImplementationError
+from validator.errors import ImplementationError, Problem
 from validator.text.i18n import (
     LOCAL_LANGS,
     PLACEHOLDER,
@@ -20,6 +20,8 @@ from validator.text.i18n import (
     jinja_callables,
     korean_particles,
     po_path,
+    problem_line,
+    problem_text,
     say,
     say_n,
     term,
@@ -145,3 +147,17 @@ def test_the_wheel_holds_compiled_catalogs_that_load(tmp_path: Path) -> None:
     assert shown.stdout.split() == [say("ja", "card data: {cards}", cards="x"), "2",
                                     "players", str(len(source.entries)),
                                     str(len(catalog("en").plurals))]
+
+
+def test_a_problem_that_names_its_entry_is_written_in_each_language() -> None:
+    msgid = "Upload #{batch} was not in effect; nothing changed."
+    problem = Problem("card data", None, None, say("en", msgid, batch=3), code="DEMO_POOL",
+                      msgid=msgid, values=(("batch", "3"),))
+    assert problem_text(problem, "en") == problem.message
+    assert problem_text(problem, "ja") == say("ja", msgid, batch=3)
+    assert problem_line(problem, "en") == str(problem)
+    assert problem_line(problem, "ko") == say("ko", "card data: {cards}",
+                                              cards=say("ko", msgid, batch=3))
+    plain = Problem("a.csv", 4, None, "an English message", code="NOT_TEXT")
+    assert problem_line(plain, "th") == "a.csv:4: an English message"
+    assert problem == Problem("card data", None, None, problem.message, code="DEMO_POOL")

@@ -8,6 +8,19 @@ sentences (a deck section, a status) is an entry with a context (``msgctxt``), s
 word can have two translations. English is the msgid itself; ``en.po`` lists every msgid and
 is the reference the other catalogs are checked against (``tests/text/test_i18n.py``).
 
+Two languages meet on a staff page, and each has its own part of it. The page's own words
+(navigation, headings, form labels, hints, buttons, the messages a form answers with) are in
+the page language of the judge reading it (``validator.web.pages.page_lang``: their choice,
+else their browser's, else the event's). What the page shows of the record (a violation's
+sentence, a penalty's name and when it applies, a log entry's status, the signature lines of
+a printable record) is in the event's language, the words the exports, the printed slips and
+the CSV and XLSX logs write, so two judges reading one entry in two languages read the same
+record. Dates and times on a page are written the page's way, except on a printable record.
+
+A problem of the input or a warning (:class:`~validator.errors.Problem`) keeps its English
+``message``; one that names its catalog entry (``msgid`` and ``values``) is written in each
+report's language by :func:`problem_text` and :func:`problem_line`.
+
 A msgid missing from the catalogs is the code's mistake, not the reader's: it raises
 :class:`ImplementationError`, so a test that writes a report finds it.
 
@@ -33,11 +46,12 @@ from babel.messages.catalog import Catalog as Messages
 from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
 
-from validator.errors import ImplementationError
+from validator.errors import ImplementationError, Problem
 from validator.vocab import LANGS, Lang
 
 __all__ = ["DOMAIN", "LANGS", "LOCAL_LANGS", "PARTICLES", "PLACEHOLDER", "Catalog", "catalog",
-           "jinja_callables", "korean_particles", "say", "say_n", "term", "terms"]
+           "jinja_callables", "korean_particles", "problem_line", "problem_text", "say", "say_n",
+           "term", "terms"]
 
 DOMAIN = "deckcheck"
 #: a named placeholder of a msgid: ``{card}``
@@ -164,6 +178,26 @@ def korean_particles(text: str) -> str:
     for pattern, replacement in PARTICLES:
         text = re.sub(pattern, replacement.replace("${1}", "\\1"), text)
     return text
+
+
+def problem_text(problem: Problem, lang: Lang) -> str:
+    """A problem's message in the language: its catalog entry when it names one, else its
+    English message (the message every report also keeps as it is)."""
+    if problem.msgid is None:
+        return problem.message
+    return say(lang, problem.msgid, **dict(problem.values))
+
+
+#: places a problem names that are not files, as the catalogs say them
+_PLACES = {"card data": "card data: {cards}"}
+
+
+def problem_line(problem: Problem, lang: Lang) -> str:
+    """``place: message`` in the language (``str(problem)`` in English)."""
+    text = problem_text(problem, lang)
+    if lang != "en" and problem.file in _PLACES and problem.line is None and not problem.column:
+        return say(lang, _PLACES[problem.file], cards=text)
+    return f"{problem.place}: {text}"
 
 
 def term(lang: Lang, context: str, word: str) -> str:

@@ -7,7 +7,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 
 from validator.vocab import LANGS
-from validator.web.pages import form, page, state_of
+from validator.web.pages import form, page, state_of, words_of
 from validator.web.security import Sessions, Throttle
 
 router = APIRouter()
@@ -38,11 +38,12 @@ async def login(request: Request) -> Response:
     async with throttle.attempt(client) as heard:
         if not heard:
             return page(request, "login.html", http_status=429,
-                        error="Several sign-ins from this network are being checked; try "
-                              "again in a few seconds.")
+                        error=words_of(request, "Several sign-ins from this network are "
+                                       "being checked; try again in a few seconds."))
         if not sessions.password_matches(str(data.get("password", ""))):
             await throttle.failed(client)
-            return page(request, "login.html", http_status=401, error="Wrong password.")
+            return page(request, "login.html", http_status=401,
+                        error=words_of(request, "Wrong password."))
     throttle.succeeded(client)
     db = state_of(request).db
     chosen = db.page_lang(request.state.session)
