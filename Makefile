@@ -22,7 +22,7 @@ demo: $(STAMP)
 	if [ $$status -gt 1 ]; then exit $$status; fi
 
 lint: $(STAMP)
-	$(BIN)/ruff check validator tests bench
+	$(BIN)/ruff check validator tests bench hatch_build.py
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 

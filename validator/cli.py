@@ -450,7 +450,10 @@ def check_command(decks: tuple[Path, ...], cards_spec: str | None, banlist_spec:
 
     _shown(problem_lines(problems), "[red]error:[/red]", "problems (see the JSON report)")
     result = checked.result
-    _shown([str(w) for w in result.warnings], "warning:", "warnings (see the JSON report)")
+    from validator.text.i18n import problem_line
+
+    _shown([problem_line(w, lang) for w in result.warnings], "warning:",
+           "warnings (see the JSON report)")
     if report is not None and shown:
         if _plain(out, sys.stdout):
             from validator.report.text import text_lines

@@ -187,6 +187,10 @@ class Problem:
     #: what such a row says for its card, as written ("Infinite Impermanence" beside a
     #: quantity "three"), so the head judge sees the card without opening the file
     text: str | None = field(default=None, kw_only=True)
+    #: the message as a catalog entry, its English msgid and the values of its placeholders,
+    #: so each report writes it in its own language (``validator.text.i18n.problem_text``)
+    msgid: str | None = field(default=None, kw_only=True, compare=False)
+    values: tuple[tuple[str, str], ...] = field(default=(), kw_only=True, compare=False)
 
     def __post_init__(self) -> None:
         if self.code not in PROBLEM_CODES:

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
 
 import pytest
 from babel.messages.pofile import read_po
 from jinja2 import Environment
 
-from validator.errors import ImplementationError
+from validator.errors import ImplementationError, Problem
 from validator.text.i18n import (
     LOCAL_LANGS,
     PLACEHOLDER,
@@ -16,10 +20,13 @@ from validator.text.i18n import (
     jinja_callables,
     korean_particles,
     po_path,
+    problem_line,
+    problem_text,
     say,
+    say_n,
     term,
 )
-from validator.vocab import Lang
+from validator.vocab import LANGS, Lang
 
 #: a letter of the language's own script (kana/kanji, hangul, Thai)
 _SCRIPT = {"ja": re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]"),
@@ -27,9 +34,19 @@ _SCRIPT = {"ja": re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]"),
 
 
 def _entries(lang: Lang) -> dict[tuple[str | None, str], str]:
+    """Each entry's text; a plural entry by its singular, its forms joined by `` | ``."""
     with po_path(lang).open("rb") as handle:
         po = read_po(handle, locale=lang)
-    return {(m.context, str(m.id)): str(m.string) for m in po if m.id}
+    return {(m.context, m.id if isinstance(m.id, str) else m.id[0]):
+            m.string if isinstance(m.string, str) else " | ".join(m.string or ())
+            for m in po if m.id}
+
+
+def _plural_forms(lang: Lang) -> dict[str, int]:
+    """The number of texts each plural entry has, by its singular msgid."""
+    with po_path(lang).open("rb") as handle:
+        po = read_po(handle, locale=lang)
+    return {m.id[0]: len(m.string or ()) for m in po if m.id and not isinstance(m.id, str)}
 
 
 def test_the_english_catalog_lists_the_msgids() -> None:
@@ -44,11 +61,22 @@ def test_every_msgid_is_translated_with_the_same_placeholders(lang: Lang) -> Non
     english, local = _entries("en"), _entries(lang)
     assert set(local) == set(english)
     for key, text in local.items():
-        assert text.strip(), key
-        assert sorted(PLACEHOLDER.findall(text)) == sorted(PLACEHOLDER.findall(key[1])), key
-        words = PLACEHOLDER.sub("", text)
-        if re.search(r"[A-Za-z]{3,}", PLACEHOLDER.sub("", key[1])):  # words, not a layout
-            assert _SCRIPT[lang].search(words), key  # written in the language, not copied
+        for form in text.split(" | "):
+            assert form.strip(), key
+            assert set(PLACEHOLDER.findall(form)) == set(PLACEHOLDER.findall(key[1])), key
+            assert len(PLACEHOLDER.findall(form)) == len(PLACEHOLDER.findall(key[1])), key
+            words = PLACEHOLDER.sub("", form)
+            if re.search(r"[A-Za-z]{3,}", PLACEHOLDER.sub("", key[1])):  # words, not layout
+                assert _SCRIPT[lang].search(words), key  # written in the language, not copied
+
+
+@pytest.mark.parametrize("lang", LOCAL_LANGS)
+def test_a_plural_entry_has_one_text_per_form_of_the_language(lang: Lang) -> None:
+    plurals = _plural_forms(lang)
+    assert "{n} player" in plurals
+    assert set(plurals) == set(_plural_forms("en"))
+    assert set(plurals.values()) == {1}  # Japanese, Korean and Thai: one form
+    assert set(_plural_forms("en").values()) == {2}
 
 
 def test_a_sentence_fills_its_placeholders() -> None:
@@ -85,3 +113,51 @@ def test_templates_read_the_catalog_of_the_language() -> None:
 ])
 def test_korean_particles_fit_the_word_before_them(written: str, read: str) -> None:
     assert korean_particles(written) == read
+
+
+def test_a_plural_sentence_takes_the_form_of_its_number() -> None:
+    english, japanese = catalog("en"), catalog("ja")
+    assert (english.form(1), english.form(2), japanese.form(1), japanese.form(5)) == (
+        0, 1, 0, 0)
+    assert say_n("en", "{n} player", 1) == "1 player"
+    assert say_n("en", "{n} player", 7) == "7 players"
+    assert say_n("ja", "{n} player", 7) == "プレイヤー7人"
+    with pytest.raises(ImplementationError, match="not a plural entry"):
+        say_n("ja", "{n} players", 2)
+
+
+def test_the_wheel_holds_compiled_catalogs_that_load(tmp_path: Path) -> None:
+    root = Path(__file__).resolve().parents[2]
+    subprocess.run([sys.executable, "-m", "pip", "wheel", str(root), "--no-deps",
+                    "--no-build-isolation", "--quiet", "-w", str(tmp_path / "dist")],
+                   check=True, capture_output=True)
+    wheel = next((tmp_path / "dist").glob("deckcheck-*.whl"))
+    with zipfile.ZipFile(wheel) as archive:
+        names = set(archive.namelist())
+        archive.extractall(tmp_path / "site")
+    for lang in LANGS:
+        assert f"validator/locale/{lang}/LC_MESSAGES/deckcheck.mo" in names
+    probe = ("from validator.text.i18n import catalog, mo_path, say, say_n\n"
+             "assert all(mo_path(l).is_file() for l in ('en', 'ja', 'ko', 'th'))\n"
+             "print(say('ja', 'card data: {cards}', cards='x'), say_n('en', '{n} player', 2),"
+             " len(catalog('th').entries), len(catalog('en').plurals))\n")
+    shown = subprocess.run([sys.executable, "-c", probe], check=True, capture_output=True,
+                           text=True, cwd=tmp_path, env={"PYTHONPATH": str(tmp_path / "site")})
+    source = catalog("th")
+    assert shown.stdout.split() == [say("ja", "card data: {cards}", cards="x"), "2",
+                                    "players", str(len(source.entries)),
+                                    str(len(catalog("en").plurals))]
+
+
+def test_a_problem_that_names_its_entry_is_written_in_each_language() -> None:
+    msgid = "Upload #{batch} was not in effect; nothing changed."
+    problem = Problem("card data", None, None, say("en", msgid, batch=3), code="DEMO_POOL",
+                      msgid=msgid, values=(("batch", "3"),))
+    assert problem_text(problem, "en") == problem.message
+    assert problem_text(problem, "ja") == say("ja", msgid, batch=3)
+    assert problem_line(problem, "en") == str(problem)
+    assert problem_line(problem, "ko") == say("ko", "card data: {cards}",
+                                              cards=say("ko", msgid, batch=3))
+    plain = Problem("a.csv", 4, None, "an English message", code="NOT_TEXT")
+    assert problem_line(plain, "th") == "a.csv:4: an English message"
+    assert problem == Problem("card data", None, None, problem.message, code="DEMO_POOL")

@@ -110,7 +110,9 @@ def test_judge_deck_check_records_and_survives_restart(browser: object,
         page.screenshot(path=str(OUT / "judge-result.png"), full_page=True)
         page.click("button:text-is('Record in the penalty log')")
         page.wait_for_selector("#history")
-        assert page.locator("table.history td", has_text="DUEL_FORFEITURE").count() == 1
+        # the record names the penalty in the event's language, its code kept beside it
+        assert page.locator('table.history td[data-penalty="DUEL_FORFEITURE"]', has_text=(
+            "Duel Forfeiture")).count() == 1
     with Server(db) as restarted:
         page = browser.new_page()  # type: ignore[attr-defined]
         page.goto(f"{restarted.url}/players/{LEGAL_PLAYER}")

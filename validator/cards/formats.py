@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validat
 from validator.cards.db import KINDS, REGIONS, SUBTYPES, Kind, Region, Subtype
 from validator.errors import InputError
 from validator.text.datafile import read_model
+from validator.vocab import Lang
 
 __all__ = ["Format", "banlists_dir", "format_names", "load_format"]
 
@@ -40,6 +41,8 @@ class Format(BaseModel):
 
     name: str
     title: str
+    titles: dict[Lang, str] = Field(
+        default_factory=dict, description="the title in Japanese, Korean and Thai")
     main_min: int = Field(40, ge=0)
     main_max: int = Field(60, ge=0, validate_default=True)
     extra_max: int = Field(15, ge=0)

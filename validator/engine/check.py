@@ -44,6 +44,7 @@ from validator.engine.tables import (
     prepare_rows,
 )
 from validator.errors import ImplementationError, Problem
+from validator.text.i18n import say
 
 __all__ = ["CHUNK_ABOVE", "CHUNK_ROWS", "CheckResult", "check", "code_counts", "combine"]
 
@@ -318,26 +319,36 @@ def evidence_warnings(warnings: list[Problem], fmt: Format, unknown: list[str],
     region = "/".join(p.upper() for p in fmt.card_pool)
     shown = ", ".join(unknown[:_NAMED]) + (f" and {len(unknown) - _NAMED} more"
                                            if len(unknown) > _NAMED else "")
-    what = ("the Rush cdb (`deckcheck data import cards-rush.cdb`)" if fmt.rush else
-            "the OCG/TCG cdb (`deckcheck data import cards.delta.cdb`)")
+    command = ("`deckcheck data import cards-rush.cdb`" if fmt.rush else
+               "`deckcheck data import cards.delta.cdb`")
     cdbs = [p for p in sources.split(", ") if p.endswith(".cdb")]
-    if any(("rush" in p.rsplit("/", 1)[-1].lower()) == fmt.rush for p in cdbs):
-        # the game's cdb is in the card data already: these cards are newer than it
-        what = f"a newer {what.removeprefix('the ')}"
-    return [*warnings, Problem(
-        "card data", None, None,
-        f"{len(unknown)} card(s) of the decks have no release information for {region} in "
-        f"the card data, so none was called unreleased: {shown}; import {what} to know",
-        code="NO_RELEASE_INFO")]
+    # the game's cdb in the card data already: these cards are newer than it
+    newer = any(("rush" in p.rsplit("/", 1)[-1].lower()) == fmt.rush for p in cdbs)
+    msgid = _NO_RELEASE[(fmt.rush, newer)]
+    values = {"n": str(len(unknown)), "region": region, "cards": shown, "command": command}
+    return [*warnings, Problem("card data", None, None, say("en", msgid, **values),
+                               code="NO_RELEASE_INFO", msgid=msgid,
+                               values=tuple(values.items()))]
+
+
+_NO_RELEASE_START = ("{n} card(s) of the decks have no release information for {region} in "
+                     "the card data, so none was called unreleased: {cards}; import ")
+#: the NO_RELEASE_INFO warning by (Rush, the game's cdb imported already)
+_NO_RELEASE = {
+    (True, False): _NO_RELEASE_START + "the Rush cdb ({command}) to know",
+    (True, True): _NO_RELEASE_START + "a newer Rush cdb ({command}) to know",
+    (False, False): _NO_RELEASE_START + "the OCG/TCG cdb ({command}) to know",
+    (False, True): _NO_RELEASE_START + "a newer OCG/TCG cdb ({command}) to know",
+}
+_DEMO = ("checked against the demo card pool (about 370 cards), not real card data: import "
+         "it with `deckcheck data import cards.json cards.delta.cdb 0TCG.lflist.conf` (or "
+         "`deckcheck data update`)")
 
 
 def _demo_warning(cards: CardDB) -> list[Problem]:
     if not any(source.get("source") == DEMO for source in cards.sources):
         return []
-    return [Problem("card data", None, None,
-                    "checked against the demo card pool (about 370 cards), not real card "
-                    "data: import it with `deckcheck data import cards.json cards.delta.cdb "
-                    "0TCG.lflist.conf` (or `deckcheck data update`)", code="DEMO_POOL")]
+    return [Problem("card data", None, None, _DEMO, code="DEMO_POOL", msgid=_DEMO)]
 
 
 def _mostly_unknown(deck_cards: pl.DataFrame, index: pl.DataFrame,
@@ -353,9 +364,20 @@ def _mostly_unknown(deck_cards: pl.DataFrame, index: pl.DataFrame,
         .filter(pl.col("unknown") * 2 > pl.col("cards"))
         .join(index.lazy(), on="deck").sort("deck").collect(engine=ENGINE)
     )
-    dated = f" (dated {cards.data_date})" if cards.data_date else ""
-    return [Problem(str(row["deck_id"]), None, None,
-                    f"{row['unknown']} of the deck's {row['cards']} different cards have "
-                    f"passcodes the card data{dated} does not know: the card data may be "
-                    "missing or old (`deckcheck data update`)", code="CARD_DATA_MISSING")
-            for row in by_deck.iter_rows(named=True)]
+    msgid = _MOSTLY_UNKNOWN[bool(cards.data_date)]
+    found = [{"unknown": str(row["unknown"]), "cards": str(row["cards"]),
+              "date": str(cards.data_date), "deck": str(row["deck_id"])}
+             for row in by_deck.iter_rows(named=True)]
+    return [Problem(values.pop("deck"), None, None, say("en", msgid, **values),
+                    code="CARD_DATA_MISSING", msgid=msgid, values=tuple(values.items()))
+            for values in found]
+
+
+#: the CARD_DATA_MISSING warning, by whether the card data has a date
+_MOSTLY_UNKNOWN = {
+    True: "{unknown} of the deck's {cards} different cards have passcodes the card data "
+          "(dated {date}) does not know: the card data may be missing or old "
+          "(`deckcheck data update`)",
+    False: "{unknown} of the deck's {cards} different cards have passcodes the card data "
+           "does not know: the card data may be missing or old (`deckcheck data update`)",
+}

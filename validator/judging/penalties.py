@@ -102,6 +102,8 @@ class Policy(BaseModel):
     regulation: str
     title: str
     title_local: str = ""
+    #: the title in Japanese, Korean and Thai (``title_local`` is the one in its own language)
+    titles: dict[Lang, str] = Field(default_factory=dict)
     source: str | None = Field(None, description="the regulation's text file, for citations")
     types: dict[str, TypeRule] = Field(default_factory=dict)
     codes: dict[str, CodePolicy]
@@ -141,6 +143,11 @@ class Policy(BaseModel):
         if wrong:
             raise refused("Policy", wrong)
         return self
+
+    def title_in(self, lang: Lang) -> str:
+        """The regulation's title in the language (English: ``title``)."""
+        return self.titles.get(lang) or (self.title_local if lang == self.regulation
+                                          and self.title_local else self.title)
 
     def remedy(self, code: str, lang: Lang) -> str:
         return self.remedies[self.codes[code].remedy].get(lang)

@@ -21,6 +21,7 @@ import polars as pl
 from validator.engine.tables import ENGINE
 from validator.errors import ImplementationError
 from validator.report.model import Report
+from validator.text.i18n import problem_line
 
 __all__ = ["VIOLATION_FIELDS", "json_bytes", "report_bytes", "report_dict", "report_pieces",
            "violations_by_deck"]
@@ -270,6 +271,7 @@ def _check_pieces(report: Report) -> Iterator[bytes]:
         "summary": _summary("decks", report),
         "statuses": report.statuses,
         "warnings": [str(w) for w in report.warnings],
+        "localized_warnings": [problem_line(w, report.header.lang) for w in report.warnings],
     }, decks)
 
 
@@ -304,4 +306,5 @@ def _event_pieces(report: Report) -> Iterator[bytes]:
         "summary": {**_summary("players", report), "problems": len(report.problems)},
         "statuses": report.statuses,
         "warnings": [str(w) for w in report.warnings],
+        "localized_warnings": [problem_line(w, report.header.lang) for w in report.warnings],
     }, players)

@@ -33,13 +33,27 @@ if TYPE_CHECKING:
     from validator.judging.judge import JudgeCheck  # not imported by a check of deck files
 
 __all__ = ["Comparison", "Header", "Report", "ReportKind", "Verdict", "compared_decks",
-           "fuzzy_by_deck", "judged_check", "judged_event", "localized", "status_counts",
-           "with_lists"]
+           "fuzzy_by_deck", "judged_check", "judged_event", "list_line_in", "localized",
+           "status_counts", "with_lists"]
 
 #: a check report (one item per deck) or an event report (one item per registered player)
 ReportKind = Literal["check", "event"]
 #: how decks met their lists: section by section, or allowing side deck exchanges
 Comparison = Literal["sections", "siding"]
+
+
+def list_line_in(name: str, effective: str | None, reason: str, lang: Lang) -> str:
+    """A Forbidden/Limited list, its effective date and why it was chosen, in the language
+    (the list's own name as it is)."""
+    facts = [say(lang, "effective {date}", date=effective)] if effective else []
+    if reason.startswith("in force on "):
+        facts.append(say(lang, "in force on {day}", day=reason.removeprefix("in force on ")))
+    elif reason in LIST_REASONS:
+        facts.append(say(lang, reason))
+    elif reason:
+        facts.append(reason)
+    return say(lang, "{name} ({facts})", name=name,
+               facts=say(lang, "; ").join(facts)) if facts else name
 
 
 def localized(violations: pl.DataFrame, lang: Lang) -> pl.DataFrame:
@@ -74,6 +88,8 @@ class Header:
     decide: str  # said where the head judge must decide first
     banlist_effective: str | None = None  # the day the list takes effect
     banlist_reason: str = ""  # why the list was chosen ("in force on 2025-06-15")
+    format_title_in: str = ""  # the format's title in ``lang`` (when the data has one)
+    regulation_title_in: str = ""  # the regulation's title in ``lang`` (not in English)
 
     @property
     def banlist_line(self) -> str:
@@ -82,17 +98,7 @@ class Header:
 
     def banlist_line_in(self, lang: Lang) -> str:
         """``banlist_line`` in the language (the list's own name as it is)."""
-        facts = [say(lang, "effective {date}", date=self.banlist_effective)] \
-            if self.banlist_effective else []
-        reason = self.banlist_reason
-        if reason.startswith("in force on "):
-            facts.append(say(lang, "in force on {day}", day=reason.removeprefix("in force on ")))
-        elif reason in LIST_REASONS:
-            facts.append(say(lang, reason))
-        elif reason:
-            facts.append(reason)
-        return say(lang, "{name} ({facts})", name=self.banlist,
-                   facts=say(lang, "; ").join(facts)) if facts else self.banlist
+        return list_line_in(self.banlist, self.banlist_effective, self.banlist_reason, lang)
 
     @property
     def siding(self) -> bool:
@@ -219,7 +225,9 @@ def _header(result: CheckResult, policy: Policy, stage: Stage, lang: Lang, duel:
     return Header(result.format.name, result.format.title, result.banlist, result.cards,
                   policy.regulation, policy.title, policy.title_local, stage, lang, duel,
                   comparison, policy.text("no_clause", lang), policy.text("decision", lang),
-                  result.banlist_effective, result.banlist_reason)
+                  result.banlist_effective, result.banlist_reason,
+                  result.format.titles.get(lang, ""),
+                  policy.title_in(lang) if lang != "en" else "")
 
 
 def _unresolved(lists: CheckResult | None, like: CheckResult) -> pl.DataFrame:

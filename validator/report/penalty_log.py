@@ -23,6 +23,7 @@ from typing import Any
 from validator.event.store import LogEntry
 from validator.judging.infractions import catalogue
 from validator.report.style import csv_safe
+from validator.text.i18n import say
 from validator.vocab import REGULATIONS, Lang
 
 __all__ = ["HEADER", "LogContext", "clause", "infraction_text", "local_time", "log_csv",
@@ -87,13 +88,14 @@ def clause(entry: LogEntry, context: LogContext) -> str:
     return "; ".join(str(b) for b in entry.details.get("basis", []) if b)
 
 
-def status(entry: LogEntry) -> str:
-    """``in effect``, ``voided`` or ``corrected by #N``."""
+def status(entry: LogEntry, lang: Lang = "en") -> str:
+    """``in effect``, ``voided`` or ``corrected by #N``, in ``lang`` (the CSV export's
+    column stays English)."""
     if entry.change is None:
-        return "in effect"
+        return say(lang, "in effect")
     if entry.change.action == "void":
-        return "voided"
-    return f"corrected by #{entry.change.replacement}"
+        return say(lang, "voided")
+    return say(lang, "corrected by #{id}", id=entry.change.replacement)
 
 
 def repeats(entries: list[LogEntry]) -> dict[int, list[str]]:

@@ -32,9 +32,9 @@ def header_lines(report: Report) -> list[str]:
     lists, then the card data (the same lines head a check and an event)."""
     header = report.header
     lang = header.lang
-    values = {"format": header.format_title, "banlist": header.banlist_line_in(lang),
-              "regulation": header.regulation_title if lang != header.regulation
-              or not header.regulation_title_local else header.regulation_title_local,
+    values = {"format": header.format_title_in or header.format_title,
+              "banlist": header.banlist_line_in(lang),
+              "regulation": header.regulation_title_in or header.regulation_title,
               "duel": header.duel}
     if header.comparison is None:
         first = say(lang, "{format} — list {banlist} — {regulation}", **values)

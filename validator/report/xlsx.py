@@ -31,7 +31,7 @@ from validator.event.store import LogEntry
 from validator.report.model import Header, Report, Verdict
 from validator.report.penalty_log import HEADER, LogContext, rows
 from validator.report.style import STATUS_FILLS, autosize, put, write_header
-from validator.text.i18n import say, term
+from validator.text.i18n import problem_line, say, term
 from validator.vocab import STATUS_LABELS, Lang, Status
 
 __all__ = ["event_xlsx", "generated_now", "log_xlsx", "write_event_xlsx"]
@@ -61,10 +61,12 @@ def _summary(ws: Worksheet, report: Report, generated_at: str) -> None:
     put(ws, 1, 1, say(lang, "Deck check report")).font = Font(bold=True, size=14)
     header, counted = report.header, report.statuses
     facts: list[tuple[str, Any]] = [
-        ("Format", header.format_title),
+        ("Format", header.format_title_in or header.format_title),
         ("Forbidden/Limited list", header.banlist_line_in(lang)),
         ("Card data", header.cards),
-        ("Regulation", f"{header.regulation_title} ({header.regulation_title_local})"),
+        ("Regulation", f"{header.regulation_title} ({header.regulation_title_local})"
+         if lang == "en" or not header.regulation_title_in else
+         f"{header.regulation_title_in} ({header.regulation_title})"),
         ("Players", report.items.height),
         ("Legal", counted["legal"]),
         ("Illegal", counted["illegal"]),
@@ -86,7 +88,7 @@ def _summary(ws: Worksheet, report: Report, generated_at: str) -> None:
         top += len(report.counts) + 2
         write_header(ws, top - 1, _said(lang, "Warning"))
         for i, warning in enumerate(report.warnings, start=top):
-            put(ws, i, 1, str(warning))
+            put(ws, i, 1, problem_line(warning, lang))
     autosize(ws, {1: 44})
 
 

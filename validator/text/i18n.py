@@ -8,28 +8,50 @@ sentences (a deck section, a status) is an entry with a context (``msgctxt``), s
 word can have two translations. English is the msgid itself; ``en.po`` lists every msgid and
 is the reference the other catalogs are checked against (``tests/text/test_i18n.py``).
 
+Two languages meet on a staff page, and each has its own part of it. The page's own words
+(navigation, headings, form labels, hints, buttons, the messages a form answers with) are in
+the page language of the judge reading it (``validator.web.pages.page_lang``: their choice,
+else their browser's, else the event's). What the page shows of the record (a violation's
+sentence, a penalty's name and when it applies, a log entry's status, the signature lines of
+a printable record) is in the event's language, the words the exports, the printed slips and
+the CSV and XLSX logs write, so two judges reading one entry in two languages read the same
+record. Dates and times on a page are written the page's way, except on a printable record.
+
+A problem of the input or a warning (:class:`~validator.errors.Problem`) keeps its English
+``message``; one that names its catalog entry (``msgid`` and ``values``) is written in each
+report's language by :func:`problem_text` and :func:`problem_line`.
+
 A msgid missing from the catalogs is the code's mistake, not the reader's: it raises
 :class:`ImplementationError`, so a test that writes a report finds it.
 
-The catalogs are compiled when first used (Babel's ``.po`` reader, a few milliseconds), not at
-build time: the ``.po`` files are the only copy, so what a review reads is what runs.
+A sentence that counts (``{n} players``) is a plural entry (``msgid_plural``, one
+``msgstr[i]`` per form of the language: English has two, Japanese, Korean and Thai one),
+read with :func:`say_n`; the catalog's ``Plural-Forms`` header chooses the form.
+
+The wheel holds the catalogs compiled to ``.mo`` (``hatch_build.py`` compiles them at build);
+a source checkout has only the ``.po`` files, read with Babel when first used (a few
+milliseconds). Both give the same entries.
 """
 
 from __future__ import annotations
 
+import gettext
 import re
 from collections.abc import Callable, Mapping
 from functools import cache
 from importlib import resources
 from typing import Any
 
+from babel.messages.catalog import Catalog as Messages
+from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
 
-from validator.errors import ImplementationError
+from validator.errors import ImplementationError, Problem
 from validator.vocab import LANGS, Lang
 
 __all__ = ["DOMAIN", "LANGS", "LOCAL_LANGS", "PARTICLES", "PLACEHOLDER", "Catalog", "catalog",
-           "jinja_callables", "korean_particles", "say", "term", "terms"]
+           "jinja_callables", "korean_particles", "problem_line", "problem_text", "say", "say_n",
+           "term", "terms"]
 
 DOMAIN = "deckcheck"
 #: a named placeholder of a msgid: ``{card}``
@@ -38,14 +60,22 @@ PLACEHOLDER = re.compile(r"\{(\w+)\}")
 #: the languages besides English (a message is written in English and in each of these)
 LOCAL_LANGS: tuple[Lang, ...] = tuple(lang for lang in LANGS if lang != "en")
 Key = tuple[str | None, str]  # (msgctxt, msgid)
+_ONE_OR_MORE = "nplurals=2; plural=(n != 1);"
 
 
 class Catalog:
-    """One language's entries: (context, msgid) → text in the language."""
+    """One language's entries: (context, msgid) → text in the language; a plural entry,
+    keyed by its singular msgid, has one text per form of the language."""
 
-    def __init__(self, lang: Lang, entries: Mapping[Key, str]) -> None:
+    def __init__(self, lang: Lang, entries: Mapping[Key, str],
+                 plurals: Mapping[Key, tuple[str, ...]] | None = None,
+                 plural_forms: str = _ONE_OR_MORE) -> None:
         self.lang = lang
         self.entries = dict(entries)
+        self.plurals = dict(plurals or {})
+        expression = plural_forms.split("plural=", 1)[-1].strip().rstrip(";")
+        #: the form (index of a plural entry's texts) a number takes in the language
+        self.form: Callable[[int], int] = gettext.c2py(expression)
 
     def get(self, msgid: str, context: str | None = None) -> str:
         """The text of ``msgid`` in this language (the msgid itself in English)."""
@@ -54,6 +84,14 @@ class Catalog:
             where = f" (context {context!r})" if context else ""
             raise ImplementationError(f"{msgid!r}{where} is not in the {self.lang} catalog")
         return text
+
+    def get_n(self, msgid: str, n: int, context: str | None = None) -> str:
+        """The text of the plural entry ``msgid`` (its singular) for the number ``n``."""
+        forms = self.plurals.get((context, msgid))
+        if forms is None:
+            raise ImplementationError(f"{msgid!r} is not a plural entry of the {self.lang} "
+                                      "catalog")
+        return forms[min(self.form(n), len(forms) - 1)]
 
     def with_context(self, context: str) -> dict[str, str]:
         """Every msgid of one context and its text: the words of one kind."""
@@ -66,24 +104,55 @@ def po_path(lang: Lang) -> Any:
                                                  f"{DOMAIN}.po")
 
 
+def mo_path(lang: Lang) -> Any:
+    """The compiled ``.mo`` file of a language (only in a built package)."""
+    return resources.files("validator").joinpath("locale", lang, "LC_MESSAGES",
+                                                 f"{DOMAIN}.mo")
+
+
+def _messages(lang: Lang) -> Messages:
+    """A language's messages: the compiled ``.mo`` when the package has one, else the
+    ``.po``."""
+    compiled = mo_path(lang)
+    if compiled.is_file():
+        with compiled.open("rb") as handle:
+            return read_mo(handle)
+    with po_path(lang).open("rb") as handle:
+        return read_po(handle, locale=lang, domain=DOMAIN)
+
+
 @cache
 def catalog(lang: Lang) -> Catalog:
     """A language's catalog, read once (English: every msgid as itself)."""
-    with po_path(lang).open("rb") as handle:
-        po = read_po(handle, locale=lang, domain=DOMAIN)
+    messages = _messages(lang)
     entries: dict[Key, str] = {}
-    for message in po:
-        if not message.id or not isinstance(message.id, str):
+    plurals: dict[Key, tuple[str, ...]] = {}
+    for message in messages:
+        if not message.id:
             continue
-        text = message.string if isinstance(message.string, str) else ""
-        entries[(message.context, message.id)] = text if lang != "en" and text else (
-            text or message.id)
-    return Catalog(lang, entries)
+        if isinstance(message.id, str):
+            text = message.string if isinstance(message.string, str) else ""
+            entries[(message.context, message.id)] = text or message.id
+            continue
+        ids = tuple(str(part) for part in message.id)
+        written = tuple(str(part) for part in message.string or ())
+        plurals[(message.context, ids[0])] = written if any(written) else ids
+    plural_forms = messages.plural_forms
+    return Catalog(lang, entries, plurals, plural_forms)
 
 
 def say(lang: Lang, msgid: str, /, **values: object) -> str:
     """One sentence in the language, its placeholders filled."""
-    text = catalog(lang).get(msgid)
+    return _filled(lang, catalog(lang).get(msgid), values)
+
+
+def say_n(lang: Lang, msgid: str, n: int, /, **values: object) -> str:
+    """One sentence that counts ``n`` (a plural entry, by its singular msgid), in the form
+    the language gives that number, ``{n}`` and the other placeholders filled."""
+    return _filled(lang, catalog(lang).get_n(msgid, n), {"n": n, **values})
+
+
+def _filled(lang: Lang, text: str, values: Mapping[str, object]) -> str:
     text = PLACEHOLDER.sub(lambda m: str(values[m.group(1)]), text) if values else text
     return korean_particles(text) if lang == "ko" else text
 
@@ -111,6 +180,26 @@ def korean_particles(text: str) -> str:
     return text
 
 
+def problem_text(problem: Problem, lang: Lang) -> str:
+    """A problem's message in the language: its catalog entry when it names one, else its
+    English message (the message every report also keeps as it is)."""
+    if problem.msgid is None:
+        return problem.message
+    return say(lang, problem.msgid, **dict(problem.values))
+
+
+#: places a problem names that are not files, as the catalogs say them
+_PLACES = {"card data": "card data: {cards}"}
+
+
+def problem_line(problem: Problem, lang: Lang) -> str:
+    """``place: message`` in the language (``str(problem)`` in English)."""
+    text = problem_text(problem, lang)
+    if lang != "en" and problem.file in _PLACES and problem.line is None and not problem.column:
+        return say(lang, _PLACES[problem.file], cards=text)
+    return f"{problem.place}: {text}"
+
+
 def term(lang: Lang, context: str, word: str) -> str:
     """One word of a kind (``context``) in the language."""
     return catalog(lang).get(word, context)
@@ -131,7 +220,7 @@ def jinja_callables(lang: Lang) -> dict[str, Callable[..., str]]:
         return say(lang, msgid, **values)
 
     def ngettext(singular: str, plural: str, n: int, **values: object) -> str:
-        return say(lang, singular if n == 1 else plural, n=n, **values)
+        return say_n(lang, singular, n, **values)
 
     def pgettext(context: str, msgid: str, **values: object) -> str:
         return term(lang, context, msgid)

@@ -38,6 +38,7 @@ from validator.web.pages import (
     error_page,
     page,
     page_lang,
+    words_of,
 )
 from validator.web.routes import ROUTERS
 from validator.web.routes.auth import set_session_cookie
@@ -111,14 +112,15 @@ def create_app(db_path: Path, *, password: str | None = None,
         refused = request.scope.get(REFUSED_BODY)
         response: Response
         if refused is not None and request.state.signed_in:
-            response = error_page(request, refused[0],
-                                  "Upload too large" if refused[0] == 413 else "Server busy",
-                                  refused[1], back="/" if path.startswith("/upload") else None)
+            title = "Upload too large" if refused[0] == 413 else "Server busy"
+            response = error_page(request, refused[0], words_of(request, title), refused[1],
+                                  back="/" if path.startswith("/upload") else None)
             response.headers["Connection"] = "close"
         elif request.method == "POST" and not same_origin(
                 request.headers.get("origin"), request.headers.get("referer"), hosts):
-            response = page(request, "message.html", http_status=403, title="Form refused",
-                            message="This form was sent from another site.")
+            response = page(request, "message.html", http_status=403,
+                            title=words_of(request, "Form refused"),
+                            message=words_of(request, "This form was sent from another site."))
         elif refused is not None or not _open(request, path):
             response = RedirectResponse("/login", status_code=303)
             if request.method not in ("GET", "HEAD"):
@@ -138,9 +140,10 @@ def create_app(db_path: Path, *, password: str | None = None,
 
     @app.exception_handler(Forbidden)
     async def forbidden(request: Request, exc: Forbidden) -> HTMLResponse:
-        return page(request, "message.html", http_status=403, title="Form refused",
-                    message="This form came without a valid security token (CSRF). Reload "
-                            "the page and send it again.")
+        return page(request, "message.html", http_status=403,
+                    title=words_of(request, "Form refused"),
+                    message=words_of(request, "This form came without a valid security token "
+                                     "(CSRF). Reload the page and send it again."))
 
     @app.exception_handler(RoleRefused)
     async def refused_role(request: Request, exc: RoleRefused) -> HTMLResponse:
@@ -158,13 +161,14 @@ def create_app(db_path: Path, *, password: str | None = None,
     async def bad_input(request: Request, exc: InputError) -> HTMLResponse:
         unknown = exc.codes == ["UNKNOWN_PLAYER"]
         return error_page(request, 404 if unknown else 400,
-                          "No such player" if unknown else "Cannot use this input",
-                          "Nothing was changed. What is wrong, and where:",
+                          words_of(request, "No such player" if unknown
+                                   else "Cannot use this input"),
+                          words_of(request, "Nothing was changed. What is wrong, and where:"),
                           exc.problems[:SHOWN], more=max(len(exc.problems) - SHOWN, 0))
 
     @app.exception_handler(BodyTooLarge)
     async def too_large(request: Request, exc: BodyTooLarge) -> HTMLResponse:
-        response = error_page(request, 413, "Upload too large", str(exc),
+        response = error_page(request, 413, words_of(request, "Upload too large"), str(exc),
                               back="/" if request.scope["path"].startswith("/upload") else None)
         response.headers["Connection"] = "close"
         return response
@@ -173,13 +177,16 @@ def create_app(db_path: Path, *, password: str | None = None,
     async def http_error(request: Request, exc: HTTPException) -> HTMLResponse:
         path = request.scope["path"]
         if exc.status_code == 405:
-            return error_page(request, 405, "This address takes a form",
-                              f"{path} only receives the form of its page; opening "
-                              "or reloading it uploads and records nothing.",
+            return error_page(request, 405, words_of(request, "This address takes a form"),
+                              words_of(request, "{path} only receives the form of its page; "
+                                       "opening or reloading it uploads and records nothing.",
+                                       path=path),
                               back=_form_page(path))
         if exc.status_code == 404:
-            return error_page(request, 404, "Page not found", f"There is no page at {path}.")
-        return error_page(request, exc.status_code, "Cannot answer this request",
+            return error_page(request, 404, words_of(request, "Page not found"),
+                              words_of(request, "There is no page at {path}.", path=path))
+        return error_page(request, exc.status_code,
+                          words_of(request, "Cannot answer this request"),
                           str(exc.detail))
 
     @app.exception_handler(RequestValidationError)
@@ -187,16 +194,18 @@ def create_app(db_path: Path, *, password: str | None = None,
         problems = [Problem(_field(error.get("loc", ())), None, None,
                             str(error.get("msg", "not a value it takes")), code="BAD_OPTION")
                     for error in exc.errors()]
-        return error_page(request, 422, "Cannot use this address",
-                          "A part of the address holds a value it does not take:", problems)
+        return error_page(request, 422, words_of(request, "Cannot use this address"),
+                          words_of(request, "A part of the address holds a value it does not "
+                                   "take:"), problems)
 
     @app.exception_handler(Exception)
     async def failed(request: Request, exc: Exception) -> HTMLResponse:
         traceback.print_exception(exc)
-        return error_page(request, 500, "Something went wrong on the server",
-                          f"The server failed to answer ({type(exc).__name__}). Nothing was "
-                          "half-saved: every change is saved whole or not at all. Try again; "
-                          "the uploads and the penalty log are kept.")
+        return error_page(request, 500, words_of(request, "Something went wrong on the server"),
+                          words_of(request, "The server failed to answer ({error}). Nothing "
+                                   "was half-saved: every change is saved whole or not at all. "
+                                   "Try again; the uploads and the penalty log are kept.",
+                                   error=type(exc).__name__))
 
     wrapped = HostGuard(BodyLimit(app, max_upload, inside=True), hosts)
     wrapped.state = app.state  # type: ignore[attr-defined]

@@ -22,8 +22,9 @@ from validator.errors import InputError, Problem
 from validator.event.store import Judge, SignIn
 from validator.report.model import Report
 from validator.report.penalty_log import local_time
-from validator.text.i18n import jinja_callables, terms
+from validator.text.i18n import jinja_callables, problem_line, say, term, terms
 from validator.text.lexicon import whole_number
+from validator.text.when import day, moment
 from validator.vocab import LANGS, REGULATIONS, STATUS_LABELS, STATUSES, Lang
 from validator.web.security import BodyTooLarge
 from validator.web.state import EventState, Snapshot, safe_name
@@ -31,8 +32,7 @@ from validator.web.state import EventState, Snapshot, safe_name
 __all__ = ["HEAD", "ORGANIZER", "ROLE_NAMES", "Forbidden", "Needs", "RoleRefused",
            "accepted_lang", "error_page", "files", "form", "judge_of", "judged", "latest",
            "new_key", "optional_number", "page", "page_lang", "recorder", "signed_in_as",
-           "signed_in_judge",
-           "state_of", "templates", "where"]
+           "signed_in_judge", "state_of", "templates", "where", "words_of"]
 
 HERE = Path(__file__).resolve().parent
 templates = Jinja2Templates(directory=str(HERE / "templates"))
@@ -44,6 +44,7 @@ templates.env.install_gettext_callables(  # type: ignore[attr-defined]
 #: each language by its own name, for the page-language picker
 LANG_NAMES: dict[Lang, str] = {"en": "English", "ja": "日本語", "ko": "한국어", "th": "ไทย"}
 templates.env.globals.update(LANG_NAMES=LANG_NAMES, LANGS=LANGS, REGULATIONS=REGULATIONS,
+                             problem_line=problem_line,
                              CODES=CODES, quote=quote, STATUSES=STATUSES,
                              STATUS_LABELS=STATUS_LABELS)
 
@@ -58,8 +59,16 @@ templates.env.filters["group_word"] = group_word
 #: a stored time (ISO 8601, UTC) as a page shows it: ``2026-12-05 09:30:00``
 templates.env.filters["when"] = lambda stamp: str(stamp).replace("T", " ").removesuffix(
     "+00:00")
-#: a stored time in the event's time zone: ``{{ entry.recorded_at|local(settings.timezone) }}``
-templates.env.filters["local"] = local_time
+
+
+def local(stamp: str, zone: str, lang: Lang = "en") -> str:
+    """A stored time in the event's time zone, as the language writes a date and time
+    (English keeps ``2026-12-05 16:30:00``):
+    ``{{ entry.recorded_at|local(settings.timezone, lang) }}``."""
+    return local_time(stamp, zone) if lang == "en" else moment(stamp, zone, lang)
+
+
+templates.env.filters["local"] = local
 templates.env.globals["TIMEZONES"] = sorted(zoneinfo.available_timezones())
 
 
@@ -218,6 +227,11 @@ def page_lang(request: Request) -> Lang:
     return settings.lang if settings is not None else "en"
 
 
+def words_of(request: Request, msgid: str, /, **values: object) -> str:
+    """One sentence a route puts on a page, in the page's language."""
+    return say(page_lang(request), msgid, **values)
+
+
 def page(request: Request, name: str, http_status: int = 200, **context: Any) -> HTMLResponse:
     state = state_of(request)
     public = name == "login.html" or not getattr(request.state, "signed_in", False)
@@ -234,8 +248,31 @@ def page(request: Request, name: str, http_status: int = 200, **context: Any) ->
                                                             None),
                         "named": _named(signed_in_as(request)),
                         "fixed": getattr(signed_in_as(request), "staff", None) is not None,
-                        "_": words["gettext"], **words, **context},
+                        "_": words["gettext"], **words,
+                        **record_words(state, settings.lang if settings else "en", lang),
+                        **context},
         status_code=http_status)
+
+
+def record_words(state: EventState, record: Lang, lang: Lang) -> dict[str, Any]:
+    """What a page writes of the record, in the event's language (``record``): a penalty's
+    name, a deck check's result, a sentence or word of the record; and the event's date in
+    the page's language."""
+
+    def penalty_word(code: str) -> str:
+        try:
+            return state.policy().penalty_name(code, record)
+        except KeyError:
+            return code
+
+    def check_result(result: str) -> str:
+        return term(record, "status word", result) if result == "legal" else \
+            penalty_word(result)
+
+    return {"record_lang": record, "penalty_word": penalty_word, "check_result": check_result,
+            "record_say": lambda msgid, **values: say(record, msgid, **values),
+            "record_term": lambda context, word: term(record, context, word),
+            "event_date": lambda text: day(text, lang)}
 
 
 async def form(request: Request) -> FormData:

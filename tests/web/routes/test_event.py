@@ -16,6 +16,7 @@ import zipfile
 from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
+from urllib.parse import quote
 
 import polars as pl
 import pytest
@@ -36,6 +37,7 @@ from tests.web.helpers import (
 from validator.cards.store import import_into_store
 from validator.event.store import EventSettings
 from validator.inputs.decks.ydk import parse_ydk, to_ydke
+from validator.text.i18n import say
 from validator.web.app import create_app
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -64,7 +66,8 @@ def test_the_settings_are_saved_and_shown_back(client: TestClient) -> None:
     saved = client.post("/event", data={"csrf": csrf_token(client), **SETTINGS},
                         follow_redirects=False)
     assert saved.status_code == 303
-    assert saved.headers["location"] == "/?msg=Event%20saved."
+    # the page speaks the event's language when the browser asks for none of ours
+    assert saved.headers["location"] == "/?msg=" + quote(say("ja", "Event saved."))
     assert event_of(client).db.settings() == EventSettings("Locals", "2026-12-05",
                                                            "advanced-ocg", "ja", "ja", "")
     page = client.get("/").text

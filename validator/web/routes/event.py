@@ -31,10 +31,21 @@ from validator.inputs.decks.sources import DECK_SUFFIXES
 from validator.inputs.registrations.read import SUFFIXES
 from validator.judging.penalties import policy_from_toml
 from validator.report.json import report_bytes
-from validator.report.model import Report
+from validator.report.model import Report, list_line_in
 from validator.report.xlsx import event_xlsx
-from validator.vocab import LANGS, REGULATIONS, STATUSES
-from validator.web.pages import ORGANIZER, files, form, judged, latest, page, state_of
+from validator.text.i18n import say, say_n
+from validator.vocab import LANGS, REGULATIONS, STATUSES, Lang
+from validator.web.pages import (
+    ORGANIZER,
+    files,
+    form,
+    judged,
+    latest,
+    page,
+    page_lang,
+    state_of,
+    words_of,
+)
 from validator.web.state import CUSTOM_POLICY, safe_name
 
 router = APIRouter()
@@ -49,41 +60,45 @@ PART_WORDS = {"list": ("list", "lists"), "deck": ("deck", "decks")}
 SHOWN_PER_UPLOAD = 10
 
 
-def upload_rows(submissions: list[Submission], versions: Versions) -> list[dict[str, Any]]:
-    """Every upload, newest first, with what became of it, in words."""
+def upload_rows(submissions: list[Submission], versions: Versions,
+                lang: Lang = "en") -> list[dict[str, Any]]:
+    """Every upload, newest first, with what became of it, in words of the language."""
     aside = set_aside_by(submissions)
     rows = []
     for sub in reversed(submissions):
-        one, many = PART_WORDS[sub.part]
+        lists = sub.part == "list"
         outcome = versions.outcomes.get(sub.id)
         problems: list[Any] = []
         if sub.state == "refused":
-            status, problems = "refused", sub.reason
+            status, problems = say(lang, "refused"), sub.reason
         elif sub.state == "pending":
-            status = "waiting for you to confirm “replace all”"
+            status = say(lang, "waiting for you to confirm “replace all”")
         elif sub.state == "removed":
-            status = "removed (undone)"
+            status = say(lang, "removed (undone)")
         elif sub.id in aside:
-            status = f"set aside by upload #{aside[sub.id]} (replace all)"
+            status = say(lang, "set aside by upload #{batch} (replace all)", batch=aside[sub.id])
         elif outcome is None:
-            status = "received (checked once lists are uploaded)" if sub.part == "deck" \
-                else "received"
+            status = say(lang, "received") if lists else say(
+                lang, "received (checked once lists are uploaded)")
         elif outcome.failed:
-            status, problems = f"failed: no {one} could be read", outcome.problems
+            status = say(lang, "failed: no list could be read" if lists
+                         else "failed: no deck could be read")
+            problems = outcome.problems
         else:
-            status = (f"{outcome.read} {many if outcome.read != 1 else one} read; checked "
-                      f"for {outcome.current} player(s)")
+            status = say_n(lang, "{n} list read; checked for {players} player(s)" if lists
+                           else "{n} deck read; checked for {players} player(s)",
+                           outcome.read, players=outcome.current)
             if outcome.current < outcome.read:
-                status += (f", {outcome.read - outcome.current} replaced by a newer upload "
-                           "or an earlier version restored")
+                status += say(lang, ", {n} replaced by a newer upload or an earlier version "
+                              "restored", n=outcome.read - outcome.current)
         shown = problems[:SHOWN_PER_UPLOAD] + [
             p for p in problems[SHOWN_PER_UPLOAD:] if p.code == MORE]
         rows.append({"sub": sub, "status": status, "problems": shown,
                      "hidden": len(problems) - len(shown),
                      "failed": sub.state == "refused" or (outcome is not None and outcome.failed
                                                           and sub.state == "active"),
-                     "kind": {"registrations": "lists", "decks": "decks",
-                              "links": "pasted links"}[sub.kind]})
+                     "kind": say(lang, {"registrations": "lists", "decks": "decks",
+                                        "links": "pasted links"}[sub.kind])})
     return rows
 
 
@@ -107,9 +122,11 @@ async def index(request: Request, status: str = "", code: str = "", q: str = "",
                 pl.col("player_id").str.to_lowercase().str.contains(needle, literal=True)
                 | pl.col("player_name").str.to_lowercase().str.contains(needle, literal=True))
         players = frame.with_columns(pl.col("status").cast(pl.Utf8)).to_dicts()
-    rows = upload_rows(state.db.submissions(), snapshot.versions)
+    rows = upload_rows(state.db.submissions(), snapshot.versions, page_lang(request))
     try:
-        in_force = state.setup().banlist.line
+        chosen = state.setup().banlist
+        in_force = list_line_in(chosen.name, chosen.effective, chosen.reason,
+                                page_lang(request))
     except InputError as exc:
         in_force = "; ".join(p.message for p in exc.problems)
     return page(request, "index.html", report=report, players=players, in_force=in_force,
@@ -151,7 +168,7 @@ async def save_event(request: Request) -> Response:
     state.db.save_settings(EventSettings(values["name"], values["date"], values["format"],
                                          values["regulation"], lang, values["banlist"], zone))
     await asyncio.wrap_future(state.refresh())
-    return RedirectResponse("/?msg=" + quote("Event saved."), status_code=303)
+    return RedirectResponse("/?msg=" + quote(words_of(request, "Event saved.")), status_code=303)
 
 
 @router.post("/policy", dependencies=[ORGANIZER])
@@ -170,8 +187,9 @@ async def upload_policy(request: Request) -> Response:
     state = state_of(request)
     state.db.set_meta("policy", content.decode("utf-8"))
     state.db.set_meta("policy_name", f"{policy.title} ({name})")
-    return RedirectResponse("/?msg=" + quote(f"Policy {policy.title} received; choose "
-                                             "'custom' as the event's regulation."),
+    return RedirectResponse("/?msg=" + quote(words_of(
+        request, "Policy {title} received; choose 'custom' as the event's regulation.",
+        title=policy.title)),
                             status_code=303)
 
 
@@ -190,7 +208,8 @@ async def _receive(request: Request, kind: str, allowed: tuple[str, ...],
         uploaded = await files(data, "files", allowed)
         links = str(data.get("links", "")).strip() if kind == "decks" else ""
         if not uploaded and not links:
-            return RedirectResponse("/?warn=" + quote(nothing), status_code=303)
+            return RedirectResponse("/?warn=" + quote(words_of(request, nothing)),
+                                    status_code=303)
         for name, content in uploaded:
             if name.lower().endswith((".xlsx", ".zip")):
                 check_archive(content, name)
@@ -217,12 +236,12 @@ async def _receive(request: Request, kind: str, allowed: tuple[str, ...],
                 fresh.append(item)
                 held[digest] = f"also {item[1]} in this upload"
         if again and not fresh:
-            return RedirectResponse("/?warn=" + quote(
-                "Already received, not counted twice: " + "; ".join(again)
-                + ". Nothing changed."), status_code=303)
+            return RedirectResponse("/?warn=" + quote(words_of(
+                request, "Already received, not counted twice: {files}. Nothing changed.",
+                files="; ".join(again))), status_code=303)
         items = fresh
-    skipped = "" if not again else "&warn=" + quote(
-        "Already received, not counted twice: " + "; ".join(again) + ".")
+    skipped = "" if not again else "&warn=" + quote(words_of(
+        request, "Already received, not counted twice: {files}.", files="; ".join(again)))
     if replace and earlier:  # asked for, then confirmed
         batch = state.db.add_batch(items, replace=True, state="pending")
         return RedirectResponse(f"/uploads/{batch}", status_code=303)
@@ -278,8 +297,9 @@ async def confirm(request: Request, batch: int) -> Response:
         raise InputError.at("choice", "choose replace all, add, or cancel", code="BAD_OPTION")
     if choice == "cancel":
         state.db.set_upload_state(batch, "removed", only="pending")
-        return RedirectResponse("/?msg=" + quote(f"Upload #{batch} cancelled; nothing "
-                                                 "changed."), status_code=303)
+        return RedirectResponse("/?msg=" + quote(words_of(
+            request, "Upload #{batch} cancelled; nothing changed.", batch=batch)),
+                                status_code=303)
     state.db.set_upload_state(batch, "active", only="pending", replace_all=choice == "replace")
     await asyncio.wrap_future(state.refresh())
     return _see(batch)
@@ -293,9 +313,9 @@ async def remove_upload(request: Request, batch: int) -> Response:
     state = state_of(request)
     changed = state.db.set_upload_state(batch, "removed", only="active")
     await asyncio.wrap_future(state.refresh())
-    text = (f"Upload #{batch} removed; the event was checked again without it (put it back "
-            "from the list of uploads)." if changed else f"Upload #{batch} was not in effect; "
-            "nothing changed.")
+    text = words_of(request, "Upload #{batch} removed; the event was checked again without "
+                    "it (put it back from the list of uploads)." if changed else
+                    "Upload #{batch} was not in effect; nothing changed.", batch=batch)
     return RedirectResponse("/?msg=" + quote(text) + "#uploads", status_code=303)
 
 

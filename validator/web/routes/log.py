@@ -228,7 +228,7 @@ async def entry_page(request: Request, entry_id: int, again: int = 0) -> Respons
     context = log_context(state)
     return page(request, "log_entry.html", entry=entry, again=bool(again), context=context,
                 text=infraction_text(entry, context), clause=clause(entry, context),
-                status=status(entry), catalogue=catalogue(state.infractions()),
+                status=status(entry, context.lang), catalogue=catalogue(state.infractions()),
                 penalties=state.policy().by_severity(), form_key=new_key(),
                 replaced=state.db.entry(entry.replaces) if entry.replaces else None)
 
