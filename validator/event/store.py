@@ -18,11 +18,11 @@ import sqlite3
 import threading
 import time
 import zoneinfo
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from validator.errors import InputError, Problem
 from validator.event.versions import Choice, Part, Submission, in_effect
@@ -30,6 +30,8 @@ from validator.vocab import LANGS, Lang
 
 __all__ = ["FAULT_PAUSE", "PLAYER_KINDS", "Change", "EventDB", "EventSettings", "Judge",
            "LogEntry", "valid_timezone"]
+
+T = TypeVar("T")
 
 #: seconds to wait inside every transaction before its commit; set only by crash tests,
 #: which kill the server in that window and check that nothing was half-written
@@ -192,6 +194,8 @@ class EventDB:
     def __init__(self, path: Path) -> None:
         self.path = path
         self._lock = threading.Lock()
+        self._commits = 0  # this handle's commits: with the file's data_version, a stamp
+        self._held: dict[str, tuple[tuple[int, int], Any]] = {}  # reads kept until a commit
         _owner_only(path)
         try:
             self._conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
@@ -255,6 +259,23 @@ class EventDB:
             if pause := os.environ.get(FAULT_PAUSE):  # fault injection for crash tests
                 time.sleep(float(pause))
             self._conn.execute("COMMIT")
+            self._commits += 1
+
+    def _stamp(self) -> tuple[int, int]:
+        """Changes with every commit to the file, by this handle or any other connection."""
+        with self._lock:
+            return int(self._conn.execute("PRAGMA data_version").fetchone()[0]), self._commits
+
+    def _kept(self, name: str, read: Callable[[], T]) -> T:
+        """``read()``, made again only after a commit (pages ask for the settings and the
+        version on every request)."""
+        stamp = self._stamp()  # before reading: a commit meanwhile makes the next call read
+        held = self._held.get(name)
+        if held is not None and held[0] == stamp:
+            return cast(T, held[1])
+        value = read()
+        self._held[name] = (stamp, value)
+        return value
 
     def _query(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         with self._lock:
@@ -285,6 +306,9 @@ class EventDB:
                 conn.execute("INSERT INTO meta VALUES (?, ?)", (key, value))
 
     def settings(self) -> EventSettings | None:
+        return self._kept("settings", self._settings)
+
+    def _settings(self) -> EventSettings | None:
         rows = self._query("SELECT name, date, format, regulation, lang, banlist, timezone "
                            "FROM event")
         if not rows:
@@ -382,8 +406,12 @@ class EventDB:
     def version(self) -> str:
         """Changes whenever settings, uploads, restored versions, decisions or the custom
         policy change (for caching check results)."""
+        return self._kept("version", self._version)
+
+    def _version(self) -> str:
         rows = self._query("SELECT group_concat(id || sha256 || state || replace_all, ',') "
-                           "FROM (SELECT * FROM uploads ORDER BY id)")
+                           "FROM (SELECT id, sha256, state, replace_all FROM uploads "
+                           "ORDER BY id)")
         chosen = self._query("SELECT group_concat(player_id || part || upload || after, ',') "
                              "FROM choices")
         decided = self._query("SELECT count(*), max(id), (SELECT count(*) FROM changes "
