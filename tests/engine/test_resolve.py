@@ -254,3 +254,25 @@ def test_fuzzy_readings_are_made_once_per_card_data(demo_db: CardDB,
     assert _resolved(other, "Ash Blosom")["Ash Blosom"]["suggestions"] == \
         first["Ash Blosom"]["suggestions"]
     assert len(calls) == 1
+
+
+def test_each_typed_name_is_read_once_per_card_data(demo_db: CardDB,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only names not read before are looked up; the rest read as they did the first time."""
+    import validator.engine.resolve as module
+
+    first = _resolved(demo_db, "Raigeki", "pot of greed", "Ash Blosom")
+    asked: list[list[str]] = []
+    read = module._read_names
+
+    def counted(distinct: pl.DataFrame, cards: CardDB, admits: module.Admits) -> (
+            pl.DataFrame):
+        asked.append(distinct["name"].to_list())
+        return read(distinct, cards, admits)
+
+    monkeypatch.setattr(module, "_read_names", counted)
+    new = "raigeki (once per card data)"  # a name no other test reads
+    again = _resolved(demo_db, "Raigeki", "pot of greed", "Ash Blosom", new)
+    assert {name: again[name] for name in first} == first
+    assert asked == [[new]]
+    assert again[new]["status"] == "unresolved"

@@ -119,6 +119,10 @@ class _Lookup:
     names: pl.DataFrame  # with the ``exact`` string and the language's rank
     tables: dict[Admits, pl.DataFrame] = field(default_factory=dict)
     fuzzy: dict[Admits, dict[str, tuple[int | None, list[str]]]] = field(default_factory=dict)
+    # per format, the reading of each (typed name, slot): name_id, ambiguous, fuzzy_id,
+    # suggestions
+    readings: dict[Admits, dict[tuple[str, str | None], tuple[Any, ...]]] = field(
+        default_factory=dict)
 
 
 #: the lookups of the card data resolved against most recently (a server holds one)
@@ -126,6 +130,8 @@ _LOOKUPS: list[_Lookup] = []
 _KEEP_LOOKUPS = 4
 #: the most fuzzy readings kept per card data and format
 _KEEP_FUZZY = 100_000
+#: the most readings of typed names kept per card data and format
+_KEEP_READINGS = 200_000
 
 
 def _lookup(cards: CardDB) -> _Lookup:
@@ -141,10 +147,31 @@ def _lookup(cards: CardDB) -> _Lookup:
 
 
 def _names(typed: pl.DataFrame, cards: CardDB, admits: Admits) -> pl.DataFrame:
-    """Per distinct (typed name, slot): the card read, or the tie, or fuzzy suggestions."""
+    """Per distinct (typed name, slot): the card read, or the tie, or fuzzy suggestions;
+    each reading made once per card data and format (a page reads a player's names again)."""
     distinct = typed.drop_nulls("name").unique().sort("name", "slot", nulls_last=True)
     if distinct.is_empty():
         return pl.DataFrame(schema=_NAME_SCHEMA)
+    made = _lookup(cards).readings.setdefault(admits, {})
+    pairs = list(zip(distinct["name"].to_list(), distinct["slot"].to_list(), strict=True))
+    new = [pair for pair in pairs if pair not in made]
+    if len(made) + len(new) > _KEEP_READINGS:
+        made.clear()
+    if new:
+        read = _read_names(pl.DataFrame(new, schema={"name": pl.Utf8(), "slot": pl.Utf8()},
+                                        orient="row"), cards, admits)
+        for name, slot, *reading in read.iter_rows():
+            made[name, slot] = tuple(reading)
+    columns = list(zip(*(made[pair] for pair in pairs), strict=True))
+    return pl.DataFrame({"name": [name for name, _ in pairs],
+                         "slot": [slot for _, slot in pairs],
+                         **{column: list(values) for column, values in
+                            zip(list(_NAME_SCHEMA)[2:], columns, strict=True)}},
+                        schema=_NAME_SCHEMA)
+
+
+def _read_names(distinct: pl.DataFrame, cards: CardDB, admits: Admits) -> pl.DataFrame:
+    """:func:`_names` of distinct (typed name, slot) pairs, none read before."""
     distinct = distinct.with_columns(
         pl.col("name").str.normalize("NFC").str.strip_chars().alias("exact"),
         name_key_expr(pl.col("name")).alias("key"))
