@@ -1,4 +1,5 @@
-"""One event's durable store: a SQLite file (WAL, full sync, one transaction per change).
+"""One event's durable store: a SQLite file (WAL, full sync, one transaction per change;
+reads on a connection of their own, never behind a commit).
 
 It keeps the event's settings, every uploaded file (as bytes: a check can always be re-run
 from exactly what was uploaded) with what became of it (in effect, removed, waiting for a
@@ -204,6 +205,13 @@ class EventDB:
             self._conn.execute("PRAGMA foreign_keys=ON")
             self._conn.executescript(SCHEMA)
             self._migrate()
+            # reads on a connection of their own: in WAL they never wait for a commit's
+            # sync to the disk (a judge's record), they see what was committed before it
+            self._reads, self._read_lock = self._conn, self._lock
+            if str(path) not in ("", ":memory:"):
+                self._reads = sqlite3.connect(path, check_same_thread=False,
+                                              isolation_level=None)
+                self._read_lock = threading.Lock()
         except sqlite3.DatabaseError as exc:
             raise InputError.at(str(path), f"not a deckcheck event database ({exc})",
                                 code="STORE_DAMAGED") from exc
@@ -244,6 +252,8 @@ class EventDB:
                            "(form_key) WHERE form_key IS NOT NULL")
 
     def close(self) -> None:
+        if self._reads is not self._conn:
+            self._reads.close()
         self._conn.close()
 
     @contextmanager
@@ -263,8 +273,9 @@ class EventDB:
 
     def _stamp(self) -> tuple[int, int]:
         """Changes with every commit to the file, by this handle or any other connection."""
-        with self._lock:
-            return int(self._conn.execute("PRAGMA data_version").fetchone()[0]), self._commits
+        with self._read_lock:
+            return int(self._reads.execute("PRAGMA data_version").fetchone()[0]), \
+                self._commits
 
     def _kept(self, name: str, read: Callable[[], T]) -> T:
         """``read()``, made again only after a commit (pages ask for the settings and the
@@ -278,8 +289,8 @@ class EventDB:
         return value
 
     def _query(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-        with self._lock:
-            return list(self._conn.execute(sql, args))
+        with self._read_lock:
+            return list(self._reads.execute(sql, args))
 
     def select(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         """The rows of a query (for the modules that keep tables of their own here)."""
