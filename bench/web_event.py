@@ -43,6 +43,9 @@ SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
 EXE = Path(sys.executable).with_name("deckcheck")
 #: the size of YCS Japan 2024
 PLAYERS = 7_443
+#: the longest an upload may take to read: the server's default of 10 s is too short for
+#: 8 MB of lists on a machine busy with other work
+READ_SECONDS = 120
 
 
 def build_store(shared: Path, folder: Path) -> float:
@@ -124,7 +127,8 @@ class Serve:
         self.log = (db.parent / "serve.log").open("wb")
         self.process = subprocess.Popen(
             [str(EXE), "serve", "--db", str(db), "--port", str(port), "--data-dir",
-             str(data_dir)], stdout=self.log, stderr=subprocess.STDOUT)
+             str(data_dir), "--read-seconds", str(READ_SECONDS)], stdout=self.log,
+            stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             try:
@@ -242,7 +246,8 @@ def run(players: int, requests: int, clients: int, data_dir: Path | None,
                 home = client.get("/")
                 home_s = time.perf_counter() - began
                 if home.status_code != 200 or not status["ready"]:
-                    raise SystemExit(f"no results: {status}")
+                    raise SystemExit(f"no results: {status}\n"
+                                     + (Path(temp) / "serve.log").read_text()[-3000:])
             chosen = random.Random(7).choices(range(players), k=requests)
             jobs = [player_id(n) for n in chosen]
             pid = server.process.pid
