@@ -41,6 +41,7 @@ from validator.cards.db import CardDB
 from validator.cards.formats import load_format
 from validator.cards.load import Setup, load
 from validator.cards.store import MANIFEST, data_dir
+from validator.engine.resolve import resolve
 from validator.engine.tables import CardTable, card_attributes
 from validator.errors import InputError, Problem
 from validator.event.bounded import (
@@ -436,6 +437,8 @@ class EventState:
                 with self._lock:
                     self._running, waiting, self._next = None, self._next, None
                 future.set_result(None)
+                if self.checks == "process":
+                    threading.Thread(target=self._warm, name="warm-pages", daemon=True).start()
                 if waiting is not None:  # the event changed meanwhile: check it as it is now
                     current = self.db.version()
                     with self._lock:
@@ -445,6 +448,22 @@ class EventState:
                     self.refresh()
 
         threading.Thread(target=work, name="event-check", daemon=True).start()
+
+    def _warm(self) -> None:
+        """In the server, after a check in the checking process: the check's tables by
+        player made and its lists' names read (kept by the resolver), so that the first
+        pages of each player do not wait for them."""
+        with self._lock:
+            latest = self._latest
+        result = None if latest is None else latest[1][0]
+        if result is None:
+            return
+        try:
+            self.rows(result)
+            setup = self.setup()
+            resolve(result.entries, setup.cards, setup.fmt)
+        except Exception:  # noqa: BLE001 - a page makes them itself then
+            traceback.print_exc()
 
     def snapshot(self) -> Snapshot:
         """The latest finished check, at once (never waits)."""
