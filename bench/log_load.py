@@ -8,13 +8,15 @@ double click: the same one-time key). Every record is for the judge's own player
 of its own, so none is the same incident as another. Afterwards the event file must hold
 exactly one entry per form (no duplicate, none lost), each resend answered with the entry
 its form made. Prints one JSON line: p50/p95/max of a record (the first send), of a resend,
-and the counts.
+the counts, and the CPU time of the server (also per request: a figure that a machine shared
+with other work changes less than the times) and of the judges' clients over the records.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import statistics
 import tempfile
@@ -78,12 +80,15 @@ def run(judges: int, records: int, players: int) -> dict[str, Any]:
         threads = [threading.Thread(target=_judge, args=(server.url, n, player, records,
                                                          start, out))
                    for n, player in enumerate(ids)]
-        began = time.perf_counter()
+        began, cpu = time.perf_counter(), cpu_seconds(server.process.pid)
+        mine = time.process_time()
         for thread in threads:
             thread.start()
         for thread in threads:
             thread.join()
         wall = time.perf_counter() - began
+        cpu = cpu_seconds(server.process.pid) - cpu
+        mine = time.process_time() - mine
         entries = EventDB(server.db).log()
     keys = [e.form_key for e in entries]
     by_key = {e.form_key: e.id for e in entries}
@@ -97,7 +102,16 @@ def run(judges: int, records: int, players: int) -> dict[str, Any]:
             "duplicates": len(keys) - len(set(keys)),
             "lost": len(expected - set(by_key)),
             "resends_answered_with_their_entry": resent_right,
-            "record": _figures(firsts), "resend": _figures(resends)}
+            "record": _figures(firsts), "resend": _figures(resends),
+            "server_cpu_s": round(cpu, 2), "clients_cpu_s": round(mine, 2),
+            "server_cpu_ms_per_request": round(1000 * cpu / max(len(firsts) + len(resends), 1),
+                                               2)}
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU time a process has used so far (user and system), in seconds."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _key(ids: list[str], player: str, n: int) -> str:

@@ -229,3 +229,50 @@ def test_main_and_extra_given_as_one_are_split_by_the_cards_kind(demo_db: CardDB
     assert out.select(pl.col("section").cast(pl.Utf8), "passcode", "status").rows() == [
         ("extra", 2857636, "ok"), ("main", 14558127, "ok"), ("main", 12, "unknown"),
         ("main", 2857636, "ok"), ("side", 2857636, "ok")]
+
+
+def test_fuzzy_readings_are_made_once_per_card_data(demo_db: CardDB,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """A page or a judge's check resolves the same misspelt names again: the reading is
+    kept, the same as the first, and other card data gets readings of its own."""
+    import validator.engine.resolve as module
+
+    first = _resolved(demo_db, "Ash Blosom", "Pot of Greed")
+    calls: list[list[str]] = []
+    made = module._fuzzy
+
+    def counted(missing: list[str], names: pl.DataFrame, table: pl.DataFrame) -> (
+            pl.DataFrame):
+        calls.append(missing)
+        return made(missing, names, table)
+
+    monkeypatch.setattr(module, "_fuzzy", counted)
+    again = _resolved(demo_db, "Ash Blosom", "Pot of Greed")
+    assert again == first
+    assert calls == []
+    other = CardDB(demo_db.printings.clone())
+    assert _resolved(other, "Ash Blosom")["Ash Blosom"]["suggestions"] == \
+        first["Ash Blosom"]["suggestions"]
+    assert len(calls) == 1
+
+
+def test_each_typed_name_is_read_once_per_card_data(demo_db: CardDB,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only names not read before are looked up; the rest read as they did the first time."""
+    import validator.engine.resolve as module
+
+    first = _resolved(demo_db, "Raigeki", "pot of greed", "Ash Blosom")
+    asked: list[list[str]] = []
+    read = module._read_names
+
+    def counted(distinct: pl.DataFrame, cards: CardDB, admits: module.Admits) -> (
+            pl.DataFrame):
+        asked.append(distinct["name"].to_list())
+        return read(distinct, cards, admits)
+
+    monkeypatch.setattr(module, "_read_names", counted)
+    new = "raigeki (once per card data)"  # a name no other test reads
+    again = _resolved(demo_db, "Raigeki", "pot of greed", "Ash Blosom", new)
+    assert {name: again[name] for name in first} == first
+    assert asked == [[new]]
+    assert again[new]["status"] == "unresolved"

@@ -222,3 +222,27 @@ def test_revoking_a_staff_code_ends_its_sessions_and_is_logged(tmp_path: Path) -
     assert [c.revoked_at is not None for c in db.staff()] == [True]
     assert [(line["who"], line["action"]) for line in db.staff_log()] == [
         ("organizer", "revoked"), ("organizer", "issued")]
+
+
+def test_settings_and_version_are_read_again_after_any_commit(tmp_path: Path) -> None:
+    """Kept between requests, but never stale: a commit by this handle or by another
+    connection to the file (the checking process) is seen at once."""
+    path = tmp_path / "e.sqlite"
+    db, other = EventDB(path), EventDB(path)
+    assert db.settings() is None
+    empty = db.version()
+    other.save_settings(EventSettings("Regional", "2026-12-05", "advanced-tcg", "th", "en"))
+    assert db.settings() == EventSettings("Regional", "2026-12-05", "advanced-tcg", "th", "en")
+    named = db.version()
+    assert named != empty
+    db.add_uploads("registrations", [("a.csv", b"x")])
+    uploaded = db.version()
+    assert uploaded != named
+    assert db.version() == uploaded
+    other.set_meta("policy", "[rules]")
+    assert db.version() != uploaded
+    with sqlite3.connect(path) as raw:  # a connection of no EventDB at all
+        raw.execute("UPDATE event SET name = 'National'")
+    settings = db.settings()
+    assert settings is not None
+    assert settings.name == "National"

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import polars as pl
+import pytest
+from polars.testing import assert_frame_equal
+
 from validator.cards.store import demo_cards
 from validator.event.store import EventDB, EventSettings
-from validator.web.state import EventState
+from validator.web.state import EventState, RowsBy
 
 
 def test_the_card_table_is_made_once_per_setup(tmp_path: Path) -> None:
@@ -21,3 +25,40 @@ def test_the_card_table_is_made_once_per_setup(tmp_path: Path) -> None:
     changed = state.card_table(other)
     assert changed is not table
     assert changed.is_for(other.cards, other.banlist, other.fmt)
+
+
+@pytest.mark.parametrize("ids", [["a", "a", "b", "b", "b", "c"],  # rows of a player together
+                                 ["b", "a", "b", None, "a", "c", "b"]])  # and apart
+def test_rows_by_player_are_the_rows_a_filter_finds(ids: list[str | None]) -> None:
+    frame = pl.DataFrame({"deck_id": pl.Series(ids, dtype=pl.Categorical),
+                          "row": list(range(len(ids)))})
+    rows = RowsBy(frame, "deck_id")
+    for player in ("a", "b", "c"):
+        found = rows.of(player)
+        assert found["row"].len() > 0
+        assert_frame_equal(found, frame.filter(pl.col("deck_id") == player))
+    assert rows.of("nobody").is_empty()
+    assert rows.of("nobody").schema == frame.schema
+
+
+def test_player_rows_are_made_once_per_check(tmp_path: Path) -> None:
+    state = EventState(EventDB(tmp_path / "e.sqlite"), demo_cards())
+    state.db.save_settings(EventSettings("E", "2026-12-05", "advanced-tcg", "th", "en"))
+    state.db.add_uploads("registrations", [("lists.csv", (
+        b"Player ID,Section,Qty,Card Name\nP1,main,3,Pot of Greed\nP2,main,1,Raigeki\n"
+        b"P1,main,1,Raigeki\n"))])
+    result, problems = state.check_now()
+    assert result is not None, problems
+    rows = state.rows(result)
+    assert state.rows(result) is rows
+    assert rows.entries.of("P1")["qty"].to_list() == [3, 1]
+    assert rows.submitted is None
+    report = state.report(result)
+    mine = rows.violations_of(report, "P1")
+    assert set(mine["player_id"].to_list()) == {"P1"}
+    assert sorted(mine["code"].to_list()) == ["FORBIDDEN_CARD", "MAIN_TOO_SMALL"]
+    assert rows.violations_of(report, "P2")["code"].to_list() == ["MAIN_TOO_SMALL"]
+    assert rows.violations_of(report, "P3").is_empty()
+    again, _ = state.check_now()
+    assert again is not None
+    assert state.rows(again) is not rows

@@ -29,9 +29,10 @@ to the extra deck (:func:`split_main_extra`). An unknown passcode stays in the m
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib.resources.abc import Traversable
+from typing import Any
 
 import polars as pl
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -108,18 +109,77 @@ def _candidates(typed: pl.DataFrame, names: pl.DataFrame) -> pl.DataFrame:
     return pl.concat([exact, keyed], how="diagonal_relaxed")
 
 
+@dataclass
+class _Lookup:
+    """One card data's names made ready for lookups (made once: a judge's check or a
+    player's page resolves a few dozen entries against the same cards again and again),
+    and per format, the fuzzy readings already made, by key."""
+
+    source: pl.DataFrame  # the ``CardDB.names`` it was made from
+    names: pl.DataFrame  # with the ``exact`` string and the language's rank
+    tables: dict[Admits, pl.DataFrame] = field(default_factory=dict)
+    fuzzy: dict[Admits, dict[str, tuple[int | None, list[str]]]] = field(default_factory=dict)
+    # per format, the reading of each (typed name, slot): name_id, ambiguous, fuzzy_id,
+    # suggestions
+    readings: dict[Admits, dict[tuple[str, str | None], tuple[Any, ...]]] = field(
+        default_factory=dict)
+
+
+#: the lookups of the card data resolved against most recently (a server holds one)
+_LOOKUPS: list[_Lookup] = []
+_KEEP_LOOKUPS = 4
+#: the most fuzzy readings kept per card data and format
+_KEEP_FUZZY = 100_000
+#: the most readings of typed names kept per card data and format
+_KEEP_READINGS = 200_000
+
+
+def _lookup(cards: CardDB) -> _Lookup:
+    source = cards.names
+    held = next((held for held in _LOOKUPS if held.source is source), None)
+    if held is None:
+        held = _Lookup(source, source.with_columns(
+            pl.col("name").str.normalize("NFC").str.strip_chars().alias("exact"),
+            pl.col("lang").replace_strict(_LANG_ORDER, default=len(NAME_LANGS))
+            .alias("lang_rank")))
+        _LOOKUPS[:] = [held, *_LOOKUPS[:_KEEP_LOOKUPS - 1]]
+    return held
+
+
 def _names(typed: pl.DataFrame, cards: CardDB, admits: Admits) -> pl.DataFrame:
-    """Per distinct (typed name, slot): the card read, or the tie, or fuzzy suggestions."""
+    """Per distinct (typed name, slot): the card read, or the tie, or fuzzy suggestions;
+    each reading made once per card data and format (a page reads a player's names again)."""
     distinct = typed.drop_nulls("name").unique().sort("name", "slot", nulls_last=True)
     if distinct.is_empty():
         return pl.DataFrame(schema=_NAME_SCHEMA)
+    made = _lookup(cards).readings.setdefault(admits, {})
+    pairs = list(zip(distinct["name"].to_list(), distinct["slot"].to_list(), strict=True))
+    new = [pair for pair in pairs if pair not in made]
+    if len(made) + len(new) > _KEEP_READINGS:
+        made.clear()
+    if new:
+        read = _read_names(pl.DataFrame(new, schema={"name": pl.Utf8(), "slot": pl.Utf8()},
+                                        orient="row"), cards, admits)
+        for name, slot, *reading in read.iter_rows():
+            made[name, slot] = tuple(reading)
+    columns = list(zip(*(made[pair] for pair in pairs), strict=True))
+    return pl.DataFrame({"name": [name for name, _ in pairs],
+                         "slot": [slot for _, slot in pairs],
+                         **{column: list(values) for column, values in
+                            zip(list(_NAME_SCHEMA)[2:], columns, strict=True)}},
+                        schema=_NAME_SCHEMA)
+
+
+def _read_names(distinct: pl.DataFrame, cards: CardDB, admits: Admits) -> pl.DataFrame:
+    """:func:`_names` of distinct (typed name, slot) pairs, none read before."""
     distinct = distinct.with_columns(
         pl.col("name").str.normalize("NFC").str.strip_chars().alias("exact"),
         name_key_expr(pl.col("name")).alias("key"))
-    table = _card_table(cards, admits)
-    names = cards.names.with_columns(
-        pl.col("name").str.normalize("NFC").str.strip_chars().alias("exact"),
-        pl.col("lang").replace_strict(_LANG_ORDER, default=len(NAME_LANGS)).alias("lang_rank"))
+    lookup = _lookup(cards)
+    table = lookup.tables.get(admits)
+    if table is None:
+        table = lookup.tables[admits] = _card_table(cards, admits)
+    names = lookup.names
     found = _candidates(distinct.select("name", "slot", "exact", "key"), names).join(
         table, on="card_id", how="left")
     rank = (
@@ -147,9 +207,26 @@ def _names(typed: pl.DataFrame, cards: CardDB, admits: Admits) -> pl.DataFrame:
     out = out.with_columns(
         pl.when(pl.col("n") == 1).then(pl.col("first_id")).alias("name_id"),
         pl.when(pl.col("n") > 1).then(pl.col("tie")).alias("ambiguous"))
-    missing = out.filter(pl.col("n").is_null())
-    fuzzy = _fuzzy(missing["key"].unique().sort().to_list(), names, table)
+    missing = out.filter(pl.col("n").is_null())["key"].unique().sort().to_list()
+    fuzzy = _fuzzy_once(missing, names, table, lookup.fuzzy.setdefault(admits, {}))
     return out.join(fuzzy, on="key", how="left").select(list(_NAME_SCHEMA))
+
+
+def _fuzzy_once(missing: list[str], names: pl.DataFrame, table: pl.DataFrame,
+                made: dict[str, tuple[int | None, list[str]]]) -> pl.DataFrame:
+    """:func:`_fuzzy` of the keys not read before (``made``: each key's reading, kept)."""
+    new = [key for key in missing if key not in made]
+    if len(made) + len(new) > _KEEP_FUZZY:
+        made.clear()
+    if new:
+        found = _fuzzy(new, names, table)
+        made.update(zip(found["key"].to_list(), zip(found["fuzzy_id"].to_list(),
+                                                     found["suggestions"].to_list(),
+                                                     strict=True), strict=True))
+    return pl.DataFrame({"key": missing, "fuzzy_id": [made[key][0] for key in missing],
+                         "suggestions": [made[key][1] for key in missing]},
+                        schema={"key": pl.Utf8(), "fuzzy_id": pl.Int64(),
+                                "suggestions": pl.List(pl.Utf8())})
 
 
 class Nicknames(BaseModel):
@@ -186,6 +263,46 @@ def nicknames(source: Traversable | None = None) -> dict[str, str]:
     return {name_key(k): v for k, v in table.items()}
 
 
+class _Cards:
+    """The cards of each choice key (``ids[index]``), read from one flat array."""
+
+    def __init__(self, flat: Any, starts: Any) -> None:
+        self.flat, self.starts = flat, starts
+
+    def __getitem__(self, index: int) -> list[int]:
+        cards: list[int] = self.flat[self.starts[index]:self.starts[index + 1]].tolist()
+        return cards
+
+
+_Choices = tuple[list[str], Any, Any, dict[int, str], set[str]]
+#: the choices of the card tables fuzzy readings were made against most recently
+_CHOICES: list[tuple[pl.DataFrame, pl.DataFrame, _Choices]] = []
+
+
+def _choices(names: pl.DataFrame, table: pl.DataFrame) -> _Choices:
+    """The distinct keys of the admitted cards with a passcode, sorted (each key's cards in
+    one flat array, from ``starts[i]`` to ``starts[i + 1]``), every card's English name,
+    and the admitted names; made once per card table."""
+    held = next((c for n, t, c in _CHOICES if n is names and t is table), None)
+    if held is not None:
+        return held
+    import numpy as np
+
+    choices = (
+        names.join(table.filter(pl.col("admitted") & pl.col("has_code")), on="card_id")
+        .filter(pl.col("key") != "")
+        .group_by("key").agg(pl.col("card_id").unique(), pl.col("name_en").first())
+        .sort("key")
+    )
+    shown = dict(zip(table["card_id"].to_list(), table["name_en"].to_list(), strict=True))
+    sizes = choices["card_id"].list.len().cast(pl.Int64).to_numpy()
+    starts = np.concatenate([np.zeros(1, np.int64), np.cumsum(sizes)])
+    made: _Choices = (choices["key"].to_list(), choices["card_id"].explode().to_numpy(),
+                      starts, shown, set(choices["name_en"].to_list()) | set(shown.values()))
+    _CHOICES[:] = [(names, table, made), *_CHOICES[:_KEEP_LOOKUPS - 1]]
+    return made
+
+
 def _fuzzy(missing: list[str], names: pl.DataFrame, table: pl.DataFrame) -> pl.DataFrame:
     """Per missing key: the accepted card (or null) and suggestion names, all keys in one
     batch: one similarity matrix against the distinct keys of the admitted cards. A nickname
@@ -194,24 +311,16 @@ def _fuzzy(missing: list[str], names: pl.DataFrame, table: pl.DataFrame) -> pl.D
                                       "suggestions": pl.List(pl.Utf8())}
     if not missing:
         return pl.DataFrame(schema=schema)
-    choices = (
-        names.join(table.filter(pl.col("admitted") & pl.col("has_code")), on="card_id")
-        .filter(pl.col("key") != "")
-        .group_by("key").agg(pl.col("card_id").unique(), pl.col("name_en").first())
-        .sort("key")
-    )
-    keys = choices["key"].to_list()
-    ids = choices["card_id"].to_list()
-    shown = dict(zip(table["card_id"].to_list(), table["name_en"].to_list(), strict=True))
+    import numpy as np  # only when some name needs a fuzzy reading
+    from rapidfuzz import fuzz, process
+
+    keys, flat, starts, shown, admitted_names = _choices(names, table)
     ids_out: list[int | None] = []
     suggestions: list[list[str]] = []
     if not keys:
         return pl.DataFrame({"key": missing, "fuzzy_id": [None] * len(missing),
                              "suggestions": [[] for _ in missing]}, schema=schema)
-    import numpy as np  # only when some name needs a fuzzy reading
-    from rapidfuzz import fuzz, process
-
-    admitted_names = set(choices["name_en"].to_list()) | set(shown.values())
+    ids = _Cards(flat, starts)
     # the strict similarity (Indel ratio, bit-parallel) of every missing key to every key
     # decides what is read; the costlier loose one (WRatio: partial and token matches) only
     # ranks suggestions, for the keys that are not read

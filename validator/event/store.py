@@ -1,4 +1,5 @@
-"""One event's durable store: a SQLite file (WAL, full sync, one transaction per change).
+"""One event's durable store: a SQLite file (WAL, full sync, one transaction per change;
+reads on a connection of their own, never behind a commit).
 
 It keeps the event's settings, every uploaded file (as bytes: a check can always be re-run
 from exactly what was uploaded) with what became of it (in effect, removed, waiting for a
@@ -18,11 +19,11 @@ import sqlite3
 import threading
 import time
 import zoneinfo
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from validator.errors import InputError, Problem
 from validator.event.versions import Choice, Part, Submission, in_effect
@@ -30,6 +31,8 @@ from validator.vocab import LANGS, Lang
 
 __all__ = ["FAULT_PAUSE", "PLAYER_KINDS", "STAFF_ROLES", "Change", "EventDB", "EventSettings",
            "Judge", "LogEntry", "SignIn", "StaffCode", "valid_timezone"]
+
+T = TypeVar("T")
 
 #: seconds to wait inside every transaction before its commit; set only by crash tests,
 #: which kill the server in that window and check that nothing was half-written
@@ -231,6 +234,8 @@ class EventDB:
     def __init__(self, path: Path) -> None:
         self.path = path
         self._lock = threading.Lock()
+        self._commits = 0  # this handle's commits: with the file's data_version, a stamp
+        self._held: dict[str, tuple[tuple[int, int], Any]] = {}  # reads kept until a commit
         _owner_only(path)
         try:
             self._conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
@@ -239,6 +244,13 @@ class EventDB:
             self._conn.execute("PRAGMA foreign_keys=ON")
             self._conn.executescript(SCHEMA)
             self._migrate()
+            # reads on a connection of their own: in WAL they never wait for a commit's
+            # sync to the disk (a judge's record), they see what was committed before it
+            self._reads, self._read_lock = self._conn, self._lock
+            if str(path) not in ("", ":memory:"):
+                self._reads = sqlite3.connect(path, check_same_thread=False,
+                                              isolation_level=None)
+                self._read_lock = threading.Lock()
         except sqlite3.DatabaseError as exc:
             raise InputError.at(str(path), f"not a deckcheck event database ({exc})",
                                 code="STORE_DAMAGED") from exc
@@ -279,6 +291,8 @@ class EventDB:
                            "(form_key) WHERE form_key IS NOT NULL")
 
     def close(self) -> None:
+        if self._reads is not self._conn:
+            self._reads.close()
         self._conn.close()
 
     @contextmanager
@@ -294,10 +308,28 @@ class EventDB:
             if pause := os.environ.get(FAULT_PAUSE):  # fault injection for crash tests
                 time.sleep(float(pause))
             self._conn.execute("COMMIT")
+            self._commits += 1
+
+    def _stamp(self) -> tuple[int, int]:
+        """Changes with every commit to the file, by this handle or any other connection."""
+        with self._read_lock:
+            return int(self._reads.execute("PRAGMA data_version").fetchone()[0]), \
+                self._commits
+
+    def _kept(self, name: str, read: Callable[[], T]) -> T:
+        """``read()``, made again only after a commit (pages ask for the settings and the
+        version on every request)."""
+        stamp = self._stamp()  # before reading: a commit meanwhile makes the next call read
+        held = self._held.get(name)
+        if held is not None and held[0] == stamp:
+            return cast(T, held[1])
+        value = read()
+        self._held[name] = (stamp, value)
+        return value
 
     def _query(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-        with self._lock:
-            return list(self._conn.execute(sql, args))
+        with self._read_lock:
+            return list(self._reads.execute(sql, args))
 
     def select(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         """The rows of a query (for the modules that keep tables of their own here)."""
@@ -324,6 +356,9 @@ class EventDB:
                 conn.execute("INSERT INTO meta VALUES (?, ?)", (key, value))
 
     def settings(self) -> EventSettings | None:
+        return self._kept("settings", self._settings)
+
+    def _settings(self) -> EventSettings | None:
         rows = self._query("SELECT name, date, format, regulation, lang, banlist, timezone "
                            "FROM event")
         if not rows:
@@ -421,8 +456,12 @@ class EventDB:
     def version(self) -> str:
         """Changes whenever settings, uploads, restored versions, decisions or the custom
         policy change (for caching check results)."""
+        return self._kept("version", self._version)
+
+    def _version(self) -> str:
         rows = self._query("SELECT group_concat(id || sha256 || state || replace_all, ',') "
-                           "FROM (SELECT * FROM uploads ORDER BY id)")
+                           "FROM (SELECT id, sha256, state, replace_all FROM uploads "
+                           "ORDER BY id)")
         chosen = self._query("SELECT group_concat(player_id || part || upload || after, ',') "
                              "FROM choices")
         decided = self._query("SELECT count(*), max(id), (SELECT count(*) FROM changes "

@@ -136,7 +136,8 @@ def side_by_side(registered: pl.DataFrame, deck: pl.DataFrame | None, violations
                        else found.pop((line.section, line.key), 0),
                        line.where, (line.section, line.key or 0) in differs)
             for line in listed]
-    names = dict(cards.by_card.select("card_id", "name_en").iter_rows())
+    names = dict(cards.by_card.filter(pl.col("card_id").is_in([key for _, key in found]))
+                 .select("card_id", "name_en").iter_rows()) if found else {}
     rows += [SideBySide(section, str(names.get(key, key)), 0, qty, "", (section, key) in differs)
              for (section, key), qty in found.items()]
     return rows

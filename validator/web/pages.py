@@ -6,6 +6,7 @@ import asyncio
 import re
 import secrets
 import zoneinfo
+from functools import cache
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlsplit
@@ -49,10 +50,15 @@ templates.env.globals.update(LANG_NAMES=LANG_NAMES, LANGS=LANGS, REGULATIONS=REG
                              STATUS_LABELS=STATUS_LABELS)
 
 
+@cache
+def _group_words(lang: Lang) -> dict[str, str]:
+    return terms(lang, "list group")
+
+
 def group_word(group: str, lang: Lang) -> str:
     """A group of a list (monster, spell, trap, extra, side) as the page's language says it;
     another word as it is, capitalized."""
-    return terms(lang, "list group").get(group, group.capitalize())
+    return _group_words(lang).get(group, group.capitalize())
 
 
 templates.env.filters["group_word"] = group_word

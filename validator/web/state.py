@@ -35,10 +35,13 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Literal
 
+import polars as pl
+
 from validator.cards.db import CardDB
 from validator.cards.formats import load_format
 from validator.cards.load import Setup, load
 from validator.cards.store import MANIFEST, data_dir
+from validator.engine.resolve import resolve
 from validator.engine.tables import CardTable, card_attributes
 from validator.errors import InputError, Problem
 from validator.event.bounded import (
@@ -68,7 +71,7 @@ from validator.judging.penalties import Policy, load_policy, policy_from_toml
 from validator.report.model import Report, judged_event
 from validator.vocab import REGULATIONS, Lang, Regulation
 
-__all__ = ["CUSTOM_POLICY", "EventState", "Snapshot", "safe_name"]
+__all__ = ["CUSTOM_POLICY", "EventState", "PlayerRows", "RowsBy", "Snapshot", "safe_name"]
 
 #: the regulation setting that means "the policy file the organizer uploaded"
 CUSTOM_POLICY = "custom"
@@ -99,6 +102,66 @@ class Snapshot:
     checking: bool
     versions: Versions = field(default_factory=Versions)  # each player's lists and decks
     finished: int = 0  # how many checks have finished (a page sees a newer one by it)
+
+
+class RowsBy:
+    """A table's rows of each value of one column, found by slice, not by a filter of the
+    whole table (a player's page at 7,000 players reads 40 rows of 300,000): the rows of a
+    value in their order in the table, as ``filter`` gives them."""
+
+    def __init__(self, frame: pl.DataFrame, column: str) -> None:
+        keys = frame.get_column(column).cast(pl.Utf8)
+        runs = keys.rle()
+        if runs.len() != keys.n_unique():  # a value's rows apart: sorted once, stably
+            frame = frame.sort(pl.col(column).cast(pl.Utf8), maintain_order=True,
+                               nulls_last=True)
+            runs = frame.get_column(column).cast(pl.Utf8).rle()
+        self.frame = frame
+        self._spans: dict[str | None, tuple[int, int]] = {}
+        start = 0
+        for length, value in zip(runs.struct.field("len").to_list(),
+                                 runs.struct.field("value").to_list(), strict=True):
+            self._spans[value] = (start, length)
+            start += length
+
+    def of(self, value: str) -> pl.DataFrame:
+        """The rows whose column is ``value`` (none: an empty table of the same columns)."""
+        start, length = self._spans.get(value, (0, 0))
+        return self.frame.slice(start, length)
+
+
+@dataclass
+class PlayerRows:
+    """A finished check's tables by player, made once per check: each player's registered
+    entries, submitted deck and problems, and the violations of its judgement."""
+
+    result: EventResult
+    entries: RowsBy
+    submitted: RowsBy | None
+    problems: dict[str, list[Problem]]
+    _violations: tuple[Report, RowsBy] | None = None
+
+    @classmethod
+    def of(cls, result: EventResult) -> PlayerRows:
+        problems: dict[str, list[Problem]] = {}
+        for problem in result.problems:
+            if problem.deck_id is not None:
+                problems.setdefault(problem.deck_id, []).append(problem)
+        return cls(result, RowsBy(result.entries, "deck_id"),
+                   None if result.submitted is None else RowsBy(result.submitted, "deck_id"),
+                   problems)
+
+    def problems_of(self, player_id: str) -> list[Problem]:
+        """The check's problems of the player's rows, in their order."""
+        return self.problems.get(player_id, [])
+
+    def violations_of(self, report: Report, player_id: str) -> pl.DataFrame:
+        """The player's rows of the judgement's violations (``report``: of this check)."""
+        held = self._violations
+        if held is None or held[0] is not report:
+            held = (report, RowsBy(report.violations, "player_id"))
+            self._violations = held
+        return held[1].of(player_id)
 
 
 #: how much lower the checking process runs than the server (``os.nice`` increment)
@@ -152,6 +215,7 @@ class EventState:
     _policy: tuple[tuple[object, ...], Policy] | None = None
     # the judgement of the latest check asked for, and what it was judged from
     _report: tuple[EventResult, Policy, Lang, Report] | None = None
+    _rows: PlayerRows | None = None  # the tables of the latest check asked for, by player
     # each upload as read, by its content: a check reads only what is new
     _read: dict[tuple[str, str, str], Read] = field(default_factory=dict)
     _reader: Reader | None = None  # the process uploads are read in, one batch at a time
@@ -212,6 +276,14 @@ class EventState:
         judged = judged_event(result, policy, "pre-event", lang)
         self._report = (result, policy, lang, judged)
         return judged
+
+    def rows(self, result: EventResult) -> PlayerRows:
+        """The tables of a finished check by player (made once for each check)."""
+        held = self._rows
+        if held is None or held.result is not result:
+            held = PlayerRows.of(result)
+            self._rows = held
+        return held
 
     def infractions(self) -> Regulation:
         """The regulation whose infraction catalogue the penalty log offers: the event's, or
@@ -365,6 +437,8 @@ class EventState:
                 with self._lock:
                     self._running, waiting, self._next = None, self._next, None
                 future.set_result(None)
+                if self.checks == "process":
+                    threading.Thread(target=self._warm, name="warm-pages", daemon=True).start()
                 if waiting is not None:  # the event changed meanwhile: check it as it is now
                     current = self.db.version()
                     with self._lock:
@@ -374,6 +448,22 @@ class EventState:
                     self.refresh()
 
         threading.Thread(target=work, name="event-check", daemon=True).start()
+
+    def _warm(self) -> None:
+        """In the server, after a check in the checking process: the check's tables by
+        player made and its lists' names read (kept by the resolver), so that the first
+        pages of each player do not wait for them."""
+        with self._lock:
+            latest = self._latest
+        result = None if latest is None else latest[1][0]
+        if result is None:
+            return
+        try:
+            self.rows(result)
+            setup = self.setup()
+            resolve(result.entries, setup.cards, setup.fmt)
+        except Exception:  # noqa: BLE001 - a page makes them itself then
+            traceback.print_exc()
 
     def snapshot(self) -> Snapshot:
         """The latest finished check, at once (never waits)."""

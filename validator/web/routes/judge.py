@@ -148,10 +148,9 @@ def judge_inputs(data: FormData) -> JudgeForm:
 
 
 def _lines(state: EventState, result: EventResult, player_id: str) -> list[ListLine]:
-    setup = state.setup()
-    return registered_lines(result.entries.filter(pl.col("deck_id") == player_id),
-                            setup.cards, setup.fmt,
-                            [p for p in result.problems if p.deck_id == player_id])
+    setup, rows = state.setup(), state.rows(result)
+    return registered_lines(rows.entries.of(player_id), setup.cards, setup.fmt,
+                            rows.problems_of(player_id))
 
 
 async def _run(request: Request, player_id: str, data: FormData) -> tuple[Report, dict[
@@ -210,8 +209,9 @@ def _check(request: Request, result: EventResult, player_id: str, fields: JudgeF
     setup, policy, settings = state.setup(), state.policy(), state.settings()
     pasted = fields.pasted if fields.uses_paste else ""
     deck = found_deck(player_id, fields.counts, fields.extra, pasted)
-    registered = result.entries.filter(pl.col("deck_id") == player_id)
-    unreadable = unreadable_rows([p for p in result.problems if p.deck_id == player_id], True)
+    rows = state.rows(result)
+    registered = rows.entries.of(player_id)
+    unreadable = unreadable_rows(rows.problems_of(player_id), True)
     checked = judge_check(player_id, deck, registered, cards=setup.cards, fmt=setup.fmt,
                           banlist=setup.banlist, stage=fields.stage, duel=fields.duel,
                           unreadable=unreadable, attributes=state.card_table(setup),

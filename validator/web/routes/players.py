@@ -12,7 +12,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
-from validator.errors import InputError
+from validator.errors import InputError, Problem
 from validator.event import rounds
 from validator.event.versions import Part, PlayerVersion
 from validator.judging.judge import read_as, side_by_side
@@ -48,11 +48,11 @@ def player_row(players: pl.DataFrame, player_id: str) -> dict[str, Any]:
     return row
 
 
-def open_items(report: Report, player_id: str,
-               named: dict[str, str] | None = None) -> list[dict[str, Any]]:
+def open_items(report: Report, player_id: str, named: dict[str, str] | None = None,
+               problems: list[Problem] | None = None) -> list[dict[str, Any]]:
     """The entries of the player's list the head judge must settle, with suggestions: the
     nearest cards of a name that names none, the card an unreadable row's name names
-    (``named``: text → card)."""
+    (``named``: text → card; ``problems``: the player's, when they were found already)."""
     named = named or {}
     items: list[dict[str, Any]] = []
     unresolved = report.unresolved.filter(pl.col("deck_id") == player_id)
@@ -60,7 +60,7 @@ def open_items(report: Report, player_id: str,
         items.append({"where": row["cell"] or str(row["line"] or ""), "typed": row["name"],
                       "qty": row["qty"], "section": str(row["section"]),
                       "suggestions": row["suggestions"] or [], "kind": "name"})
-    for problem in report.problems:
+    for problem in report.problems if problems is None else problems:
         if problem.deck_id == player_id:
             card = named.get(problem.text or "")
             items.append({"where": problem.column or str(problem.line or ""),
@@ -80,21 +80,20 @@ async def player(request: Request, player_id: str, restored: int = 0) -> Respons
         return RedirectResponse("/", status_code=303)
     row = player_row(report.items, player_id)
     setup = state.setup()
-    mine = report.violations.filter(pl.col("player_id") == player_id)
-    deck = None if result.submitted is None else result.submitted.filter(
-        pl.col("deck_id") == player_id)
+    by_player = await run_in_threadpool(state.rows, result)
+    mine = by_player.violations_of(report, player_id)
+    deck = None if by_player.submitted is None else by_player.submitted.of(player_id)
     if deck is not None and deck.is_empty() and player_id in result.players_without_deck:
         deck = None
     current = rounds.current_round(state.db)
-    rows = side_by_side(result.entries.filter(pl.col("deck_id") == player_id), deck,
-                        mine.filter(pl.col("on") == "deck"), setup.cards, setup.fmt,
-                        [p for p in report.problems if p.deck_id == player_id])
+    problems = by_player.problems_of(player_id)
+    rows = side_by_side(by_player.entries.of(player_id), deck,
+                        mine.filter(pl.col("on") == "deck"), setup.cards, setup.fmt, problems)
     return page(request, "player.html", player=row, violations=mine.to_dicts(),
                 fuzzy=report.fuzzy.get(player_id, []), verdict=report.verdict(row["deck"]),
                 header=report.header, diff=rows,
                 items=open_items(report, player_id, read_as(
-                    [p.text for p in report.problems if p.deck_id == player_id and p.text],
-                    setup.cards, setup.fmt)),
+                    [p.text for p in problems if p.text], setup.cards, setup.fmt), problems),
                 checking=snapshot.checking, restored=restored, versions={
                     part: snapshot.versions.of(player_id, part) for part in PARTS},
                 history=state.db.log(player_id), form_key=new_key(),

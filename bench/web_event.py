@@ -1,0 +1,289 @@
+"""The web app at national size: a 7,443-player event from real decks and real card data.
+
+``python -m bench.web_event [--players 7443] [--requests 300] [--clients 4] [--data-dir D]``
+imports the real card data of ``../shared/data`` into a data store (``deckcheck data import``
+of YGOJSON, EDOPro's delta cdb and every TCG list; ``--data-dir`` keeps it for the next run),
+makes an event of ``--players`` players from the real decks of ``../shared/data/decks``
+(cycled, each player an id of their own): their lists as one long-layout CSV of card names
+and their decks as one zip of YDK files named by player id. It starts ``deckcheck serve`` as a
+real server process on a loopback port, uploads the lists, then the decks, each timed from
+the upload until the event's check is finished, then times ``--requests`` player pages and as
+many judge deck checks (players drawn at random, seeded), sent by ``--clients`` clients at
+once, and reads the server's memory (RSS, its own and that of the processes it started) and
+its CPU time per request (which a machine shared with other work changes less than the
+times). Prints one JSON line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import random
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import httpx
+import polars as pl
+
+from bench.log_load import cpu_seconds
+from bench.synth import lists_csv, named_lists
+from validator.cards.store import MANIFEST, load_cards
+from validator.inputs.decks.batch import read_deck_paths
+
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
+EXE = Path(sys.executable).with_name("deckcheck")
+#: the size of YCS Japan 2024
+PLAYERS = 7_443
+#: the longest an upload may take to read: the server's default of 10 s is too short for
+#: 8 MB of lists on a machine busy with other work
+READ_SECONDS = 120
+
+
+def build_store(shared: Path, folder: Path) -> float:
+    """Import the real card data into ``folder`` unless it holds a store; seconds taken."""
+    if (folder / MANIFEST).exists():
+        return 0.0
+    began = time.perf_counter()
+    subprocess.run([str(EXE), "data", "import", str(shared / "ygojson" / "cards.json"),
+                    str(shared / "cdb" / "cards.delta.cdb"),
+                    *sorted(str(p) for p in (shared / "lflist" / "history").glob("*.conf")),
+                    "--data-dir", str(folder)], check=True, stdout=subprocess.DEVNULL)
+    return time.perf_counter() - began
+
+
+def player_id(n: int) -> str:
+    return f"P{n + 1:05d}"
+
+
+def event_files(shared: Path, folder: Path, players: int) -> tuple[bytes, bytes, int]:
+    """The long-layout CSV of the players' lists (English names), the zip of their YDK
+    files, and how many real decks were cycled."""
+    paths = sorted((shared / "decks").rglob("*.ydk"))
+    decks = read_deck_paths(list(paths))
+    real = sorted(set(decks.entries["deck_id"].cast(pl.Utf8).to_list()))
+    data = {p.stem: p.read_bytes() for p in paths}
+    cycled = pl.DataFrame({"deck_id": [player_id(n) for n in range(players)],
+                           "source": [real[n % len(real)] for n in range(players)]})
+    everyone = cycled.join(
+        decks.entries.with_columns(pl.col("deck_id").cast(pl.Utf8)).rename(
+            {"deck_id": "source"}), on="source", how="inner", maintain_order="left",
+    ).drop("source")
+    csv = lists_csv(named_lists(everyone, load_cards(None, folder)))
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for n in range(players):
+            archive.writestr(f"{player_id(n)}.ydk", data[real[n % len(real)]])
+    return csv, buffer.getvalue(), len(real)
+
+
+def _token(client: httpx.Client, path: str = "/") -> str:
+    found = re.search(r'name="csrf" value="([^"]+)"', client.get(path).text)
+    if not found:
+        raise SystemExit(f"no form token on {path}")
+    return found.group(1)
+
+
+def _figures(times: list[float]) -> dict[str, float]:
+    ordered = sorted(times)
+    return {"p50_ms": round(1000 * statistics.median(ordered), 1),
+            "p95_ms": round(1000 * ordered[int(0.95 * (len(ordered) - 1))], 1),
+            "max_ms": round(1000 * ordered[-1], 1), "n": len(ordered)}
+
+
+def _rss_mb(pid: int) -> dict[str, float]:
+    """A process's resident memory now and at its peak (MB)."""
+    fields = dict(line.split(":", 1) for line in
+                  Path(f"/proc/{pid}/status").read_text().splitlines() if ":" in line)
+    return {"rss_mb": round(int(fields["VmRSS"].split()[0]) / 1024, 1),
+            "peak_mb": round(int(fields["VmHWM"].split()[0]) / 1024, 1)}
+
+
+def _children(pid: int) -> list[int]:
+    out = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            parts = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(parts[1]) == pid:
+            out.append(int(stat.parent.name))
+    return out
+
+
+class Serve:
+    """``deckcheck serve`` on a free loopback port with a data store."""
+
+    def __init__(self, db: Path, data_dir: Path, port: int) -> None:
+        self.url = f"http://127.0.0.1:{port}"
+        self.log = (db.parent / "serve.log").open("wb")
+        self.process = subprocess.Popen(
+            [str(EXE), "serve", "--db", str(db), "--port", str(port), "--data-dir",
+             str(data_dir), "--read-seconds", str(READ_SECONDS)], stdout=self.log,
+            stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                httpx.get(self.url + "/static/style.css", timeout=1)
+                return
+            except httpx.TransportError:
+                if self.process.poll() is not None:
+                    raise SystemExit((db.parent / "serve.log").read_text()) from None
+                time.sleep(0.1)
+        self.close()
+        raise SystemExit("the server did not start within 60 s")
+
+    def close(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self.log.close()
+
+
+def _wait_checked(client: httpx.Client) -> None:
+    while json.loads(client.get("/status.json").text)["checking"]:
+        time.sleep(0.02)
+
+
+def _upload(client: httpx.Client, token: str, path: str, name: str, data: bytes,
+            kind: str) -> float:
+    """Seconds from sending one file until the event's check of it is finished."""
+    began = time.perf_counter()
+    sent = client.post(path, data={"csrf": token}, files=[("files", (name, data, kind))])
+    if sent.status_code != 303:
+        raise SystemExit(f"{path}: {sent.status_code} {sent.text[:300]}")
+    _wait_checked(client)
+    return time.perf_counter() - began
+
+
+def _judge_form(client: httpx.Client, player: str) -> dict[str, str]:
+    page = client.get(f"/judge/{player}").text
+    counts = dict(re.findall(r'name="(n:[^"]+)" value="(\d+)"', page))
+    token = re.search(r'name="csrf" value="([^"]+)"', page)
+    if token is None or not counts:
+        raise SystemExit(f"no judge form for {player}")
+    return {"csrf": token.group(1), "judge": "J", "round": "1", "duel": "1",
+            "stage": "in-duel", **counts}
+
+
+def _timed(url: str, jobs: list[str], clients: int, one: Any) -> list[float]:
+    """Each job sent by one of ``clients`` clients at once (each its own session)."""
+    times: list[float] = []
+    lock = threading.Lock()
+    start = threading.Barrier(clients)
+
+    def work(mine: list[str]) -> None:
+        with httpx.Client(base_url=url, timeout=120) as client:
+            client.get("/status.json")  # the session cookie
+            ready = [(player, one(client, player, None)) for player in mine]
+            start.wait()
+            for player, prepared in ready:
+                began = time.perf_counter()
+                one(client, player, prepared)
+                took = time.perf_counter() - began
+                with lock:
+                    times.append(took)
+
+    threads = [threading.Thread(target=work, args=(jobs[n::clients],)) for n in range(clients)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return times
+
+
+def _player_page(client: httpx.Client, player: str, prepared: object) -> object:
+    if prepared is None:
+        return True
+    answer = client.get(f"/players/{player}")
+    if answer.status_code != 200 or player not in answer.text:
+        raise SystemExit(f"/players/{player}: {answer.status_code}")
+    return None
+
+
+def _judge_check(client: httpx.Client, player: str, prepared: object) -> object:
+    if prepared is None:
+        return _judge_form(client, player)
+    answer = client.post(f"/judge/{player}/check", data=prepared)  # type: ignore[arg-type]
+    if answer.status_code != 200:
+        raise SystemExit(f"/judge/{player}/check: {answer.status_code} {answer.text[:300]}")
+    return None
+
+
+def run(players: int, requests: int, clients: int, data_dir: Path | None,
+        shared: Path) -> dict[str, Any]:
+    from tests.web.server import free_port
+
+    with tempfile.TemporaryDirectory() as temp:
+        folder = data_dir or Path(temp) / "data"
+        import_s = build_store(shared, folder)
+        csv, archive, real = event_files(shared, folder, players)
+        server = Serve(Path(temp) / "event.sqlite", folder, free_port())
+        try:
+            with httpx.Client(base_url=server.url, timeout=600) as client:
+                token = _token(client)
+                client.post("/event", data={"csrf": token, "name": "National",
+                                            "date": "2026-12-05", "format": "advanced-tcg",
+                                            "regulation": "th", "lang": "en"})
+                _wait_checked(client)
+                lists_s = _upload(client, token, "/upload/registrations", "lists.csv", csv,
+                                  "text/csv")
+                decks_s = _upload(client, token, "/upload/decks", "decks.zip", archive,
+                                  "application/zip")
+                status = json.loads(client.get("/status.json").text)
+                began = time.perf_counter()
+                home = client.get("/")
+                home_s = time.perf_counter() - began
+                if home.status_code != 200 or not status["ready"]:
+                    raise SystemExit(f"no results: {status}\n"
+                                     + (Path(temp) / "serve.log").read_text()[-3000:])
+            chosen = random.Random(7).choices(range(players), k=requests)
+            jobs = [player_id(n) for n in chosen]
+            pid = server.process.pid
+            cpu = cpu_seconds(pid)
+            pages = _timed(server.url, jobs, clients, _player_page)
+            pages_cpu, cpu = cpu_seconds(pid) - cpu, cpu_seconds(pid)
+            checks = _timed(server.url, jobs, clients, _judge_check)
+            checks_cpu = cpu_seconds(pid) - cpu
+            memory = {"server": _rss_mb(server.process.pid),
+                      "started": [_rss_mb(p) for p in _children(server.process.pid)]}
+        finally:
+            server.close()
+    return {"players": players, "real_decks": real, "csv_mb": round(len(csv) / 1e6, 2),
+            "zip_mb": round(len(archive) / 1e6, 2), "import_s": round(import_s, 2),
+            "lists_to_results_s": round(lists_s, 2), "decks_to_results_s": round(decks_s, 2),
+            "together_s": round(lists_s + decks_s, 2), "home_page_s": round(home_s, 3),
+            "clients": clients, "player_page": _figures(pages),
+            "judge_check": _figures(checks),
+            # the server's CPU time per request, the judge's page that fetches the form included
+            "server_cpu_ms": {"player_page": round(1000 * pages_cpu / len(jobs), 1),
+                              "judge_page_and_check": round(1000 * checks_cpu / len(jobs), 1)},
+            "memory": memory}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=PLAYERS)
+    parser.add_argument("--requests", type=int, default=300)
+    parser.add_argument("--clients", type=int, default=4)
+    parser.add_argument("--data-dir", type=Path, default=None,
+                        help="where the imported card data is kept between runs")
+    parser.add_argument("--shared", type=Path, default=SHARED)
+    args = parser.parse_args()
+    print(json.dumps(run(args.players, args.requests, args.clients, args.data_dir,
+                         args.shared)))
+
+
+if __name__ == "__main__":
+    main()
