@@ -29,9 +29,11 @@ from validator.event.bounded import Limits
 from validator.event.store import EventDB
 from validator.files.safety import MAX_UPLOAD
 from validator.text.lexicon import whole_number
+from validator.web.limits import PlayerLimits, Window
 from validator.web.pages import HERE, Forbidden, error_page, page
 from validator.web.routes import ROUTERS
 from validator.web.routes.auth import set_session_cookie
+from validator.web.routes.register import PlayerRefused, player_refused
 from validator.web.security import (
     LOOPBACK,
     REFUSED_BODY,
@@ -49,6 +51,8 @@ __all__ = ["create_app"]
 SESSION = "dc_session"
 #: paths open without signing in
 OPEN = ("/login", "/static/")
+#: the players' registration pages: open without the staff sign-in (they decide access)
+PLAYER = "/r/"
 #: the largest sign-in form read before signing in
 LOGIN_BODY = 4096
 
@@ -57,11 +61,13 @@ def create_app(db_path: Path, *, password: str | None = None, cards_spec: str | 
                data_dir: Path | None = None, max_upload: int = MAX_UPLOAD,
                hosts: frozenset[str] = frozenset(LOOPBACK),
                checks: Literal["process", "thread"] = "thread",
-               limits: Limits | None = None) -> Any:
+               limits: Limits | None = None,
+               player_limits: PlayerLimits | None = None) -> Any:
     """The ASGI app for one event's database file. ``hosts`` are the host names it answers
     to (see :func:`validator.web.security.allowed_hosts`); ``checks`` says where event
     checks run (see :mod:`validator.web.state`); ``limits`` what reading one upload may
-    take (see :mod:`validator.event.bounded`)."""
+    take (see :mod:`validator.event.bounded`); ``player_limits`` what the registration page
+    takes (see :mod:`validator.web.limits`)."""
     db = EventDB(db_path)
     event = EventState(db, store.load_cards(cards_spec, data_dir), data_dir, checks,
                        limits or Limits())
@@ -78,6 +84,9 @@ def create_app(db_path: Path, *, password: str | None = None, cards_spec: str | 
     app.state.sessions = Sessions(db.secret(), db, password)
     app.state.throttle = Throttle()
     app.state.hosts = hosts
+    app.state.player_limits = player_limits or PlayerLimits()
+    app.state.addresses = Window(app.state.player_limits.requests,
+                                 app.state.player_limits.address_seconds)
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     for router in ROUTERS:
         app.include_router(router)
@@ -95,7 +104,7 @@ def create_app(db_path: Path, *, password: str | None = None, cards_spec: str | 
         path = request.scope["path"]  # as sent, never rebuilt from the Host header
         refused = request.scope.get(REFUSED_BODY)
         response: Response
-        if refused is not None and request.state.signed_in:
+        if refused is not None and (request.state.signed_in or path.startswith(PLAYER)):
             response = error_page(request, refused[0],
                                   "Upload too large" if refused[0] == 413 else "Server busy",
                                   refused[1], back="/" if path.startswith("/upload") else None)
@@ -126,6 +135,8 @@ def create_app(db_path: Path, *, password: str | None = None, cards_spec: str | 
         return page(request, "message.html", http_status=403, title="Form refused",
                     message="This form came without a valid security token (CSRF). Reload "
                             "the page and send it again.")
+
+    app.exception_handler(PlayerRefused)(player_refused)
 
     @app.exception_handler(InputError)
     async def bad_input(request: Request, exc: InputError) -> HTMLResponse:
@@ -178,9 +189,10 @@ def create_app(db_path: Path, *, password: str | None = None, cards_spec: str | 
 
 
 def _open(request: Request, path: str) -> bool:
-    """Whether a request may reach the app: signed in, or the sign-in page and the static
-    files, the sign-in and language forms only when small (its body is read before signing in)."""
-    if request.state.signed_in:
+    """Whether a request may reach the app: signed in, a player's registration page (it
+    decides who may see what), or the sign-in page and the static files, the sign-in and
+    language forms only when small (its body is read before signing in)."""
+    if request.state.signed_in or path.startswith(PLAYER):
         return True
     if request.method == "POST":
         declared = whole_number(request.headers.get("content-length", ""), LOGIN_BODY)
