@@ -41,7 +41,9 @@ def test_every_submission_is_kept_and_the_newest_is_current(tmp_path: Path) -> N
                       lang="en", rows=[("main", RAIGEKI, 2)], limit=10, window=600)
     other = subs.add(db, player_id="0409999999", player_name="Bo", source="pdf", lang="en",
                      rows=[("side", POT, 1)], limit=10, window=600)
-    assert first and second and other
+    assert first
+    assert second
+    assert other
     assert [s.number for s in subs.current(db)] == [second.number, other.number]
     assert [s.number for s in subs.history(db, "0401234567")] == [second.number, first.number]
     assert subs.history(db, "0401234567")[1].rows == [("main", RAIGEKI, 3)]
@@ -80,7 +82,8 @@ def test_the_deadline_locks_all_but_an_unlocked_player_once(tmp_path: Path) -> N
     late = subs.add(db, player_id="0401234567", player_name="Ana", source="typed", lang="en",
                     rows=[("main", RAIGEKI, 1)], limit=10, window=600, late=True,
                     unlock_id=unlock)
-    assert late is not None and late.late
+    assert late is not None
+    assert late.late
     assert subs.locked_for(db, "0401234567") == (True, None)  # used up
     [logged] = subs.unlocks(db)
     assert (logged.player_id, logged.made_by, logged.reason, logged.used_by) == (
@@ -91,7 +94,8 @@ def test_receipt_codes_and_pins(tmp_path: Path) -> None:
     db = _db(tmp_path)
     assert subs.receipt(db, "0401234567") is None
     made = subs.receipt(db, "0401234567", make=True)
-    assert made and len(made) == 8
+    assert made
+    assert len(made) == 8
     assert subs.receipt(db, "0401234567", make=True) == made  # made once
     subs.set_pins(db, {"0401234567": "4821", "0409999999": "1111"})
     assert subs.pin(db, "0401234567") == "4821"
@@ -138,12 +142,14 @@ def test_a_player_on_both_is_a_conflict_until_the_organizer_chooses(tmp_path: Pa
     mine = both.entries.filter(pl.col("deck_id") == "0401234567")
     assert mine["file"].to_list() == ["lists.xlsx"]  # the upload, until a choice
     chosen = subs.merged(uploaded, page, {"0401234567": "page"})
-    assert chosen is not None and chosen.problems == []
+    assert chosen is not None
+    assert chosen.problems == []
     assert chosen.entries.filter(pl.col("deck_id") == "0401234567")["passcode"].to_list() == [
         POT]
     assert chosen.players.filter(pl.col("player_id") == "0401234567").height == 1
     kept = subs.merged(uploaded, page, {"0401234567": "upload"})
-    assert kept is not None and kept.problems == []
+    assert kept is not None
+    assert kept.problems == []
     assert kept.entries.filter(pl.col("deck_id") == "0401234567")["file"].to_list() == [
         "lists.xlsx"]
     assert subs.merged(None, page, {}) is page
@@ -160,7 +166,8 @@ def test_a_pasted_or_uploaded_deck_is_read_with_its_source(demo_db: CardDB) -> N
     typed, source, _ = subs.read_deck("3 Raigeki\n1 Pot of Greeeeeeeeed", [], "0401234567")
     assert source == "typed"
     rows, unknown = subs.passcode_rows(typed, demo_db, fmt)
-    assert rows == [("main", RAIGEKI, 3)] and list(unknown) == ["Pot of Greeeeeeeeed"]
+    assert rows == [("main", RAIGEKI, 3)]
+    assert list(unknown) == ["Pot of Greeeeeeeeed"]
     ydk = b"#main\n12580477\n12580477\n#extra\n!side\n55144522\n"
     entries, source, _ = subs.read_deck("", [("deck.ydk", ydk)], "0401234567")
     assert source == "ydk"
