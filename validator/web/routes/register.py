@@ -258,9 +258,21 @@ def _check_list(state: EventState, entries: pl.DataFrame, player_id: str, lang: 
     if problems:
         status = "needs_decision"
     return Checked(counts, status, violations,
-                   {field: unknown[name] for name, field in fields.items() if name in unknown},
+                   {field: _local(state, unknown[name], lang) for name, field in fields.items()
+                    if name in unknown},
                    [{"where": p.place, "code": p.code, "message": p.message}
                     for p in problems], rows)
+
+
+def _local(state: EventState, names: list[str], lang: Lang) -> list[str]:
+    """Suggested card names (English) in the page's language, where the card has one."""
+    column = f"name_{lang}"
+    by_card = state.setup().cards.by_card
+    if lang == "en" or not names or column not in by_card.columns:
+        return names
+    found = dict(by_card.filter(pl.col("name_en").is_in(pl.Series(names).implode()))
+                 .select("name_en", column).drop_nulls().unique("name_en").iter_rows())
+    return list(dict.fromkeys(str(found.get(name, name)) for name in names))
 
 
 async def _read(request: Request, typed: Typed, lang: Lang) -> tuple[

@@ -26,7 +26,6 @@
 
   function show(result) {
     if (!result.counts) { return; }
-    var status = live.dataset;
     live.textContent = "";
     var counts = text("p", "", "counts");
     Object.keys(result.counts).forEach(function (section) {
@@ -52,6 +51,16 @@
       list.appendChild(item);
     });
     live.appendChild(list);
+    var tally = document.getElementById("tally");
+    if (tally) {
+      Object.keys(result.counts).forEach(function (section) {
+        var b = tally.querySelector('[data-section="' + section + '"] b');
+        if (b) { b.textContent = String(result.counts[section]); }
+      });
+      var mark = tally.querySelector(".tally-status");
+      mark.className = "tally-status " + result.status;
+      mark.dataset.status = result.status;
+    }
     clearFixes();
     Object.keys(result.unknown).forEach(function (field) {
       var input = form.querySelector('input[name="' + field + '"]');
@@ -75,7 +84,6 @@
       });
       input.parentNode.appendChild(box);
     });
-    void status;
   }
 
   function check() {
