@@ -173,3 +173,15 @@ def test_a_pasted_or_uploaded_deck_is_read_with_its_source(demo_db: CardDB) -> N
     assert source == "ydk"
     assert subs.passcode_rows(entries, demo_db, fmt)[0] == [("main", RAIGEKI, 2),
                                                            ("side", POT, 1)]
+
+
+def test_pins_are_read_from_a_registration_list_s_pin_column() -> None:
+    csv = ("Player ID,Player Name,PIN,Section,Qty,Card Name\n"
+           "0401234567,Ana,4821,Main,3,Raigeki\n"
+           "0401234567,Ana,4821,Main,1,Pot of Greed\n"
+           "409876543,Bo,77 77,Main,3,Raigeki\n"
+           "0400000001,Cy,,Main,3,Raigeki\n")
+    pins, problems = subs.pins_from([("lists.csv", csv.encode()), ("sheet.pdf", b"%PDF")])
+    assert pins == {"0401234567": "4821"}
+    assert [(p.line, p.code) for p in problems] == [(4, "BAD_OPTION"), (5, "BAD_OPTION")]
+    assert subs.pins_from([("lists.csv", b"Player ID,Name\n0401234567,Ana\n")]) == ({}, [])

@@ -45,11 +45,12 @@ from validator.inputs.registrations.read import (
 )
 from validator.vocab import SECTIONS
 
-__all__ = ["PAGE_FILE", "SOURCES", "Row", "Stored", "Unlock", "add", "canonical", "check_id",
-           "choices", "choose", "conflict_ids", "count_since", "current", "deadline",
+__all__ = ["PAGE_FILE", "PIN_HEADING", "SOURCES", "Row", "Stored", "Unlock", "add", "canonical",
+           "check_id", "choices", "choose", "conflict_ids", "count_since", "current", "deadline",
            "event_code", "history", "list_hash", "locked_for", "merged", "new_code",
-           "open_unlock", "page_registrations", "pin", "read_deck", "receipt", "rows_of",
-           "set_deadline", "set_event_code", "set_pins", "unlock", "unlocks"]
+           "open_unlock", "page_registrations", "passcode_rows", "pin", "pins_from",
+           "read_deck", "receipt", "rows_of", "set_deadline", "set_event_code", "set_pins",
+           "unlock", "unlocks"]
 
 #: how a list came to the page
 SOURCES = ("typed", "ydke", "code", "ydk", "pdf")
@@ -278,6 +279,50 @@ def set_pins(db: EventDB, pins: dict[str, str]) -> None:
             conn.execute("INSERT INTO register_access (player_id, pin) VALUES (?, ?) "
                          "ON CONFLICT(player_id) DO UPDATE SET pin = excluded.pin",
                          (player_id, code or None))
+
+
+#: the heading of a registration list's PIN column (case and spacing folded)
+PIN_HEADING = "pin"
+
+
+def pins_from(files: list[tuple[str, bytes]]) -> tuple[dict[str, str], list[Problem]]:
+    """Players' PINs from registration lists (CSV or XLSX) with a ``PIN`` column beside the
+    player id column: KONAMI ID → PIN, and each row whose PIN or id could not be used."""
+    from validator.files.tabular import read_sheets
+    from validator.inputs.registrations.layout import header_map
+
+    pins: dict[str, str] = {}
+    problems: list[Problem] = []
+    for name, data in files:
+        if Path(name).suffix.lower() not in (".csv", ".xlsx"):
+            continue
+        try:
+            sheets = read_sheets(Path(name), data=data, partial=True)
+        except InputError as exc:
+            problems += exc.problems
+            continue
+        for sheet in sheets:
+            for r, cells in enumerate(sheet.rows[:10]):
+                where = [i for i, c in enumerate(cells) if "".join(c.split()).casefold()
+                         == PIN_HEADING]
+                found = header_map(cells).get("player_id")
+                if not where or found is None:
+                    continue
+                for number, row in enumerate(sheet.rows[r + 1:], r + 2):
+                    typed = row[where[0]].strip() if where[0] < len(row) else ""
+                    raw = row[found] if found < len(row) else ""
+                    if not typed and not raw.strip():
+                        continue
+                    player_id, lost = player_id_of(raw)
+                    if lost or not (player_id.isdigit() and len(player_id) == KONAMI_DIGITS) \
+                            or not typed.isalnum() or len(typed) > 20:
+                        problems.append(Problem(name, number, sheet.name or None,
+                                                "expected a KONAMI ID and a PIN of up to 20 "
+                                                "letters or digits", code="BAD_OPTION"))
+                        continue
+                    pins.setdefault(player_id, typed)
+                break
+    return pins, problems
 
 
 @dataclass(frozen=True)

@@ -477,3 +477,24 @@ def test_the_event_over_the_export_gives_the_web_event_s_verdicts(tmp_path: Path
     setup = load(load_format("advanced-tcg"), store.demo_cards(), None, date=DATE)
     again = run_event(path, setup)
     assert dict(again.players.select("player_id", "status").iter_rows()) == web
+
+
+def test_the_organizer_takes_pins_from_an_uploaded_list(reg: TestClient) -> None:
+    lists = ("Player ID,Player Name,PIN,Section,Qty,Card Name\n"
+             f"{ANA},Ana,4821,Main,3,Raigeki\n")
+    token_ = csrf_token(reg)
+    reg.post("/upload/registrations", data={"csrf": token_},
+             files=[("files", ("lists.csv", lists.encode()))])
+    reg.post("/registrations/settings", data={"csrf": token_, "what": "pins-from-lists"})
+    assert subs.pin(event_of(reg).db, ANA) == "4821"
+    assert submit(reg, ANA).status_code == 400  # the PIN is needed now
+    assert submit(reg, ANA, access="4821").status_code == 303
+
+
+def test_a_paste_over_its_bound_is_refused_whole(reg: TestClient) -> None:
+    data = {"csrf": token(reg), "player_id": ANA, "player_name": "Ana",
+            "deck_text": "3 Raigeki\n" * 8000}
+    sent = reg.post(f"/r/{CODE}/submit", data=data)
+    assert sent.status_code == 400
+    assert 'data-code="FILE_TOO_LARGE"' in sent.text
+    assert subs.current(event_of(reg).db) == []

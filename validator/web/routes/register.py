@@ -189,10 +189,14 @@ async def _typed(data: FormData) -> Typed:
                 rows[section].append({"field": field, "name": name, "qty": qty.strip() or "1"})
     uploads = await files(data, "deck_file", DECK_FILES)
     source = str(data.get("source", "typed"))
+    pasted = str(data.get("deck_text", ""))
+    if len(pasted) > MAX_PASTE:
+        raise InputError.at("deck_text", f"a pasted deck is at most {MAX_PASTE >> 10} KiB; "
+                                         "paste the deck list alone", code="FILE_TOO_LARGE")
     return Typed(str(data.get("player_id", ""))[:40].strip(),
                  " ".join(str(data.get("player_name", "")).split())[:MAX_NAME],
                  str(data.get("access", ""))[:40], rows,
-                 str(data.get("deck_text", ""))[:MAX_PASTE], uploads,
+                 pasted, uploads,
                  source if source in subs.SOURCES else "typed")
 
 
@@ -365,7 +369,10 @@ async def register_check(request: Request, code: str) -> Response:
     """The list checked, without JavaScript: the page again, with the check."""
     held = _event_code(request, code)
     data = await form(request)
-    typed = await _typed(data)
+    try:
+        typed = await _typed(data)
+    except InputError as exc:
+        return _form_page(request, held, http_status=400, errors=_errors(exc.problems))
     try:
         checked, rows, source = await _read(request, typed, page_lang(request))
     except InputError as exc:
@@ -380,8 +387,8 @@ async def register_check_json(request: Request, code: str) -> Response:
     violations and the typed names that name no card, with the nearest names."""
     _event_code(request, code)
     data = await form(request)
-    typed = await _typed(data)
     try:
+        typed = await _typed(data)
         checked, _, source = await _read(request, typed, page_lang(request))
     except InputError as exc:
         return _json({"errors": _errors(exc.problems)}, 400)
@@ -417,7 +424,10 @@ async def register_submit(request: Request, code: str) -> Response:
     receipt; a list with names that name no card is sent back to fix."""
     held = _event_code(request, code)
     data = await form(request)
-    typed = await _typed(data)
+    try:
+        typed = await _typed(data)
+    except InputError as exc:
+        return _form_page(request, held, http_status=400, errors=_errors(exc.problems))
     state, lang = state_of(request), page_lang(request)
     limits: PlayerLimits = request.app.state.player_limits
     try:
@@ -638,6 +648,11 @@ async def registrations_settings(request: Request) -> Response:
                                           "PIN on each line", code="BAD_OPTION")])
             pins[subs.check_id(parts[0])] = parts[1]
         subs.set_pins(db, pins)
+    elif what == "pins-from-lists":
+        found, problems = subs.pins_from(db.uploads("registrations"))
+        if problems:
+            raise InputError(problems)
+        subs.set_pins(db, found)
     else:
         raise InputError.at("choice", "not a setting of this form", code="BAD_OPTION")
     return RedirectResponse(f"/registrations?saved={what}", status_code=303)
