@@ -215,6 +215,8 @@ def test_a_pasted_ydke_link_is_a_source(reg: TestClient) -> None:
     page = reg.post(f"/r/{CODE}/check", data=data)
     assert page.status_code == 200
     assert 'name="source" value="ydke"' in page.text
+    assert 'value="3"' in page.text  # the link's cards, as rows to go on from
+    assert link not in page.text
     assert submit(reg, ANA, {}, deck_text=link).status_code == 303
     [stored] = subs.current(event_of(reg).db)
     assert stored.source == "ydke"

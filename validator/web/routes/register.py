@@ -335,7 +335,8 @@ def _form_page(request: Request, code: str, *, typed: Typed | None = None,
                rows: dict[str, list[dict[str, Any]]] | None = None,
                checked: Checked | None = None, source: str = "typed",
                errors: list[dict[str, Any]] | None = None, http_status: int = 200,
-               player_id: str | None = None, player_name: str = "") -> HTMLResponse:
+               player_id: str | None = None, player_name: str = "",
+               pasted: str | None = None) -> HTMLResponse:
     state = state_of(request)
     me = session_player(request, code)
     shown = _with_blanks(rows or {})
@@ -346,7 +347,8 @@ def _form_page(request: Request, code: str, *, typed: Typed | None = None,
                 source=source, errors=errors or [], me=None, player=me,
                 player_id=(typed.player_id if typed else None) or player_id or me or "",
                 player_name=(typed.player_name if typed else "") or player_name,
-                pasted=typed.pasted if typed else "", **_lock_state(request, me))
+                pasted=(typed.pasted if typed else "") if pasted is None else pasted,
+                **_lock_state(request, me))
 
 
 @router.get("/{code}", response_class=HTMLResponse)
@@ -378,7 +380,9 @@ async def register_check(request: Request, code: str) -> Response:
     except InputError as exc:
         return _form_page(request, held, typed=typed, rows=typed.rows, http_status=400,
                           errors=_errors(exc.problems))
-    return _form_page(request, held, typed=typed, rows=rows, checked=checked, source=source)
+    # a deck pasted or uploaded is shown as rows to go on from: the rows are the list now
+    return _form_page(request, held, typed=typed, rows=rows, checked=checked, source=source,
+                      pasted="")
 
 
 @router.post("/{code}/check.json")
