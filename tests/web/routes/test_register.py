@@ -262,6 +262,8 @@ def test_a_forged_player_cookie_is_no_session(reg: TestClient) -> None:
     forged = value.replace(ANA, BO)
     reg.cookies.set(PLAYER_COOKIE, f"{forged}.{signature}", path="/r/")
     assert reg.get(f"/r/{CODE}/receipt").status_code == 403
+    reg.cookies.set(PLAYER_COOKIE, f"{value}.short", path="/r/")
+    assert reg.get(f"/r/{CODE}/receipt").status_code == 403
 
 
 def test_a_pin_is_needed_for_the_first_submission_too(reg: TestClient) -> None:

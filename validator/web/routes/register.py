@@ -108,13 +108,14 @@ def session_player(request: Request, code: str) -> str | None:
     """The KONAMI ID of this device's player session for the event code, else None."""
     cookie = request.cookies.get(PLAYER_COOKIE) or ""
     value, _, signature = cookie.rpartition(".")
-    if not value or not hmac.compare_digest(signature, _sign(request, value)):
+    if not value or not hmac.compare_digest(signature.encode(), _sign(request, value).encode()):
         return None
     parts = value.split(":")
     if len(parts) != 3 or not parts[2].isdigit():
         return None
     held, player_id, ends = parts
-    if not hmac.compare_digest(held, code) or int(ends) < dt.datetime.now(dt.UTC).timestamp():
+    if not hmac.compare_digest(held.encode(), code.encode()) or \
+            int(ends) < dt.datetime.now(dt.UTC).timestamp():
         return None
     return player_id
 
