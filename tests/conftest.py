@@ -9,6 +9,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 from fastapi.testclient import TestClient
+from hypothesis import settings
 
 from tests.deckbuild import small_event
 from tests.web.helpers import client_for, upload_sample
@@ -21,6 +22,11 @@ from validator.cards.store import demo_cards, merge
 from validator.engine.check import CheckResult, check
 from validator.inputs.decks.batch import DeckFiles, read_deck_uploads
 from validator.inputs.registrations.read import Registrations, read_registration_files
+
+# Property tests are bounded by their example counts, never by a per-example time: a busy
+# machine must not turn a slow example into a failure.
+settings.register_profile("deckcheck", deadline=None)
+settings.load_profile("deckcheck")
 
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
 

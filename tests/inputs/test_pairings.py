@@ -4,6 +4,7 @@ problem at its row."""
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 import pytest
 from openpyxl import Workbook
@@ -119,3 +120,72 @@ def test_the_column_headings_are_data_and_folded() -> None:
     assert columns.of("Player 1 Konami ID") == "player_1_id"
     assert columns.of("Deck") is None
     assert columns.is_bye("*** BYE ***")
+
+
+EXPORTS = Path(__file__).parent / "pairing_exports"
+
+
+def test_a_melee_round_is_read_by_player_names_not_melee_numbers() -> None:
+    """Melee.gg's round pairings (the JSON its pairings page loads): the round and table
+    from RoundNumber and TableNumber, players by name (Player1Id is Melee's own number),
+    table 0 with one player a bye."""
+    data = (EXPORTS / "melee-round3.json").read_bytes()
+    read = read_pairing_file("melee-round3.json", data, 1)
+    assert read.problems == []
+    assert _seats(read.seats) == [(3, 1, "Ana Silva"), (3, 1, "Bo Kim"), (3, 12, "Cy Tanaka"),
+                                  (3, 12, "Di Sato"), (3, None, "Ed Park")]
+    assert [(s.line, s.column) for s in read.seats] == [
+        (1, "Player1"), (1, "Player2"), (2, "Player1"), (2, "Player2"), (3, "Player1")]
+
+
+def test_a_melee_record_not_used_is_reported_at_its_field() -> None:
+    data = (b'{"data": [{"RoundNumber": 2, "TableNumber": "x", "Player1": "Ana", '
+            b'"Player2": "Bo"}, {"RoundNumber": 2, "TableNumber": 4, "Player1": "Cy", '
+            b'"Player2": "Di"}]}')
+    read = read_pairing_file("r2.json", data, None)
+    assert _seats(read.seats) == [(2, 4, "Cy"), (2, 4, "Di")]
+    assert [(p.line, p.column, p.code) for p in read.problems] == [
+        (1, "TableNumber", "BAD_PAIRING")]
+
+
+@pytest.mark.parametrize("data", [b"{not json", b'{"data": 3}', b'[{"Rank": 1}]'])
+def test_a_json_file_that_holds_no_pairings_is_one_problem(data: bytes) -> None:
+    read = read_pairing_file("standings.json", data, 1)
+    assert read.seats == []
+    assert [(p.file, p.code) for p in read.problems] == [("standings.json", "BAD_PAIRING")]
+
+
+def test_a_tom_file_gives_every_round_with_its_tables_and_byes() -> None:
+    """A TOM tournament file (.tdf): rounds by their number, players by userid, the
+    match's line; a bye (one player, table 0) has no table."""
+    data = (EXPORTS / "tom-cup.tdf").read_bytes()
+    read = read_pairing_file("tom-cup.tdf", data, None)
+    assert read.problems == []
+    assert _seats(read.seats) == [(1, 1, "3865580"), (1, 1, "4268713"), (1, None, "5124501"),
+                                  (2, 12, "5124501"), (2, 12, "3865580")]
+    assert [s.line for s in read.seats] == [49, 49, 55, 67, 67]
+
+
+def test_a_tom_match_without_what_it_needs_is_reported_at_its_line() -> None:
+    data = (b'<tournament><pods><pod><rounds><round number="4"><matches>\n'
+            b'<match><player1 userid="1"/><player2 userid="2"/><tablenumber>3</tablenumber>'
+            b'</match>\n'
+            b'<match><player1 userid="5"/><player2 userid="6"/><tablenumber>0</tablenumber>'
+            b'</match>\n'
+            b'<match><tablenumber>7</tablenumber></match>\n'
+            b'</matches></round></rounds></pod></pods></tournament>')
+    read = read_pairing_file("t.tdf", data, None)
+    assert _seats(read.seats) == [(4, 3, "1"), (4, 3, "2")]
+    assert [(p.line, p.code) for p in read.problems] == [(3, "BAD_PAIRING"),
+                                                         (4, "BAD_PAIRING")]
+
+
+@pytest.mark.parametrize("data", [
+    b'<?xml version="1.0"?><!DOCTYPE t [<!ENTITY a "aaaa">]><tournament>&a;</tournament>',
+    b"<tournament><rounds><round number='1'>",  # cut short
+    b"<tournament><players/></tournament>",  # no rounds
+])
+def test_a_tom_file_that_cannot_be_read_safely_is_a_problem(data: bytes) -> None:
+    read = read_pairing_file("bad.tdf", data, 1)
+    assert read.seats == []
+    assert [(p.file, p.code) for p in read.problems] == [("bad.tdf", "BAD_PAIRING")]

@@ -71,6 +71,13 @@ def test_a_judge_on_a_phone_finds_table_12_and_records_round_and_table(
     db = tmp_path / "event.sqlite"
     with Server(db) as server:
         page = browser.new_page(viewport=PHONE)  # type: ignore[attr-defined]
+        page.goto(server.url + "/")
+        for size in (PHONE, DESKTOP):  # a new event: its setup open on every width
+            page.set_viewport_size(size)
+            page.reload()
+            assert page.locator("details.setup[open]").count() == 1
+            assert page.locator("input[name=name]").is_visible()
+        _shoot(page, folder, "event-new")
         _upload(page, server, tmp_path)
         lists = page.locator("form[action='/upload/registrations']")
         lists.locator("input[type=file]").set_input_files(
@@ -78,8 +85,11 @@ def test_a_judge_on_a_phone_finds_table_12_and_records_round_and_table(
         lists.locator("button").click()
         page.wait_for_selector("text=1 registration file(s) received")
 
-        page.goto(server.url + "/")
-        assert page.locator("details.setup[open]").count() == 0  # folded on a phone
+        for size in (DESKTOP, PHONE):  # set up: the setup folded on every width
+            page.set_viewport_size(size)
+            page.goto(server.url + "/")
+            assert page.locator("details.setup[open]").count() == 0
+            assert not page.locator("input[name=name]").is_visible()
         top = page.locator("#results h2").bounding_box()
         assert top is not None
         assert top["y"] < PHONE["height"]  # the results, without scrolling past the forms

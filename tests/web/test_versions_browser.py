@@ -61,6 +61,7 @@ def test_corrected_deck_restore_and_reload_after_a_rejected_upload(
         assert page.locator("p.verdict").inner_text() == "Illegal"
 
         page.goto(server.url + "/")
+        page.locator("details.setup > summary").click()  # set up: the forms folded
         form = page.locator("form[action='/upload/decks']")
         wrong = tmp_path / "tool.exe"
         wrong.write_bytes(b"MZ")

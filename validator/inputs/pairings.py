@@ -1,16 +1,20 @@
 """Pairings of a round as seats: who sits at which table, read from a tournament
-software's export (CSV or XLSX) or from a pasted "table, player, player" list.
+software's export (CSV or XLSX), a Melee.gg round's pairings (the JSON its pairings page
+loads), a TOM tournament file (``.tdf``) or a pasted "table, player, player" list.
 
-The layouts are found by their column headings (``validator/data/pairings.toml``): one table
-per row with two players (by id, by name or both), or one player per row with their table
-(and, optionally, their opponent). A player is kept as written (an id or a name); the event
-matches it to a registered player (``event.rounds``). Every row is read into seats or
-reported (file, row, what was expected); an empty row is skipped.
+The layouts are found by their column headings (``validator/data/pairings.toml``, which
+says where each heading comes from): one table per row with two players (by id, by name or
+both), or one player per row with their table (and, optionally, their opponent). A player is
+kept as written (an id or a name); the event matches it to a registered player
+(``event.rounds``). Every row is read into seats or reported (file, row, what was expected);
+an empty row is skipped.
 """
 
 from __future__ import annotations
 
+import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -27,7 +31,7 @@ __all__ = ["MAX_TABLE", "PAIRING_SUFFIXES", "PairingColumns", "Pairings", "Seat"
 
 #: the highest table number read (a 1,000-player event has 500 tables)
 MAX_TABLE = 9999
-PAIRING_SUFFIXES = (".csv", ".tsv", ".txt", ".xlsx")
+PAIRING_SUFFIXES = (".csv", ".tsv", ".txt", ".xlsx", ".json", ".tdf")
 #: rows searched for the heading row (a title and the event's details may come first)
 HEADING_ROWS = 30
 
@@ -108,6 +112,11 @@ def _cell(row: list[str], position: int | None) -> str:
 def read_pairing_file(name: str, data: bytes, round: int | None) -> Pairings:
     """The seats of a pairings export; ``round`` is the round of rows without a round
     column (None: the file must have one)."""
+    suffix = Path(name).suffix.lower()
+    if suffix == ".json":
+        return _read_json(name, data, round)
+    if suffix == ".tdf":
+        return _read_tdf(name, data, round)
     columns = load_columns()
     problems: list[Problem] = []
     try:
@@ -140,13 +149,15 @@ def read_pairing_file(name: str, data: bytes, round: int | None) -> Pairings:
 
 def _row_seats(sheet: Sheet, index: int, row: list[str], at: dict[str, int],
                default_round: int | None, columns: PairingColumns,
-               problems: list[Problem]) -> list[Seat]:
+               problems: list[Problem],
+               cell: Callable[[int, int], str] = cell_name) -> list[Seat]:
+    """The seats of one row; ``cell`` names a cell from its line and position."""
     line = index + 1
     where = sheet.file if not sheet.name else f"{sheet.file} [{sheet.name}]"
 
     def problem(message: str, column: str) -> None:
         position = at.get(column, 0)
-        problems.append(Problem(where, line, cell_name(line, position), message,
+        problems.append(Problem(where, line, cell(line, position), message,
                                 code="BAD_PAIRING"))
 
     round_ = default_round
@@ -182,8 +193,141 @@ def _row_seats(sheet: Sheet, index: int, row: list[str], at: dict[str, int],
     if table is None and len(players) > 1:
         problem("expected a table number for two players (only a bye has none)", "table")
         return []
-    return [Seat(round_, table, value, where, line, cell_name(line, position))
+    return [Seat(round_, table, value, where, line, cell(line, position))
             for value, position in players]
+
+
+#: the columns read from a JSON record: the tools' own numbers for a player (Melee's
+#: "Player1Id", "Player1Guid", "Player1UserId") are not Konami ids and are left out
+_JSON_KEYS = frozenset({"round", "table", "player", "opponent", "player_1", "player_2"})
+
+
+def _read_json(name: str, data: bytes, round: int | None) -> Pairings:
+    """A Melee.gg round's pairings as its pairings page loads them: ``{"data": [{
+    "RoundNumber": 3, "TableNumber": 12, "Player1": "…", "Player2": "…", …}, …]}`` (or the
+    list of records alone). Record ``n`` is reported as line ``n``, its field by name."""
+    columns = load_columns()
+
+    def refused(message: str) -> Pairings:
+        return Pairings([], [Problem(name, None, None, message, code="BAD_PAIRING")])
+
+    try:
+        loaded = json.loads(data.decode("utf-8-sig"))
+    except (UnicodeDecodeError, ValueError) as exc:
+        return refused(f"expected a JSON file of pairings, could not read it ({exc})"[:200])
+    records = loaded.get("data") if isinstance(loaded, dict) else loaded
+    if not isinstance(records, list) or not all(isinstance(r, dict) for r in records):
+        return refused('expected a JSON list of pairings records (Melee.gg\'s {"data": '
+                       '[{"TableNumber": …, "Player1": …, "Player2": …}]}), found none')
+    keys: list[str] = []
+    for record in records:
+        keys.extend(k for k in record if k not in keys and columns.of(k) in _JSON_KEYS)
+    at: dict[str, int] = {}
+    for position, key in enumerate(keys):
+        at.setdefault(columns.of(key) or "", position)
+    if "table" not in at or not {"player", "player_1"} & at.keys():
+        return refused("expected pairings records with a table and players (TableNumber, "
+                       "Player1, Player2), found fields " + ", ".join(keys[:10]))
+
+    def text(value: object) -> str:
+        return "" if value is None or isinstance(value, (dict, list)) else str(value)
+
+    sheet = Sheet(name, "", [keys] + [[text(r.get(k)) for k in keys] for r in records])
+    problems: list[Problem] = []
+    seats: list[Seat] = []
+    for index in range(1, len(sheet.rows)):
+        row = sheet.rows[index]
+        if row[at["table"]].strip() == "0":
+            row[at["table"]] = ""  # table 0: no table (a bye, as in a TOM file)
+        if any(cell.strip() for cell in row):
+            seats.extend(_row_seats(sheet, index - 1, row, at, round, columns, problems,
+                                    cell=lambda _line, position: keys[position]))
+    return Pairings(seats, problems)
+
+
+@dataclass
+class _TdfMatch:
+    """One ``<match>`` of a TOM file, as it is read."""
+
+    line: int
+    round: int | None
+    players: list[str]
+    table: str = ""
+    in_table: bool = False
+
+
+def _read_tdf(name: str, data: bytes, round: int | None) -> Pairings:
+    """A TOM tournament file (``.tdf``, XML): each ``<round number="3">`` holds
+    ``<match>``es of ``<player1 userid="…"/>``, ``<player2 userid="…"/>`` and
+    ``<tablenumber>``; a bye is a match of one ``<player userid="…"/>`` at table 0. Read in
+    one pass (expat), a document type or an entity refused."""
+    from xml.parsers import expat
+
+    seats: list[Seat] = []
+    problems: list[Problem] = []
+    parser = expat.ParserCreate()
+    rounds: list[int | None] = [round]
+    matches: list[_TdfMatch] = []
+
+    def refuse(*_: object) -> None:
+        raise ValueError("a document type or an entity declaration (not read)")
+
+    def start(tag: str, attributes: dict[str, str]) -> None:
+        if tag == "round":
+            number = whole_number(attributes.get("number", "").strip(), MAX_TABLE)
+            rounds[-1] = number if number is not None and number >= 1 else round
+        elif tag == "match":
+            matches[:] = [_TdfMatch(parser.CurrentLineNumber, rounds[-1], [])]
+        elif matches and tag in ("player1", "player2", "player"):
+            matches[0].players.append(attributes.get("userid", "").strip())
+        elif matches and tag == "tablenumber":
+            matches[0].in_table = True
+
+    def text(chunk: str) -> None:
+        if matches and matches[0].in_table and len(matches[0].table) < 40:
+            matches[0].table += chunk
+
+    def end(tag: str) -> None:
+        if matches and tag == "tablenumber":
+            matches[0].in_table = False
+        elif matches and tag == "match":
+            _tdf_seats(name, matches.pop(), seats, problems)
+
+    parser.StartElementHandler = start
+    parser.EndElementHandler = end
+    parser.CharacterDataHandler = text
+    parser.StartDoctypeDeclHandler = refuse
+    parser.EntityDeclHandler = refuse
+    try:
+        parser.Parse(data, True)
+    except (expat.ExpatError, ValueError) as exc:
+        problems.append(Problem(name, getattr(exc, "lineno", None), None,
+                                f"expected a TOM tournament file (XML), could not read it: "
+                                f"{exc}"[:200], code="BAD_PAIRING"))
+        return Pairings(seats, problems)
+    if not seats and not problems:
+        problems.append(Problem(name, None, None, "expected <round> elements with <match>es "
+                                "(a TOM tournament file), found none", code="BAD_PAIRING"))
+    return Pairings(seats, problems)
+
+
+def _tdf_seats(name: str, match: _TdfMatch, seats: list[Seat],
+               problems: list[Problem]) -> None:
+    """The seats of one ``<match>`` of a TOM file, or its problem."""
+    players = [p for p in match.players if p]
+    text = match.table.strip()
+    table = whole_number(text, MAX_TABLE) if text else None
+    if match.round is None:
+        message = "expected a round number (<round number=\"…\">, or one given on import)"
+    elif not players or len(players) > 2:
+        message = f"expected one or two players (userid) in the match, got {len(players)}"
+    elif table is None or (table < 1 and len(players) > 1):
+        message = f"expected a table number 1-{MAX_TABLE} (<tablenumber>), got {text[:20]!r}"
+    else:
+        seats.extend(Seat(match.round, table or None, player, name, match.line)
+                     for player in players)
+        return
+    problems.append(Problem(name, match.line, None, message, code="BAD_PAIRING"))
 
 
 #: the separators of a pasted line: comma, semicolon, tab, "vs", a vertical bar

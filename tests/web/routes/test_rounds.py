@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import io
+import json
 import re
 
 import pytest
@@ -179,6 +180,33 @@ def test_every_pairings_row_not_used_is_reported_with_the_closest_player(
     assert "3 player(s) seated" in page
     pasted = _import(client, b"", round_="5", pasted=f"1, {others[0]}, nobody at all\n")
     assert _codes(pasted) == [("pasted pairings:1", "UNKNOWN_PAIRED_PLAYER")]
+
+
+def test_a_melee_round_and_a_tom_file_are_imported(sample_alone: TestClient) -> None:
+    """Melee.gg's round pairings (JSON) name players (its Player1Id is Melee's own number,
+    not read): a name two players share is reported at its record and field. A TOM file
+    (.tdf, players by id, two rounds and a bye) seats the event's players."""
+    client = sample_alone
+    (_, a_name), (b, _), (c, _), (d, _), (e, _) = _players(client)[:5]
+    melee = json.dumps({"draw": 1, "data": [
+        {"RoundNumber": 6, "TableNumber": TABLE, "Player1": a_name, "Player1Id": 12345,
+         "Player2": b, "Player2Id": 67890, "Result": "Not reported"}]}).encode()
+    page = _import(client, melee, round_="6", name="melee.json")
+    assert _codes(page) == [("melee.json:1 (Player1)", "AMBIGUOUS_PLAYER")]
+    db = event_of(client).db
+    assert rounds.round_tables(db, 6) == {TABLE: [b]}
+    tom = (f'<tournament><pods><pod><rounds><round number="7"><matches><match outcome="1">'
+           f'<player1 userid="{c}"/><player2 userid="{d}"/><tablenumber>3</tablenumber>'
+           f'</match></matches></round><round number="8"><matches><match outcome="5">'
+           f'<player userid="{e}"/><tablenumber>0</tablenumber></match><match outcome="0">'
+           f'<player1 userid="{d}"/><player2 userid="{c}"/><tablenumber>1</tablenumber>'
+           f'</match></matches></round></rounds></pod></pods></tournament>').encode()
+    page = _import(client, tom, name="cup.tdf")
+    assert _codes(page) == []
+    assert "5 player(s) seated." in page
+    assert rounds.round_tables(db, 7) == {3: [c, d]}
+    assert rounds.round_tables(db, 8) == {1: [d, c], None: [e]}
+    assert rounds.current_round(db) == 8
 
 
 def test_the_organizer_sets_the_current_round(sample_alone: TestClient) -> None:

@@ -104,12 +104,6 @@ document.querySelectorAll("[data-print]").forEach(function (button) {
   button.addEventListener("click", function () { window.print(); });
 });
 
-// On a wide screen the event settings and upload forms are open; a phone shows the results
-// first, the forms folded under "Event settings and uploads".
-document.querySelectorAll("details.setup").forEach(function (details) {
-  if (window.matchMedia && window.matchMedia("(min-width: 641px)").matches) { details.open = true; }
-});
-
 // Card names typed by a judge: suggestions from the event's card pool as they type.
 (function () {
   var list = document.getElementById("card-names");
