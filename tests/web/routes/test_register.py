@@ -502,3 +502,13 @@ def test_a_paste_over_its_bound_is_refused_whole(reg: TestClient) -> None:
     assert sent.status_code == 400
     assert 'data-code="FILE_TOO_LARGE"' in sent.text
     assert subs.current(event_of(reg).db) == []
+
+
+def test_a_near_typo_read_as_a_card_is_shown_as_read(reg: TestClient) -> None:
+    lists = legal_list()
+    lists["main"][1] = ("Pot of Gred", 1)
+    found = reg.post(f"/r/{CODE}/check.json", data=form_of(lists, csrf=token(reg))).json()
+    assert found["read_as"] == {"main_name_1": "Pot of Greed"}
+    assert found["unknown"] == {}
+    page = reg.post(f"/r/{CODE}/check", data=form_of(lists, csrf=token(reg))).text
+    assert 'data-read-as="Pot of Greed"' in page

@@ -22,7 +22,7 @@ import io
 import json
 import zipfile
 import zoneinfo
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import polars as pl
@@ -242,6 +242,7 @@ class Checked:
     unknown: dict[str, list[str]]  # form field → the nearest names
     problems: list[dict[str, Any]]
     rows: list[Row]
+    read_as: dict[str, str] = field(default_factory=dict)  # a near typo → the card read
 
 
 def _check_list(state: EventState, entries: pl.DataFrame, player_id: str, lang: Lang,
@@ -259,6 +260,13 @@ def _check_list(state: EventState, entries: pl.DataFrame, player_id: str, lang: 
     violations = [{"code": v["code"], "message": v["localized_message"],
                    "section": v["section"], "field": v["cell"] or ""}
                   for v in shown.iter_rows(named=True)]
+    fuzzy = result.resolved.filter((pl.col("how") == "fuzzy") & pl.col("cell").is_not_null())
+    read_as: dict[str, str] = {}
+    if fuzzy.height:  # a near typo read as the one card it is near: the player sees which
+        english = dict(setup.cards.by_card.filter(pl.col("card_id").is_in(
+            fuzzy["card_id"].implode())).select("card_id", "name_en").iter_rows())
+        for cell, card in fuzzy.select("cell", "card_id").iter_rows():
+            read_as[str(cell)] = _local(state, [str(english.get(card, card))], lang)[0]
     status = str(result.decks["status"][0]) if result.decks.height else "legal"
     if problems:
         status = "needs_decision"
@@ -266,7 +274,7 @@ def _check_list(state: EventState, entries: pl.DataFrame, player_id: str, lang: 
                    {field: _local(state, unknown[name], lang) for name, field in fields.items()
                     if name in unknown},
                    [{"where": p.place, "code": p.code, "message": p.message}
-                    for p in problems], rows)
+                    for p in problems], rows, read_as)
 
 
 def _local(state: EventState, names: list[str], lang: Lang) -> list[str]:
@@ -315,6 +323,7 @@ def _renumbered(checked: Checked, rows: dict[str, list[dict[str, Any]]]) -> Chec
     moved = {row["field"]: f"{s}_name_{i}" for s in SECTIONS
              for i, row in enumerate(rows.get(s, []))}
     checked.unknown = {moved.get(k, k): v for k, v in checked.unknown.items()}
+    checked.read_as = {moved.get(k, k): v for k, v in checked.read_as.items()}
     for violation in checked.violations:
         violation["field"] = moved.get(violation["field"], violation["field"])
     return checked
@@ -399,6 +408,7 @@ async def register_check_json(request: Request, code: str) -> Response:
         return _json({"errors": _errors(exc.problems)}, 400)
     return _json({"counts": checked.counts, "status": checked.status, "source": source,
                   "violations": checked.violations, "unknown": checked.unknown,
+                  "read_as": checked.read_as,
                   "problems": checked.problems})
 
 

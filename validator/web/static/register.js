@@ -62,6 +62,15 @@
       mark.dataset.status = result.status;
     }
     clearFixes();
+    form.querySelectorAll(".deck-row .read-as").forEach(function (el) { el.remove(); });
+    Object.keys(result.read_as || {}).forEach(function (field) {
+      var input = form.querySelector('input[name="' + field + '"]');
+      if (!input) { return; }
+      var note = text("div", live.getAttribute("data-read-as").replace("{card}",
+                      result.read_as[field]), "read-as");
+      note.dataset.readAs = result.read_as[field];
+      input.parentNode.appendChild(note);
+    });
     Object.keys(result.unknown).forEach(function (field) {
       var input = form.querySelector('input[name="' + field + '"]');
       if (!input) { return; }
