@@ -512,3 +512,31 @@ def test_a_near_typo_read_as_a_card_is_shown_as_read(reg: TestClient) -> None:
     assert found["unknown"] == {}
     page = reg.post(f"/r/{CODE}/check", data=form_of(lists, csrf=token(reg))).text
     assert 'data-read-as="Pot of Greed"' in page
+
+
+def test_a_list_longer_than_a_sheet_s_block_is_exported_in_the_long_layout(
+        reg: TestClient, tmp_path: Path) -> None:
+    cards = store.demo_cards()
+    setup = load(load_format("advanced-tcg"), cards, None, date=DATE)
+    listed = setup.banlist.entries["passcode"].implode()
+    pool = (cards.by_card.filter(~pl.col("card_id").is_in(listed) & pl.col("pools").list
+                                 .contains("tcg") & (pl.col("card_id") > 0) & ~pl.col("extra")
+                                 & ~pl.col("legend") & ~pl.col("rush"))
+            .unique("name_en", keep="first").sort("card_id"))
+    monsters = pool.filter(pl.col("kind") == "monster")["name_en"].to_list()[:25]
+    spells = pool.filter(pl.col("kind") == "spell")["name_en"].to_list()[:5]
+    assert len(monsters) == 25
+    long_list = {"main": [(n, 1) for n in monsters] + [(n, 3) for n in spells]}
+    assert submit(reg, ANA, long_list).status_code == 303
+    reg.cookies.clear()
+    submit(reg, BO)
+    event_of(reg).refresh().result()
+    result = event_of(reg).snapshot().result
+    assert result is not None
+    web = dict(result.players.select("player_id", "status").iter_rows())
+    path = tmp_path / "registrations.xlsx"
+    path.write_bytes(reg.get("/registrations.xlsx").content)
+    assert openpyxl.load_workbook(path).sheetnames == [BO, "Long lists"]
+    again = run_event(path, setup)
+    assert dict(again.players.select("player_id", "status").iter_rows()) == web
+    assert again.registrations.entries.filter(pl.col("deck_id") == ANA)["qty"].sum() == 40

@@ -723,15 +723,40 @@ async def registrations_json(request: Request) -> Response:
 
 
 def _workbook(state: EventState) -> bytes:
+    """One Konami-layout worksheet per player; a list with more distinct cards than a
+    block of the sheet holds goes on one long-layout worksheet (a row per card, with its
+    passcode) instead, which ``deckcheck event`` reads the same way."""
     import tempfile
     from pathlib import Path
 
-    from validator.sheets.workbook import write_konami_workbook
+    from openpyxl import load_workbook
 
-    sheets = [_sheet(state, s) for s in subs.current(state.db)]
+    from validator.report.style import put, write_header
+    from validator.sheets.workbook import BLOCKS, write_konami_workbook
+
+    current = subs.current(state.db)
+    sheets = [(stored, _sheet(state, stored)) for stored in current]
+    fits = [sheet for _, sheet in sheets
+            if all(len(sheet.blocks.get(k, [])) <= rows for k, (_, _, _, rows) in BLOCKS.items())]
+    longer = [stored for stored, sheet in sheets if sheet not in fits]
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "registrations.xlsx"
-        write_konami_workbook(path, sheets)
+        write_konami_workbook(path, fits)
+        if longer:
+            book = load_workbook(path)
+            if not fits:
+                book.remove(book.worksheets[0])  # the blank sheet of an empty workbook
+            ws = book.create_sheet("Long lists")
+            write_header(ws, 1, ["Player ID", "Player Name", "Section", "Qty", "Passcode"])
+            row = 2
+            for stored in longer:
+                for section, passcode, count in stored.rows:
+                    for col, value in enumerate((stored.player_id, stored.player_name,
+                                                 section, count, passcode), 1):
+                        put(ws, row, col, value)
+                    ws.cell(row=row, column=1).number_format = "@"
+                    row += 1
+            book.save(path)
         return path.read_bytes()
 
 
