@@ -540,3 +540,36 @@ def test_a_list_longer_than_a_sheet_s_block_is_exported_in_the_long_layout(
     again = run_event(path, setup)
     assert dict(again.players.select("player_id", "status").iter_rows()) == web
     assert again.registrations.entries.filter(pl.col("deck_id") == ANA)["qty"].sum() == 40
+
+
+def test_an_uploaded_ydk_file_or_filled_pdf_sheet_is_a_source(reg: TestClient) -> None:
+    from validator.sheets.pdf import sheet_from_deck, write_form
+
+    submit(reg, BO)
+    [typed] = subs.current(event_of(reg).db)
+    entries = entries_frame([{"deck_id": BO, "section": s, "passcode": p, "qty": n}
+                             for s, p, n in typed.rows])
+    setup = load(load_format("advanced-tcg"), store.demo_cards(), None, date=DATE)
+    sheet, _ = sheet_from_deck(entries, setup.cards, setup.fmt, player_id=BO,
+                               player_name="Bo")
+    data = {"csrf": token(reg), "player_id": ANA, "player_name": "Ana"}
+    reg.cookies.clear()
+    sent = reg.post(f"/r/{CODE}/submit", data={**data, "csrf": token(reg)},
+                    files=[("deck_file", ("sheet.pdf", write_form(sheet)))],
+                    follow_redirects=False)
+    assert sent.status_code == 303
+    pdf = subs.history(event_of(reg).db, ANA)[0]
+    assert pdf.source == "pdf"
+    assert pdf.sha256 == typed.sha256  # the same list, read back from its sheet
+    ydk = "#main\n" + "\n".join(str(p) for s, p, n in typed.rows if s == "main"
+                                for _ in range(n))
+    sent = reg.post(f"/r/{CODE}/submit", data={**data, "csrf": token(reg)},
+                    files=[("deck_file", ("deck.ydk", ydk.encode()))], follow_redirects=False)
+    assert sent.status_code == 303
+    newest = subs.history(event_of(reg).db, ANA)[0]
+    assert newest.source == "ydk"
+    assert newest.rows == [r for r in typed.rows if r[0] == "main"]
+    refused = reg.post(f"/r/{CODE}/submit", data={**data, "csrf": token(reg)},
+                       files=[("deck_file", ("deck.exe", b"MZ"))])
+    assert refused.status_code == 400
+    assert 'data-code="WRONG_FILE_TYPE"' in refused.text
