@@ -152,8 +152,8 @@ def _may_open(request: Request, code: str, player_id: str, given: str) -> bool:
 
 @dataclass
 class Typed:
-    """The player's form as read: who, the rows typed (by form field), the deck pasted or
-    uploaded, and where each row's problem is."""
+    """The player's form as read: who (and their receipt code or PIN), the rows typed with
+    their form fields, the deck pasted or uploaded, and the source the rows came from."""
 
     player_id: str
     player_name: str
@@ -176,18 +176,20 @@ def _quantity(text: str, field: str) -> int:
 
 
 async def _typed(data: FormData) -> Typed:
+    """The player's form; a suggestion taken without script (``fix``: field|name) replaces
+    its row's name; a file of another type or a paste over the bound is refused."""
     rows: dict[str, list[dict[str, Any]]] = {s: [] for s in SECTIONS}
     fix = str(data.get("fix", ""))
     fixed_field, _, fixed_name = fix.partition("|")
     for section in SECTIONS:
         for i in range(MAX_ROWS):
-            field = f"{section}_name_{i}"
-            name = str(data.get(field, ""))[:MAX_NAME].strip()
-            if field == fixed_field and fixed_name:
+            key = f"{section}_name_{i}"
+            name = str(data.get(key, ""))[:MAX_NAME].strip()
+            if key == fixed_field and fixed_name:
                 name = fixed_name[:MAX_NAME]
             qty = str(data.get(f"{section}_qty_{i}", ""))[:10]
             if name:
-                rows[section].append({"field": field, "name": name, "qty": qty.strip() or "1"})
+                rows[section].append({"field": key, "name": name, "qty": qty.strip() or "1"})
     uploads = await files(data, "deck_file", DECK_FILES)
     source = str(data.get("source", "typed"))
     pasted = str(data.get("deck_text", ""))
@@ -250,8 +252,8 @@ def _check_list(state: EventState, entries: pl.DataFrame, player_id: str, lang: 
     """The engine's check of one list, as the event check runs it, in the page's language;
     ``fields``: the form field of each typed name (its suggestions go there)."""
     setup = state.setup()
-    counts: dict[str, int] = {s: int(entries.filter(pl.col("section") == s)["qty"].sum() or 0)
-              for s in SECTIONS}
+    counts: dict[str, int] = {
+        s: int(entries.filter(pl.col("section") == s)["qty"].sum() or 0) for s in SECTIONS}
     rows, _ = subs.passcode_rows(entries, setup.cards, setup.fmt)
     unknown = unknown_names(entries["name"].drop_nulls().to_list(), setup.cards, setup.fmt)
     result = check(entries, cards=setup.cards, fmt=setup.fmt, banlist=setup.banlist,
