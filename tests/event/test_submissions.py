@@ -185,3 +185,17 @@ def test_pins_are_read_from_a_registration_list_s_pin_column() -> None:
     assert pins == {"0401234567": "4821"}
     assert [(p.line, p.code) for p in problems] == [(4, "BAD_OPTION"), (5, "BAD_OPTION")]
     assert subs.pins_from([("lists.csv", b"Player ID,Name\n0401234567,Ana\n")]) == ({}, [])
+
+
+def test_names_typed_in_each_language_are_stored_as_the_real_cards_passcodes(
+        ygojson_db: CardDB) -> None:
+    fmt = load_format("advanced-tcg")
+    typed = "\n".join(["3 灰流うらら", "3 Ash Blossom & Joyous Spring", "2 하루 우라라",
+                       "1 Pot of Greed", "Extra", "1 Accesscode Talker"])
+    entries, source, problems = subs.read_deck(typed, [], "0401234567")
+    assert (source, problems) == ("typed", [])
+    rows, unknown = subs.passcode_rows(entries, ygojson_db, fmt)
+    assert unknown == {}
+    assert rows == [("main", 14558127, 8), ("main", 55144522, 1), ("extra", 86066372, 1)]
+    assert subs.list_hash(rows) == hashlib.sha256(
+        b"main\t14558127\t8\nmain\t55144522\t1\nextra\t86066372\t1\n").hexdigest()
