@@ -573,3 +573,16 @@ def test_an_uploaded_ydk_file_or_filled_pdf_sheet_is_a_source(reg: TestClient) -
                        files=[("deck_file", ("deck.exe", b"MZ"))])
     assert refused.status_code == 400
     assert 'data-code="WRONG_FILE_TYPE"' in refused.text
+
+
+def test_the_organizer_sees_every_list_a_player_submitted(reg: TestClient) -> None:
+    submit(reg, ANA)
+    lists = legal_list()
+    lists["side"] = lists["side"][:2]
+    submit(reg, ANA, lists)
+    history = subs.history(event_of(reg).db, ANA)
+    page = reg.get(f"/registrations/{ANA}")
+    assert page.status_code == 200
+    assert re.findall(r'data-number="(\d+)"', page.text) == [str(h.number) for h in history]
+    assert all(h.sha256 in page.text for h in history)
+    assert 'data-none="1"' in reg.get(f"/registrations/{BO}").text

@@ -631,6 +631,17 @@ async def registrations_page(request: Request, saved: str = "") -> Response:
                                               "NOT NULL")))
 
 
+@staff_router.get("/registrations/{player_id}", response_class=HTMLResponse)
+async def registrations_player(request: Request, player_id: str) -> Response:
+    """Every list one player submitted, newest first, with its time, source and hash."""
+    state = state_of(request)
+    mine = subs.history(state.db, player_id)
+    rows = mine[0].rows if mine else []
+    return page(request, "registrations_player.html", player_id=player_id, history=mine,
+                lines=_names(state, rows, page_lang(request)), counts={
+                    s: sum(n for sec, _, n in rows if sec == s) for s in SECTIONS})
+
+
 @staff_router.post("/registrations/settings")
 async def registrations_settings(request: Request) -> Response:
     """The event code (a new one, or closing the page), the deadline and players' PINs."""
