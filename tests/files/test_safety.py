@@ -93,3 +93,53 @@ def test_a_pdf_whose_streams_unpack_to_too_much_is_refused_at_once() -> None:
     assert [(p.file, p.code) for p in raised.value.problems] == [("sheet.pdf", "PDF_UNSAFE")]
     check_pdf_streams(pdf_bomb(1 << 20, streams=3), "sheet.pdf")  # 3 MiB in all: read
     check_pdf_streams(b"%PDF-1.7\n1 0 obj<<>>stream\nnot deflated\nendstream", "s.pdf")
+
+
+@pytest.mark.parametrize(("unpacked", "streams", "refused"), [
+    (1 << 20, 80, True),  # many small bombs: 80 MiB in all
+    (1 << 20, 60, False),  # 60 MiB in all
+    (0, 0, False),
+])
+def test_a_pdf_is_refused_by_what_all_its_streams_unpack_to(unpacked: int, streams: int,
+                                                            refused: bool) -> None:
+    from tests.archives import pdf_bomb
+    from validator.files.safety import check_pdf_streams
+
+    data = pdf_bomb(unpacked, streams=streams)
+    if not refused:
+        check_pdf_streams(data, "sheet.pdf")
+        return
+    with pytest.raises(InputError) as raised:
+        check_pdf_streams(data, "sheet.pdf")
+    assert [(p.file, p.code) for p in raised.value.problems] == [("sheet.pdf", "PDF_UNSAFE")]
+
+
+def test_streams_too_small_to_reach_the_bound_are_not_inflated(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Deflate unpacks a byte to at most 1,032: a form whose streams pack to little needs
+    none inflated; of a larger one, only its largest streams are."""
+    import random
+    import zlib
+
+    from validator.files.safety import MAX_DEFLATE_RATIO, check_pdf_streams
+
+    inflated: list[int] = []
+    real = zlib.decompressobj
+
+    def counted() -> zlib._Decompress:
+        inflated.append(1)
+        return real()
+
+    def pdf(streams: list[bytes]) -> bytes:
+        return b"%PDF-1.7\n" + b"".join(
+            b"%d 0 obj<</Length %d/Filter/FlateDecode>>stream\n%s\nendstream\nendobj\n"
+            % (n, len(packed), packed) for n, packed in enumerate(streams))
+
+    monkeypatch.setattr(zlib, "decompressobj", counted)
+    small = [zlib.compress(b"x" * 4000)] * 200
+    check_pdf_streams(pdf(small), "form.pdf")
+    assert inflated == []
+    font = zlib.compress(random.Random(1).randbytes(256 << 10))  # packs to no less
+    assert MAX_DEFLATE_RATIO * len(font) > 64 << 20
+    check_pdf_streams(pdf([*small, font]), "sheet.pdf")
+    assert inflated == [1]

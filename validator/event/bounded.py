@@ -67,8 +67,9 @@ def read_upload(job: Job) -> Read:
     """One upload as read on its own, its problems included (no limit: see ``Reader``)."""
     try:
         if job.kind == "registrations":
-            # given the bytes, the readers use a path only as the file's label
-            return read_registration_files([Path(job.label)], [job.data])
+            # given the bytes, the readers use a path only as the file's label; one process:
+            # the limits watch this one
+            return read_registration_files([Path(job.label)], [job.data], workers=1)
         if job.kind == "decks":
             read = read_deck_uploads([(job.name, job.data)])
             require_decks(read, job.name)

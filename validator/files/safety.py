@@ -21,6 +21,7 @@ from validator.errors import InputError, Problem
 
 __all__ = [
     "MAX_COLUMNS",
+    "MAX_DEFLATE_RATIO",
     "MAX_MEMBERS",
     "MAX_PDF_INFLATED",
     "MAX_RATIO",
@@ -61,6 +62,9 @@ MAX_COLUMNS = 1_000  # no deck-list layout comes near; a forms export has a few 
 MAX_SHEET_CELLS = 20_000_000  # rows × columns of one sheet (a 10,000-player long layout: 2M)
 #: what the streams of one PDF may unpack to in all (Konami's filled sheet: under 1 MiB)
 MAX_PDF_INFLATED = 64 << 20
+#: what one byte of a deflated stream unpacks to at most (deflate's own limit: a 258-byte
+#: copy coded in two bits)
+MAX_DEFLATE_RATIO = 1032
 
 # a tag's attributes never hold "<" (XML escapes it): each search ends at the next tag
 _TAG_SHEET = re.compile(rb"<sheet\b[^<>]*+>")
@@ -96,11 +100,9 @@ def check_archive(data: bytes, label: str) -> None:
                                    "workbook or deck file (a zip bomb?)", code="ZIP_UNSAFE")
 
 
-def check_pdf_streams(data: bytes, label: str, most: int = MAX_PDF_INFLATED) -> None:
-    """Refuse a PDF whose deflated streams together unpack to more than ``most`` bytes,
-    found by inflating them here a chunk at a time (nothing is kept) before any PDF reader
-    does; a stream that is not deflated (or damaged) is left to the reader."""
-    total = 0
+def _stream_bodies(data: bytes) -> list[tuple[int, int]]:
+    """Where each stream of a PDF holds its bytes (start, end), as a reader finds them."""
+    found = []
     start = data.find(b"stream")
     while start >= 0:
         body = start + len(b"stream")
@@ -110,23 +112,48 @@ def check_pdf_streams(data: bytes, label: str, most: int = MAX_PDF_INFLATED) -> 
         if end < 0:
             break
         if data[start - 3:start] != b"end":
-            inflater = zlib.decompressobj()
-            pending = data[body:end]
-            try:
-                while pending and total <= most and not inflater.eof:
-                    out = len(inflater.decompress(pending, 1 << 20))
-                    total += out
-                    if not out and inflater.unconsumed_tail == pending:
-                        break  # no progress: a stream cut short
-                    pending = inflater.unconsumed_tail
-            except zlib.error:
-                pass  # not deflated, or damaged: the reader says so
-            if total > most:
-                raise InputError.at(label, f"its compressed streams unpack to more than "
-                                           f"{most >> 20} MiB: far more than a deck list form "
-                                           "(a PDF bomb?)", code="PDF_UNSAFE")
+            found.append((body, end))
         start = data.find(b"stream", end + len(b"endstream"))
-    return
+    return found
+
+
+def _inflated(packed: memoryview, most: int) -> int:
+    """What one deflated stream unpacks to, counted a chunk at a time up to just past
+    ``most`` (nothing is kept); 0 for a stream that is not deflated or is damaged."""
+    total = 0
+    inflater = zlib.decompressobj()
+    pending: bytes | memoryview = packed
+    try:
+        while pending and total <= most and not inflater.eof:
+            out = len(inflater.decompress(pending, 1 << 20))
+            total += out
+            if not out and inflater.unconsumed_tail == pending:
+                break  # no progress: a stream cut short
+            pending = inflater.unconsumed_tail
+    except zlib.error:
+        pass  # not deflated, or damaged: the reader says so
+    return total
+
+
+def check_pdf_streams(data: bytes, label: str, most: int = MAX_PDF_INFLATED) -> None:
+    """Refuse a PDF whose deflated streams together unpack to more than ``most`` bytes,
+    before any PDF reader inflates them; a stream that is not deflated (or damaged) is left
+    to the reader. Deflate unpacks a byte to at most ``MAX_DEFLATE_RATIO`` bytes, so only the
+    largest streams are inflated here (a chunk at a time, nothing kept), until what the
+    others could unpack to at most fits in what is left; a form's streams seldom need any."""
+    bodies = sorted(_stream_bodies(data), key=lambda span: span[0] - span[1])
+    could = MAX_DEFLATE_RATIO * sum(end - body + 1 for body, end in bodies)
+    total = 0
+    view = memoryview(data)
+    for body, end in bodies:
+        if total + could <= most:
+            return
+        could -= MAX_DEFLATE_RATIO * (end - body + 1)
+        total += _inflated(view[body:end], most - total)
+        if total > most:
+            raise InputError.at(label, f"its compressed streams unpack to more than "
+                                       f"{most >> 20} MiB: far more than a deck list form "
+                                       "(a PDF bomb?)", code="PDF_UNSAFE")
 
 
 def zip_members(data: bytes, label: str, suffixes: tuple[str, ...],

@@ -6,8 +6,10 @@ from __future__ import annotations
 import io
 import resource
 import time
+from collections.abc import Callable
 from pathlib import Path
 
+import pikepdf
 import polars as pl
 import pytest
 from pypdf import PdfReader, PdfWriter
@@ -15,14 +17,17 @@ from pypdf.generic import NameObject, TextStringObject
 from reportlab.pdfgen.canvas import Canvas
 
 from tests.datafiles import refused_fields
+from validator.errors import InputError
 from validator.inputs.registrations._found import Found, Player
 from validator.inputs.registrations.pdf import (
     BLOCK_KEYS,
+    MAX_FIELDS,
     MAX_PDF_BYTES,
     BlockKey,
     FormRow,
     FormSheet,
     FormTotal,
+    form_fields,
     form_problems,
     layouts,
     read_filled_form,
@@ -246,3 +251,92 @@ def test_the_shipped_layouts_load_each_with_every_block() -> None:
 def test_a_malformed_forms_file_is_refused_naming_file_and_field(
         tmp_path: Path, edit: tuple[str, str], fields: set[str]) -> None:
     assert refused_fields("pdf_forms.toml", edit, layouts, tmp_path) == fields
+
+
+def _pypdf_fields(data: bytes) -> dict[str, str]:
+    """The fields as pypdf's ``get_fields`` reads them (the reader before pikepdf)."""
+    found = PdfReader(io.BytesIO(data), strict=False).get_fields() or {}
+    return {str(name): "" if field.get("/V") is None else str(field.get("/V")).strip()
+            for name, field in found.items()}
+
+
+def _acroform(build: Callable[[pikepdf.Pdf], list[pikepdf.Object]]) -> bytes:
+    pdf = pikepdf.new()
+    pdf.add_blank_page()
+    pdf.Root.AcroForm = pikepdf.Dictionary(Fields=pikepdf.Array(build(pdf)))
+    out = io.BytesIO()
+    pdf.save(out)
+    return out.getvalue()
+
+
+def _nested(pdf: pikepdf.Pdf) -> list[pikepdf.Object]:
+    """A parent field with two named kids, a checkbox, a field with a mapping name, a list
+    box with two choices, a number, and a widget without a name."""
+    player = pdf.make_indirect(pikepdf.Dictionary(T=pikepdf.String("player")))
+    kids = [pdf.make_indirect(pikepdf.Dictionary(T=pikepdf.String(t), V=pikepdf.String(v),
+                                                 Parent=player))
+            for t, v in (("id", " 0400123456 "), ("name", "Ana Lee"))]
+    player.Kids = pikepdf.Array(kids)
+    return [player,
+            pdf.make_indirect(pikepdf.Dictionary(T=pikepdf.String("agree"), FT=pikepdf.Name.Btn,
+                                                 V=pikepdf.Name.Yes)),
+            pdf.make_indirect(pikepdf.Dictionary(T=pikepdf.String("x"),
+                                                 TM=pikepdf.String("Mapped"),
+                                                 V=pikepdf.String("m"))),
+            pdf.make_indirect(pikepdf.Dictionary(T=pikepdf.String("pick"), FT=pikepdf.Name.Ch,
+                                                 V=pikepdf.Array([pikepdf.String("a"),
+                                                                  pikepdf.String("b")]))),
+            pdf.make_indirect(pikepdf.Dictionary(T=pikepdf.String("count"), V=3)),
+            pdf.make_indirect(pikepdf.Dictionary(Subtype=pikepdf.Name.Widget))]
+
+
+@pytest.mark.parametrize("make", ["written", "sample", "nested"])
+def test_fields_are_read_as_pypdf_read_them(make: str) -> None:
+    """Full dotted names, values as text (a checkbox's state as its name), the same as the
+    pypdf reader this one replaced, on the writer's sheet, the shipped sheets and a form with
+    nested fields."""
+    if make == "written":
+        data = write_form(KonamiSheet("Ana Lee", "0400123456", "Regional", "2026-12-05",
+                                      {"monster": [(3, "Dark Magician")]}))
+    elif make == "sample":
+        data = (ROOT / "sample_decklists" / "pdf" / "0400001301.pdf").read_bytes()
+    else:
+        data = _acroform(_nested)
+    with pikepdf.open(io.BytesIO(data)) as pdf:
+        fields = form_fields(pdf, "a.pdf")
+    assert fields == _pypdf_fields(data)
+    assert len(fields) >= (6 if make == "nested" else 183)
+    if make == "nested":
+        assert fields == {"player": "", "player.id": "0400123456", "player.name": "Ana Lee",
+                          "agree": "/Yes", "Mapped": "m", "pick": "['a', 'b']", "count": "3"}
+
+
+def test_a_form_whose_fields_are_their_own_kids_is_read_once() -> None:
+    def cycle(pdf: pikepdf.Pdf) -> list[pikepdf.Object]:
+        parent = pdf.make_indirect(pikepdf.Dictionary(T=pikepdf.String("a")))
+        parent.Kids = pikepdf.Array([parent])
+        return [parent]
+
+    data = _acroform(cycle)
+    with pikepdf.open(io.BytesIO(data)) as pdf:
+        assert form_fields(pdf, "a.pdf") == _pypdf_fields(data) == {"a": ""}
+
+
+def test_a_form_with_too_many_fields_is_not_a_deck_list() -> None:
+    def many(pdf: pikepdf.Pdf) -> list[pikepdf.Object]:
+        return [pikepdf.Dictionary(T=pikepdf.String(f"f{n}")) for n in range(MAX_FIELDS + 2)]
+
+    with pytest.raises(InputError) as raised:
+        read_form(_acroform(many), "many.pdf")
+    assert [(p.file, p.code) for p in raised.value.problems] == [("many.pdf", "NOT_A_FORM")]
+
+
+def test_a_pdf_without_a_form_tree_has_no_fields() -> None:
+    pdf = pikepdf.new()
+    pdf.add_blank_page()
+    pdf.Root.AcroForm = pikepdf.Dictionary(Fields=pikepdf.Name.Oops)
+    out = io.BytesIO()
+    pdf.save(out)
+    with pytest.raises(InputError) as raised:
+        read_form(out.getvalue(), "odd.pdf")
+    assert [p.code for p in raised.value.problems] == ["NOT_A_FORM"]

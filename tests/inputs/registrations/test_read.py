@@ -4,6 +4,7 @@ per player, zips and folders, and every row used or reported."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 import pytest
@@ -215,3 +216,41 @@ def test_a_csv_with_one_huge_cell_reads_every_other_row() -> None:
     assert read == [f"04000000{i:02d}" for i in range(1, 21) if i != 7]
     assert reg.entries.height == 19
     assert [(p.code, p.line) for p in reg.problems] == [("SHEET_TOO_LARGE", 8)]
+
+
+def test_many_pdf_sheets_read_across_processes_as_in_one(tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """A folder of PDF sheets (and a zip of more, a damaged one, a CSV between them) reads
+    the same rows, players and problems, in the same order, on one process or several."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    from validator.inputs.registrations import read
+    from validator.inputs.registrations.read import MIN_PARALLEL
+
+    pools: list[int | None] = []
+
+    class Counted(ProcessPoolExecutor):
+        def __init__(self, workers: int | None = None, **kwargs: Any) -> None:
+            pools.append(workers)
+            super().__init__(workers, **kwargs)
+
+    monkeypatch.setattr(read, "ProcessPoolExecutor", Counted)
+
+    sheet = write_form(KonamiSheet("", "", blocks={"monster": [(3, "Raigeki")],
+                                                   "spell": [(1, "Dark Hole")]}))
+    for n in range(MIN_PARALLEL):
+        (tmp_path / f"04000{n:05d}.pdf").write_bytes(sheet)
+    (tmp_path / "0400000007a.csv").write_text(LONG)
+    (tmp_path / "0400000020b.pdf").write_bytes(b"%PDF-1.4\n" + bytes(range(256)) * 40)
+    (tmp_path / "0400000030c.zip").write_bytes(zip_bytes(
+        {f"05000{n:05d}.pdf": sheet for n in range(3)} | {"bad.pdf": b"not a pdf"}))
+    files = sorted(tmp_path.iterdir())
+    one = read_registration_files(files, workers=1)
+    several = read_registration_files(files, workers=2)
+    assert pools == [2]
+    assert several.entries.equals(one.entries)
+    assert several.players.equals(one.players)
+    assert several.problems == one.problems
+    assert one.players.height == MIN_PARALLEL + 3 + 1
+    assert sorted(p.code for p in one.problems) == ["BAD_PDF", "BAD_PDF"]
+    assert (several.rows_read, several.rows_used) == (one.rows_read, one.rows_used)

@@ -4,6 +4,10 @@ registration kept per player, and every row used or reported (see the package's 
 from __future__ import annotations
 
 import datetime as dt
+import multiprocessing
+import os
+import sys
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -19,13 +23,20 @@ from validator.inputs.registrations.forms import read_forms
 from validator.inputs.registrations.konami import read_konami
 from validator.inputs.registrations.layout import find_header, playerless
 from validator.inputs.registrations.long import read_long
-from validator.inputs.registrations.pdf import MAX_PDF_BYTES, read_filled_form, read_form
+from validator.inputs.registrations.pdf import (
+    MAX_PDF_BYTES,
+    FormSheet,
+    read_filled_form,
+    read_form,
+)
 
 __all__ = ["PLAYER_SCHEMA", "SUFFIXES", "Registrations", "read_registration_files",
            "read_registrations"]
 
 #: files a registration can come in
 SUFFIXES = (".xlsx", ".csv", ".pdf", ".zip")
+#: the fewest PDF sheets read across processes (fewer are read sooner in this one)
+MIN_PARALLEL = 48
 
 PLAYER_SCHEMA: dict[str, pl.DataType] = {
     "player_id": pl.Utf8(), "player_name": pl.Utf8(), "event": pl.Utf8(), "date": pl.Utf8(),
@@ -108,16 +119,8 @@ def pdf_bytes(path: Path, data: bytes | None) -> bytes:
                             code="FILE_UNREADABLE") from exc
 
 def read_file(path: Path, data: bytes | None, out: Found) -> None:
-    """One registration file (a zip: each of its registration files)."""
-    suffix = path.suffix.lower()
+    """One workbook or CSV file."""
     try:
-        if suffix == ".zip":
-            for member, content in registration_members(path, data, out):
-                read_file(member, content, out)
-            return
-        if suffix == ".pdf":
-            read_filled_form(read_form(pdf_bytes(path, data), str(path)), out)
-            return
         sheets = read_sheets(path, include_hidden=True, data=data, partial=True)
     except InputError as exc:
         out.problems.extend(exc.problems)
@@ -131,13 +134,75 @@ def read_file(path: Path, data: bytes | None, out: Found) -> None:
             continue
         read_sheet(sheet, out)
 
-def read_registration_files(paths: list[Path],
-                            contents: list[bytes] | None = None) -> Registrations:
-    """Registrations from files (workbooks, CSV, PDF sheets, zips of them), or from uploaded
-    ``contents`` that ``paths`` only name."""
-    out = Found()
+#: a registration file (its bytes, or None to read them from its path), or what was wrong
+#: with a zip: the files of a reading in their order
+Item = tuple[Path, bytes | None] | list[Problem]
+
+
+def expanded(paths: list[Path], contents: list[bytes] | None) -> list[Item]:
+    """Each registration file in order, a zip's members (and its problems) in its place."""
+    items: list[Item] = []
     for number, path in enumerate(paths):
-        read_file(path, None if contents is None else contents[number], out)
+        data = None if contents is None else contents[number]
+        if path.suffix.lower() != ".zip":
+            items.append((path, data))
+            continue
+        problems: list[Problem] = []
+        try:
+            members = registration_members(path, data, problems)
+        except InputError as exc:
+            items.append(problems + exc.problems)
+            continue
+        items.append(problems)
+        items.extend(members)
+    return items
+
+
+def read_pdf(path: Path, data: bytes | None) -> FormSheet | list[Problem]:
+    """One PDF sheet's fields, or its one problem."""
+    try:
+        return read_form(pdf_bytes(path, data), str(path))
+    except InputError as exc:
+        return exc.problems
+
+
+def _read_pdf(item: tuple[Path, bytes | None]) -> FormSheet | list[Problem]:
+    return read_pdf(*item)
+
+
+def read_pdfs(pdfs: list[tuple[Path, bytes | None]],
+              workers: int | None = None) -> list[FormSheet | list[Problem]]:
+    """PDF sheets read in their order; from ``MIN_PARALLEL`` of them on, across ``workers``
+    processes (by default one per core; none inside a daemon process, which may not start
+    any). The workers are forked from this process, whose readers are already imported, and
+    read each file from its path themselves."""
+    workers = (os.cpu_count() or 1) if workers is None else workers
+    if workers < 2 or len(pdfs) < MIN_PARALLEL or multiprocessing.current_process().daemon:
+        return [read_pdf(path, data) for path, data in pdfs]
+    context = multiprocessing.get_context("fork" if sys.platform.startswith("linux")
+                                          else "spawn")
+    with ProcessPoolExecutor(workers, mp_context=context) as pool:
+        return list(pool.map(_read_pdf, pdfs, chunksize=max(1, len(pdfs) // (8 * workers))))
+
+
+def read_registration_files(paths: list[Path], contents: list[bytes] | None = None, *,
+                            workers: int | None = None) -> Registrations:
+    """Registrations from files (workbooks, CSV, PDF sheets, zips of them), or from uploaded
+    ``contents`` that ``paths`` only name; PDF sheets across ``workers`` processes (see
+    :func:`read_pdfs`)."""
+    out = Found()
+    items = expanded(paths, contents)
+    pdfs = [item for item in items if isinstance(item, tuple) and _is_pdf(item[0])]
+    forms = iter(read_pdfs(pdfs, workers))
+    for item in items:
+        if isinstance(item, list):
+            out.problems.extend(item)
+        elif not _is_pdf(item[0]):
+            read_file(*item, out)
+        elif isinstance(form := next(forms), FormSheet):
+            read_filled_form(form, out)
+        else:
+            out.problems.extend(form)
     kept = one_per_player(out)
     entries = pl.concat([entries_frame(out.rows).with_columns(
         pl.Series("origin", [r.get("origin") for r in out.rows], dtype=pl.Int64)),
@@ -161,7 +226,8 @@ def read_registration_files(paths: list[Path],
     return Registrations(entries, players, capped(problems), out.rows_read, used,
                          out.rows_reported, out.notes)
 
-def registration_members(path: Path, data: bytes | None, out: Found) -> list[tuple[Path, bytes]]:
+def registration_members(path: Path, data: bytes | None,
+                         problems: list[Problem]) -> list[tuple[Path, bytes | None]]:
     """The registration files inside a zip (behind the archive guards), in name order; a
     member that cannot be read is a problem."""
     if data is None:
@@ -170,13 +236,17 @@ def registration_members(path: Path, data: bytes | None, out: Found) -> list[tup
         except OSError as exc:
             raise InputError.at(str(path), f"cannot read: {exc.strerror}",
                                 code="FILE_UNREADABLE") from exc
-    members, problems = zip_members(data, str(path), tuple(s for s in SUFFIXES if s != ".zip"),
+    members, found = zip_members(data, str(path), tuple(s for s in SUFFIXES if s != ".zip"),
                                     MAX_UNPACKED)
-    out.problems.extend(problems)
-    if not members and not problems:
+    problems.extend(found)
+    if not members and not found:
         raise InputError.at(str(path), "zip holds no .xlsx, .csv or .pdf registrations",
                             code="NO_REGISTRATIONS")
     return [(Path(f"{path}!{name}"), content) for name, content in sorted(members)]
+
+
+def _is_pdf(path: Path) -> bool:
+    return path.suffix.lower() == ".pdf"
 
 def read_registrations(path: Path) -> Registrations:
     """One workbook, CSV or PDF sheet, or a folder or zip of them (one per player, or any
