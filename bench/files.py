@@ -1,13 +1,15 @@
 """The organizer's path: a folder of YDK files through ``deckcheck check DIR --json``.
 
 ``python -m bench.files [--decks N]`` writes N YDK files from the real decks in
-``../shared/data/decks/windbot/`` (shuffled, seeded), imports the real card data and the TCG
-list into a fresh data store, then times, side by side in one run and in new processes:
+``../shared/data/decks/`` (shuffled, seeded; copies renamed), imports the real card data and
+the TCG list into a fresh data store, then times, side by side in one run, interleaved, in
+new processes:
 
-- the tool: ``deckcheck check DIR --json OUT --quiet`` (process start to JSON written);
-- a plain per-deck Python loop (``python -m bench.files loop DIR OUT``): the same card data
-  and list from the store, each file read and parsed in Python, counted with dicts and checked
-  by ``bench.reference.ReferenceChecker``.
+- the tool: ``deckcheck check DIR --json OUT`` (process start to JSON written), the illegal
+  decks printed to a pipe as an organizer runs it, and with ``--quiet``;
+- the simplest plain per-deck Python loop (``python -m bench.files loop DIR OUT``): the same
+  card data and list from the store as plain tuples per passcode, each file read, counted
+  with dicts and checked rule by rule.
 
 Both verdict sets are compared (every deck's violations by code, section and card); the
 script exits non-zero if they differ. Prints one JSON line with the figures.
@@ -31,7 +33,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared" / "data"
-WINDBOT = SHARED / "decks" / "windbot"
+DECKS = SHARED / "decks"
 SOURCES = (SHARED / "ygojson" / "cards.json", SHARED / "lflist" / "0TCG.lflist.conf")
 FORMAT = "advanced-tcg"
 Key = tuple[str, str, str | None, int | None]
@@ -43,7 +45,7 @@ DECK_LEVEL = ("MAIN_TOO_SMALL", "MAIN_TOO_LARGE", "EXTRA_TOO_LARGE", "SIDE_TOO_L
 
 def write_decks(folder: Path, count: int, seed: int = 13) -> int:
     """``count`` YDK files named 00000.ydk…, each a copy of a randomly chosen real deck."""
-    texts = [path.read_bytes() for path in sorted(WINDBOT.glob("*.ydk"))]
+    texts = [path.read_bytes() for path in sorted(DECKS.rglob("*.ydk"))]
     chooser = random.Random(seed)
     folder.mkdir(parents=True, exist_ok=True)
     width = len(str(count - 1))
@@ -52,38 +54,112 @@ def write_decks(folder: Path, count: int, seed: int = 13) -> int:
     return len(texts)
 
 
-def _parse_ydk(text: str) -> list[tuple[str, int, int]]:
-    section = "main"
-    counts: dict[tuple[str, int], int] = {}
-    for raw in text.splitlines():
-        line = raw.strip()
-        if line.startswith("#main"):
-            section = "main"
-        elif line.startswith("#extra"):
-            section = "extra"
-        elif line.startswith("!side"):
-            section = "side"
-        elif line.isdigit():
-            key = (section, int(line))
-            counts[key] = counts.get(key, 0) + 1
-    return [(section, passcode, qty) for (section, passcode), qty in counts.items()]
+def _card_facts(setup: Any) -> dict[int, tuple[int, int, bool, int | None, bool, bool]]:
+    """Per passcode: (card, name, extra deck card, the list's limit, outside the format's
+    pool, Skill) — plain tuples read from the card data's tables, no class per card."""
+    import polars as pl
+
+    cards, fmt, banlist = setup.cards, setup.fmt, setup.banlist
+    limits = banlist.bind(cards).cards.select("card_id", "limit", "listed")
+    unreleased = (cards.legality.filter(pl.col("status") == "unreleased")
+                  .join(cards.printings.select("passcode", "card_id"), on="passcode")
+                  .group_by("card_id").agg(pl.col("region").alias("unreleased")))
+    table = (cards.printings.select("passcode", "card_id").drop_nulls()
+             .join(cards.by_card.select("card_id", "name_id", "kind", "extra", "rush",
+                                        "pools"), on="card_id")
+             .join(limits, on="card_id", how="left")
+             .join(unreleased, on="card_id", how="left"))
+    pool = set(fmt.card_pool)
+    own_list = bool(pool) and fmt.owns_list(banlist.name)
+    facts = {}
+    for passcode, card, name, kind, extra, rush, pools, limit, listed, said in \
+            table.iter_rows():
+        listed = bool(listed)
+        outside = rush != fmt.rush or kind not in fmt.allowed_kinds or (
+            banlist.whitelist and not listed)
+        if pool and pools is not None and not (own_list and listed) \
+                and not pool.intersection(pools):
+            # unreleased in the pool only when a source says so
+            outside = outside or bool(pools) or bool(pool.intersection(said or ()))
+        facts[passcode] = (card, name, extra, limit, outside, kind == "skill")
+    return facts
 
 
 def loop(folder: Path, out: Path) -> None:
-    """The plain per-deck loop; writes its verdicts as JSON ``[deck, code, section, key]``."""
-    from bench.reference import ReferenceChecker
+    """The plain per-deck loop: each file read and counted with dicts, the rules of the
+    format (advanced-tcg: sizes, copies, Forbidden/Limited, card pool, wrong section,
+    unknown cards) checked deck by deck; writes its verdicts as JSON
+    ``[deck, code, section, key]``."""
     from validator.cards.load import load
 
     setup = load(FORMAT)
-    checker = ReferenceChecker(setup.cards, setup.banlist, setup.fmt)
+    fmt = setup.fmt
+    facts = _card_facts(setup)
     verdicts: list[Any] = []
     decks = 0
-    for path in sorted(folder.iterdir()):
-        if path.suffix != ".ydk":
+    for file_name in sorted(os.listdir(folder)):
+        if not file_name.endswith(".ydk"):
             continue
         decks += 1
-        rows = _parse_ydk(path.read_text(encoding="utf-8-sig"))
-        verdicts.extend(checker.check_deck(path.stem, rows))
+        deck = file_name[:-4]
+        with open(folder / file_name, encoding="utf-8-sig") as stream:
+            text = stream.read()
+        section = "main"
+        counts: dict[tuple[str, int], int] = {}
+        for raw in text.splitlines():
+            line = raw.strip()
+            if line.startswith("#main"):
+                section = "main"
+            elif line.startswith("#extra"):
+                section = "extra"
+            elif line.startswith("!side"):
+                section = "side"
+            elif line.isdigit():
+                key = (section, int(line))
+                counts[key] = counts.get(key, 0) + 1
+        sizes = {"main": 0, "extra": 0, "side": 0}
+        per_card: dict[tuple[int, str], int] = {}
+        per_name: dict[int, int] = {}
+        limits: dict[int, int | None] = {}
+        for (section, passcode), qty in counts.items():
+            fact = facts.get(passcode)
+            if fact is None:
+                sizes[section] += qty
+                verdicts.append((deck, "UNKNOWN_CARD", section, passcode))
+                continue
+            card, name, extra, limit, outside, skill = fact
+            if not (skill and section == "main"):
+                sizes[section] += qty
+            per_card[card, section] = per_card.get((card, section), 0) + qty
+            per_name[name] = per_name.get(name, 0) + qty
+            limits[name] = limit
+        if sizes["main"] < fmt.main_min:
+            verdicts.append((deck, "MAIN_TOO_SMALL", "main", None))
+        if sizes["main"] > fmt.main_max:
+            verdicts.append((deck, "MAIN_TOO_LARGE", "main", None))
+        if sizes["extra"] > fmt.extra_max:
+            verdicts.append((deck, "EXTRA_TOO_LARGE", "extra", None))
+        if sizes["side"] > fmt.side_max:
+            verdicts.append((deck, "SIDE_TOO_LARGE", "side", None))
+        for name, total in per_name.items():
+            limit = limits[name]
+            if total > fmt.copy_limit:
+                verdicts.append((deck, "TOO_MANY_COPIES", None, name))
+            if limit is not None and 0 < limit < fmt.copy_limit and total > limit:
+                verdicts.append((deck, "LIMIT_EXCEEDED", None, name))
+        seen: set[tuple[int, str]] = set()
+        for (section, passcode), _qty in counts.items():
+            fact = facts.get(passcode)
+            if fact is None or (fact[0], section) in seen:
+                continue
+            seen.add((fact[0], section))
+            card, _name, extra, limit, outside, _skill = fact
+            if limit == 0:
+                verdicts.append((deck, "FORBIDDEN_CARD", section, card))
+            if outside:
+                verdicts.append((deck, "NOT_IN_CARD_POOL", section, card))
+            if (section == "main" and extra) or (section == "extra" and not extra):
+                verdicts.append((deck, "WRONG_SECTION", section, card))
     out.write_text(json.dumps({"decks": decks, "verdicts": verdicts}))
 
 
@@ -180,17 +256,18 @@ def run(count: int, repeats: int) -> dict[str, Any]:
         subprocess.run([exe, "data", "import", *map(str, SOURCES)], env=env, check=True,
                        capture_output=True)
         tool_out, loop_out = work / "tool.json", work / "loop.json"
-        tool = [exe, "check", str(decks), "--format", FORMAT, "--json", str(tool_out),
-                "--quiet"]
+        tool = [exe, "check", str(decks), "--format", FORMAT, "--json", str(tool_out)]
+        quiet = [*tool, "--quiet"]
         plain = [sys.executable, "-m", "bench.files", "loop", str(decks), str(loop_out)]
         # both sides run from compiled bytecode, as an installed package does (this
         # environment may forbid writing it on import: PYTHONDONTWRITEBYTECODE)
         subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "validator"),
                         str(ROOT / "bench")], check=True, capture_output=True)
         _timed(tool, env)  # warm the file cache and the store for both
-        tool_s, loop_s, tool_faults, loop_faults = [], [], [], []
-        for _ in range(repeats):
-            tool_s.append(_timed(tool, env))
+        tool_s, quiet_s, loop_s, tool_faults, loop_faults = [], [], [], [], []
+        for _ in range(repeats):  # interleaved: a busy machine slows all three alike
+            quiet_s.append(_timed(quiet, env))
+            tool_s.append(_timed(tool, env))  # the illegal decks printed to a pipe
             tool_faults += FAULTS
             loop_s.append(_timed(plain, env))
             loop_faults += FAULTS
@@ -206,9 +283,12 @@ def run(count: int, repeats: int) -> dict[str, Any]:
         split = work / "phases.json"
         _timed([sys.executable, "-m", "bench.files", "phases", str(decks), str(split)], env)
         tool_median, loop_median = statistics.median(tool_s), statistics.median(loop_s)
+        quiet_median = statistics.median(quiet_s)
         return {
             "files": count, "real_decks": real, "repeats": repeats,
             "tool_s": tool_median, "loop_s": loop_median, "tool_runs": tool_s,
+            "quiet_s": quiet_median, "quiet_runs": quiet_s,
+            "quiet_ratio": loop_median / quiet_median,
             "loop_runs": loop_s, "ratio": loop_median / tool_median,
             "tool_faults": statistics.median(tool_faults),
             "loop_faults": statistics.median(loop_faults),
@@ -233,7 +313,7 @@ def main() -> None:
     if args.what in ("loop", "phases"):
         (loop if args.what == "loop" else phases)(args.folder, args.out)
         return
-    if not all(path.exists() for path in (WINDBOT, *SOURCES)):  # skipped, not failed
+    if not all(path.exists() for path in (DECKS, *SOURCES)):  # skipped, not failed
         print(json.dumps({"skipped": f"bench.files needs the real data in {SHARED}"}))
         return
     figures = run(args.decks, args.repeats)

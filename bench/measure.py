@@ -2,7 +2,10 @@
 
 ``python -m bench.measure engine N [--mode legality|lists] [--cards demo|PATH]`` — the engine
 (with lists: against the reference too)
-``python -m bench.measure duckdb N`` — the same rules as DuckDB SQL, verdicts compared
+``python -m bench.measure duckdb N [--mode legality|lists]`` — the same rules as DuckDB SQL,
+verdicts compared with the engine's (run it first)
+``python -m bench.measure floor N [--mode legality|lists]`` — the polars floor: read + one
+group_by
 ``python -m bench.measure pdf N`` — N filled PDF sheets read as registrations
 ``python -m bench.measure typos N`` — N players' lists with every name misspelt: read+resolve
 ``python -m bench.measure e2e N`` — a registration workbook of N players, end to end
@@ -141,7 +144,7 @@ def engine(players: int, cards_spec: str, mode: str, with_reference: bool) -> di
     setup = _setup(cards_spec)
     cards, fmt, banlist = setup.cards, setup.fmt, setup.banlist
     decks_file, lists_file = _event_files(players, cards_spec)
-    began = time.perf_counter()
+    began, cpu = time.perf_counter(), time.process_time()
     decks = read_input(decks_file)
     listed = read_input(lists_file) if mode == "lists" else None
     read_s = time.perf_counter() - began
@@ -150,17 +153,18 @@ def engine(players: int, cards_spec: str, mode: str, with_reference: bool) -> di
     began = time.perf_counter()
     result = check(decks, cards=cards, fmt=fmt, banlist=banlist, registered=listed)
     spent = time.perf_counter() - began
+    cpu = time.process_time() - cpu
     out: dict[str, Any] = {
         "players": players, "rows": decks.height, "mode": mode,
         "cards": cards.sources[0]["source"], "input_rss": base, "read_s": read_s,
-        "check_s": spent, "peak": _memory()["VmHWM"], "stages": result.timings,
+        "check_s": spent, "cpu_s": cpu, "peak": _memory()["VmHWM"], "stages": result.timings,
         "violations": result.violations.height,
         "illegal": int((~result.decks["legal"]).sum()),
     }
+    mine = engine_verdicts(result.violations)
+    _verdict_frame(mine).write_parquet(verdict_file(f"engine-{mode}", players))
     if mode == "lists":
         assert listed is not None  # read above in this mode
-        mine = engine_verdicts(result.violations)
-        _verdict_frame(mine).write_parquet(verdict_file("engine", players))
         del result
         if with_reference:
             checker = ReferenceChecker(cards, banlist, fmt)
@@ -171,24 +175,37 @@ def engine(players: int, cards_spec: str, mode: str, with_reference: bool) -> di
     return out
 
 
-def sql(players: int, cards_spec: str, threads: int | None) -> dict[str, Any]:
+def sql(players: int, cards_spec: str, threads: int | None, mode: str) -> dict[str, Any]:
     """The DuckDB anchor over the same Parquet (reading included, as for the engine's
-    read + check figure)."""
+    read + check figure), legality only or with lists; verdicts compared with the engine's
+    of the same mode (``engine`` runs first)."""
     from bench.sql import sql_verdicts
 
     setup = _setup(cards_spec)
     checker = ReferenceChecker(setup.cards, setup.banlist, setup.fmt)
     decks_file, lists_file = _event_files(players, cards_spec)
     _reset_peak()
-    began = time.perf_counter()
-    found = sql_verdicts(checker, decks_file, lists_file, threads)
-    spent = time.perf_counter() - began
+    began, cpu = time.perf_counter(), time.process_time()
+    found = sql_verdicts(checker, decks_file, lists_file if mode == "lists" else None, threads)
+    spent, cpu = time.perf_counter() - began, time.process_time() - cpu
     counted = found.group_by("deck_id", "code", "section", "k").len("n")
-    counted.write_parquet(verdict_file("duckdb", players))
-    return {"players": players, "duckdb_s": spent, "peak": _memory()["VmHWM"],
-            "verdicts": found.height,
-            "differences": same_verdicts(verdict_file("engine", players),
-                                         verdict_file("duckdb", players))}
+    counted.write_parquet(verdict_file(f"duckdb-{mode}", players))
+    return {"players": players, "mode": mode, "duckdb_s": spent, "cpu_s": cpu,
+            "peak": _memory()["VmHWM"], "verdicts": found.height,
+            "differences": same_verdicts(verdict_file(f"engine-{mode}", players),
+                                         verdict_file(f"duckdb-{mode}", players))}
+
+
+def floor(players: int, cards_spec: str, mode: str) -> dict[str, Any]:
+    """The polars floor: ``scan_parquet`` and one ``group_by`` (deck, passcode) summing the
+    copies, over the same rows as the engine (with lists: the decks' and the lists')."""
+    decks_file, lists_file = _event_files(players, cards_spec)
+    files = [decks_file, lists_file] if mode == "lists" else [decks_file]
+    began = time.perf_counter()
+    grouped = pl.scan_parquet(files).group_by("deck_id", "passcode").agg(
+        pl.col("qty").sum()).collect()
+    spent = time.perf_counter() - began
+    return {"players": players, "mode": mode, "floor_s": spent, "groups": grouped.height}
 
 
 def end_to_end(players: int, cards_spec: str) -> dict[str, Any]:
@@ -326,7 +343,8 @@ def typos(players: int, cards_spec: str, count: int = 450) -> dict[str, Any]:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("what", choices=["engine", "e2e", "synth", "duckdb", "pdf", "typos"])
+    parser.add_argument("what", choices=["engine", "e2e", "synth", "duckdb", "floor", "pdf",
+                                            "typos"])
     parser.add_argument("players", type=int)
     parser.add_argument("--cards", default="auto")
     parser.add_argument("--mode", choices=["legality", "lists"], default="lists")
@@ -342,7 +360,9 @@ def main() -> None:
     elif args.what == "pdf":
         print(json.dumps(pdf_sheets(args.players)))
     elif args.what == "duckdb":
-        print(json.dumps(sql(args.players, args.cards, args.threads)))
+        print(json.dumps(sql(args.players, args.cards, args.threads, args.mode)))
+    elif args.what == "floor":
+        print(json.dumps(floor(args.players, args.cards, args.mode)))
     else:
         print(json.dumps(end_to_end(args.players, args.cards)))
 

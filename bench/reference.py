@@ -38,6 +38,7 @@ class Card:
     limit: int | None
     listed: bool
     points: float
+    unreleased: frozenset[str] = frozenset()  # regions a source calls it unreleased in
 
 
 class ReferenceChecker:
@@ -49,6 +50,12 @@ class ReferenceChecker:
         own_list = bool(fmt.card_pool) and fmt.owns_list(banlist.name)
         self.card_of: dict[int, int] = dict(cards.printings.select("passcode", "card_id")
                                             .drop_nulls().iter_rows())
+        said = (cards.legality.filter(pl.col("status") == "unreleased")
+                .join(cards.printings.select("passcode", "card_id"), on="passcode")
+                .select("card_id", "region"))
+        unreleased: dict[int, set[str]] = {}
+        for card_id, region in said.iter_rows():
+            unreleased.setdefault(card_id, set()).add(region)
         self.cards: dict[int, Card] = {}
         for row in cards.by_card.iter_rows(named=True):
             entry = limits.get(row["card_id"], {})
@@ -63,7 +70,7 @@ class ReferenceChecker:
             self.cards[row["card_id"]] = Card(
                 row["card_id"], row["name_id"], row["kind"], row["extra"], row["legend"],
                 row["rush"], frozenset(row["subtypes"] or ()), pools, limit, listed,
-                float(points or 0.0))
+                float(points or 0.0), frozenset(unreleased.get(row["card_id"], ())))
 
     def _outside(self, card: Card) -> bool:
         f = self.fmt
@@ -71,8 +78,11 @@ class ReferenceChecker:
             return True
         if self.whitelist and not card.listed:
             return True
-        return bool(f.card_pool) and card.pools is not None and not (
-            card.pools & set(f.card_pool))
+        if not f.card_pool or card.pools is None or card.pools & set(f.card_pool):
+            return False
+        # not released in the pool: outside only when a source says so (a release in other
+        # regions, or "unreleased" here); no information at all is not a violation
+        return bool(card.pools) or bool(card.unreleased & set(f.card_pool))
 
     def check_deck(self, deck: str, rows: Iterable[Row],
                    registered: Iterable[Row] | None = None) -> list[Verdict]:

@@ -157,8 +157,8 @@ def main() -> None:
         flags = ["--cards", args.cards] + (["--no-reference"] if n > args.reference_max else [])
         lists = _repeated(args.repeats if n <= REPEAT_UP_TO else 1,
                           "engine", str(n), "--mode", "lists", *flags)
-        anchor = _child("duckdb", str(n), "--cards", args.cards) if n >= args.duckdb_min \
-            else None
+        anchor = _child("duckdb", str(n), "--mode", "lists", "--cards", args.cards) \
+            if n >= args.duckdb_min else None
         result = {"players": n, "rows": lists["rows"], "cards": lists["cards"],
                   "legality": legality, "lists": lists, "duckdb": anchor}
         rows.append(result)
@@ -175,13 +175,17 @@ def main() -> None:
         if anchor and anchor["differences"]:
             raise SystemExit(f"engine and DuckDB disagree at {n} decks: "
                              f"{anchor['differences']} differences")
+    big = [str(n) for n in args.sizes if n >= args.duckdb_min]
+    anchors = _child("--sizes", *big, "--cards", args.cards, module="bench.anchor") \
+        if big else None
     files = _child("--decks", str(args.files), module="bench.files") if args.files else None
     if files and "skipped" in files:
         print(f"bench.files skipped: {files['skipped']}", flush=True)
         files = None
     elif files:
-        print(f"{args.files:,} YDK files: deckcheck check {files['tool_s']:.2f} s, plain loop "
-              f"{files['loop_s']:.2f} s ({files['ratio']:.2f}x)", flush=True)
+        print(f"{args.files:,} YDK files: deckcheck check {files['tool_s']:.2f} s, --quiet "
+              f"{files['quiet_s']:.2f} s, plain loop {files['loop_s']:.2f} s "
+              f"({files['ratio']:.2f}x, {files['quiet_ratio']:.2f}x)", flush=True)
     pdf = _child("pdf", str(args.pdf)) if args.pdf else None
     judge = _child("--players", str(args.judge_players), module="bench.judge_load") \
         if args.judge_players else None
@@ -199,9 +203,35 @@ def main() -> None:
     cards = rows[0]["cards"]
     cold = _cold_start(cards if cards != "demo" else str(ROOT / "validator/data/demo_cards.csv"))
     print(f"cold start: first {cold['first']:.2f} s, median {cold['median']:.2f} s")
+    installed = _child(module="bench.cold")
     report = _markdown(rows, files, pdf, judge, typo, e2e, cold, cards)
+    if anchors is not None:
+        from bench.anchor import markdown
+
+        report += "\n" + "\n".join(markdown(anchors["results"], anchors["repeats"])) + "\n"
+    if "skipped" not in installed:
+        report += "\n" + "\n".join(cold_markdown(installed)) + "\n"
     (ROOT / "bench" / "results.md").write_text(report)
     print(report)
+
+
+def cold_markdown(cold: dict[str, Any]) -> list[str]:
+    """The section of the installed command's cold start (``bench.cold``)."""
+    return [
+        "## Cold start, installed as a user installs it",
+        "",
+        f"`deckcheck check {cold['deck']} --data-dir D` (`pip install .` into a new virtual "
+        "environment, real card data and the TCG list imported into D), each run a new "
+        f"process, median of {cold['runs']} (`python -m bench.cold`): "
+        f"**{cold['wall_median']:.2f} s** wall, {cold['cpu_median']:.2f} s CPU, "
+        f"{cold['faults_median']:,.0f} page faults; runs "
+        + ", ".join(f"{t:.2f}" for t in cold["walls"]) + " s. For scale: `python -c pass` "
+        f"{cold['python_wall']:.2f} s, `python -c 'import polars'` {cold['polars_wall']:.2f} s "
+        f"({cold['polars_faults']:,.0f} page faults).",
+        "",
+        "Slowest top-level imports of one run (`-X importtime`, cumulative, s): "
+        + ", ".join(f"{name} {seconds:.3f}" for name, seconds in cold["imports"]) + ".",
+    ]
 
 
 def _gb(value: int) -> str:
@@ -284,13 +314,17 @@ def _markdown(rows: list[dict[str, Any]], files: dict[str, Any] | None,
             "",
             "| | process start to verdicts written (s) | runs (s) |",
             "|---|---:|---|",
-            f"| `deckcheck check DIR --json OUT --quiet` | {files['tool_s']:.2f} | "
-            + ", ".join(f"{t:.2f}" for t in files["tool_runs"]) + " |",
-            "| plain per-deck Python loop (`bench.reference`) | "
+            f"| `deckcheck check DIR --json OUT` (illegal decks printed to a pipe) | "
+            f"{files['tool_s']:.2f} | " + ", ".join(f"{t:.2f}" for t in files["tool_runs"])
+            + " |",
+            f"| `deckcheck check DIR --json OUT --quiet` | {files['quiet_s']:.2f} | "
+            + ", ".join(f"{t:.2f}" for t in files["quiet_runs"]) + " |",
+            "| simplest per-deck Python loop (`python -m bench.files loop`) | "
             f"{files['loop_s']:.2f} | " + ", ".join(f"{t:.2f}" for t in files["loop_runs"])
             + " |",
             "",
-            f"Ratio loop / tool: {files['ratio']:.2f}×; verdicts identical: "
+            f"Ratio loop / tool: {files['ratio']:.2f}× (with `--quiet`: "
+            f"{files['quiet_ratio']:.2f}×); verdicts identical: "
             f"{'yes' if files['identical'] else 'NO'} ({files['violations']:,} violations). "
             f"Page faults (memory touched for the first time), median: tool "
             f"{files['tool_faults']:,.0f}, loop {files['loop_faults']:,.0f}.",

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import click
 import polars as pl
@@ -431,11 +433,45 @@ def test_serve_passes_its_reading_limits_to_the_app(
     assert given == [Limits(10.0, 1 << 30), Limits(2.5, 300 << 20)]
 
 
+def test_serve_passes_the_judge_password_from_a_file_or_the_environment(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    given: list[object] = []
+
+    class Stop(Exception):
+        """Raised instead of serving."""
+
+    def create_app(*_: object, **options: object) -> None:
+        given.append(options["judge_password"])
+        raise Stop
+
+    monkeypatch.setattr("validator.web.app.create_app", create_app)
+    shared = tmp_path / "judges.txt"
+    shared.write_text("judges-of-the-day\n")
+    db = ["serve", "--db", str(tmp_path / "e.sqlite"), "--port", "0"]
+    env = {"DECKCHECK_PASSWORD": "organizer-password"}
+    from_file = CliRunner().invoke(main, [*db, "--judge-password-file", str(shared)], env=env)
+    from_env = CliRunner().invoke(main, db, env={**env, "DECKCHECK_JUDGE_PASSWORD": "from-env"})
+    assert isinstance(from_file.exception, Stop)
+    assert isinstance(from_env.exception, Stop)
+    assert given == ["judges-of-the-day", "from-env"]
+    alone = CliRunner().invoke(main, [*db, "--judge-password-file", str(shared)],
+                               env={"DECKCHECK_PASSWORD": ""})
+    assert alone.exit_code == 2  # a judge password needs the organizer's
+    assert "--judge-password-file: BAD_OPTION" in alone.output
+    same = tmp_path / "same.txt"
+    same.write_text("organizer-password\n")
+    twice = CliRunner().invoke(main, [*db, "--judge-password-file", str(same)], env=env)
+    assert "--judge-password-file: BAD_OPTION" in twice.output
+    short = CliRunner().invoke(main, [*db, "--host", "0.0.0.0"],
+                               env={**env, "DECKCHECK_JUDGE_PASSWORD": "short"})
+    assert short.exit_code == 2  # beyond loopback, as long as the organizer's must be
+    assert "--judge-password-file: BAD_OPTION" in short.output
+
+
 
 def test_serve_passes_the_registration_page_s_limits_to_the_app(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import socket
-    from typing import Any
 
     from validator.web.limits import PlayerLimits
 
@@ -781,3 +817,38 @@ def test_goat_list_gives_one_warning_in_the_terminal_and_the_json() -> None:
     assert report["summary"]["legal"] == 1
     assert len(report["warnings"]) == 1
     assert "list 2005.4 GOAT: 214 entries" in report["warnings"][0]
+
+
+@pytest.mark.parametrize(("command", "line", "code"), [
+    ("check", " " * (1 << 20), "FILE_TOO_LARGE"),  # a 1 MiB line: a file over the deck cap
+    ("check", "a" + " " * 1_000_000 + "b", "LINE_TOO_LONG"),  # under the cap, over a line's
+    ("check", "3 Pot of Greed" + "\t" * 1_000_000 + "x", "LINE_TOO_LONG"),
+    ("event", "a" + " " * 1_000_000 + "b", "LINE_TOO_LONG"),
+])
+def test_a_text_deck_with_a_huge_line_is_refused_fast_with_its_place(
+        tmp_path: Path, command: str, line: str, code: str) -> None:
+    decks = tmp_path / "decks"
+    decks.mkdir()
+    deck = decks / "0400001301.txt"
+    args = (["check", str(decks)] if command == "check" else
+            ["event", str(ROOT / "sample_decklists" / "regional-tcg.xlsx"), "--decks",
+             str(decks)])
+
+    def timed(text: str) -> tuple[float, Any]:
+        deck.write_text(f"3 Pot of Greed\n{text}\n", encoding="utf-8")
+        started = time.perf_counter()
+        result = CliRunner().invoke(main, [*args, "--cards", "demo", "--json", "-"])
+        return time.perf_counter() - started, result
+
+    usual, _ = timed("")  # the same run without the line (the event's own work)
+    took, result = timed(line)
+    assert took - usual < 2.0
+    if command == "event":
+        found = [(Path(p["file"]).name, p["line"], p["code"])
+                 for p in json.loads(result.stdout)["problems"] if p["code"] == code]
+        assert found == [("0400001301.txt", 2, code)]
+    else:
+        assert code in result.stderr
+        assert ("0400001301.txt" if code == "FILE_TOO_LARGE" else "0400001301.txt:2") \
+            in result.stderr
+    assert "Traceback" not in result.output

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import gc
+import os
 import re
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -56,6 +57,22 @@ err = cast("Console", _Console(stderr=True, soft_wrap=True))  # an error is one 
 out = cast("Console", _Console())
 
 
+#: rich markup of a fixed prefix ("[red]error:[/red]")
+_MARKUP = re.compile(r"\[/?[a-z ]+\]")
+
+
+def _plain(console: Console, stream: Any) -> bool:
+    """Whether text goes to ``stream`` as it is: its rich console not made yet and the
+    stream not a terminal (a pipe, a file), where rich would add nothing; rich stays
+    unimported."""
+    return isinstance(console, _Console) and console._console is None \
+        and not stream.isatty() and not os.environ.get("FORCE_COLOR")
+
+
+def _is_terminal(console: Console, stream: Any) -> bool:
+    return not _plain(console, stream) and console.is_terminal
+
+
 def _made(console: Console) -> Console:
     """The rich console itself (made now if it was not yet)."""
     return console.made() if isinstance(console, _Console) else console
@@ -76,6 +93,12 @@ def _table(title: str) -> Any:
 
 def _shown(lines: Sequence[str], prefix: str, noun: str) -> None:
     """The first :data:`~validator.errors.SHOWN` lines on stderr, then how many more."""
+    if _plain(err, sys.stderr):
+        label = _MARKUP.sub("", prefix)
+        sys.stderr.writelines(f"{label} {line}\n" for line in lines[:SHOWN])
+        if len(lines) > SHOWN:
+            sys.stderr.write(f"… and {len(lines) - SHOWN} more {noun}\n")
+        return
     for line in lines[:SHOWN]:
         err.print(f"{prefix} {escape(line)}", highlight=False)
     if len(lines) > SHOWN:
@@ -392,7 +415,8 @@ def check_command(decks: tuple[Path, ...], cards_spec: str | None, banlist_spec:
         return setup, table, _policy(regulation, setup.fmt.rush)
 
     # the card data, list and card table are made while the deck files are read
-    with ThreadPoolExecutor(1) as pool, _progress(not quiet and err.is_terminal) as step:
+    with ThreadPoolExecutor(1) as pool, \
+            _progress(not quiet and _is_terminal(err, sys.stderr)) as step:
         ready = pool.submit(prepared)
         try:
             files = read_deck_paths(list(decks), lambda done, total: step(
@@ -428,9 +452,14 @@ def check_command(decks: tuple[Path, ...], cards_spec: str | None, banlist_spec:
     result = checked.result
     _shown([str(w) for w in result.warnings], "warning:", "warnings (see the JSON report)")
     if report is not None and shown:
-        from validator.report.text import print_text
+        if _plain(out, sys.stdout):
+            from validator.report.text import text_lines
 
-        print_text(report, _made(out), every_deck=every_deck)
+            sys.stdout.write("\n".join(text_lines(report, every_deck=every_deck)) + "\n")
+        else:
+            from validator.report.text import print_text
+
+            print_text(report, _made(out), every_deck=every_deck)
     if problems:
         sys.exit(2)
     sys.exit(0 if bool(result.decks["legal"].all()) else 1)
@@ -769,6 +798,11 @@ def server_config(app: Any, forwarded_allow_ips: str | None) -> Any:
                    "it.")
 @click.option("--password-file", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="A file whose first line is the organizer password.")
+@click.option("--judge-password-file", type=click.Path(dir_okay=False, path_type=Path),
+              default=None, help="A file whose first line is a shared judge password (or "
+                                 "$DECKCHECK_JUDGE_PASSWORD): it signs in as a judge, who "
+                                 "gives a name once per device. Per-person codes from the "
+                                 "Staff page are safer.")
 @click.option("--forwarded-allow-ips", default=None,
               help="Addresses of the reverse proxies trusted to say the client's address and "
                    "HTTPS (X-Forwarded-For/-Proto), comma-separated; none by default.")
@@ -795,8 +829,9 @@ def server_config(app: Any, forwarded_allow_ips: str | None) -> Any:
 @data_dir_option
 @user_errors
 def serve_command(db_path: Path, host: str, port: int, password: str | None,
-                  password_file: Path | None, forwarded_allow_ips: str | None,
-                  allow_hosts: tuple[str, ...], cards_spec: str | None, max_upload: int,
+                  password_file: Path | None, judge_password_file: Path | None,
+                  forwarded_allow_ips: str | None, allow_hosts: tuple[str, ...],
+                  cards_spec: str | None, max_upload: int,
                   read_seconds: float, read_memory: int, submissions_per_id: int,
                   requests_per_address: int, data_dir: Path | None) -> None:
     """Serve the web app for organizers and judges (one event per database file), and the
@@ -820,6 +855,20 @@ def serve_command(db_path: Path, host: str, port: int, password: str | None,
         err.print("warning: a password on the command line can be read by other users of "
                   "this machine (the process list); use --password-file or "
                   "$DECKCHECK_PASSWORD", highlight=False)
+    judge_password = (_password_from(judge_password_file) if judge_password_file is not None
+                      else os.environ.get("DECKCHECK_JUDGE_PASSWORD") or None)
+    if judge_password is not None and not password:
+        raise InputError.at("--judge-password-file", "a judge password needs an organizer "
+                            "password too (--password-file or $DECKCHECK_PASSWORD)",
+                            code="BAD_OPTION")
+    if judge_password is not None and judge_password == password:
+        raise InputError.at("--judge-password-file", "the judge password must differ from "
+                            "the organizer's", code="BAD_OPTION")
+    if host not in LOOPBACK and judge_password is not None and \
+            len(judge_password) < MIN_PASSWORD:
+        raise InputError.at("--judge-password-file", f"serving on {host} needs a judge "
+                            f"password of at least {MIN_PASSWORD} characters",
+                            code="BAD_OPTION")
     if host not in LOOPBACK and not password:
         raise InputError.at("--host", f"serving on {host} reaches beyond this machine: give "
                                       "--password-file (or $DECKCHECK_PASSWORD) too",
@@ -834,7 +883,8 @@ def serve_command(db_path: Path, host: str, port: int, password: str | None,
         raise InputError.at(f"{host}:{port}", f"cannot listen there ({exc.strerror}): is "
                                               "another server using the port? Try --port",
                             code="BAD_OPTION") from exc
-    app = create_app(db_path, password=password, cards_spec=cards_spec, data_dir=data_dir,
+    app = create_app(db_path, password=password, judge_password=judge_password,
+                     cards_spec=cards_spec, data_dir=data_dir,
                      max_upload=max_upload << 20, hosts=allowed_hosts(host, allow_hosts),
                      checks="process", limits=Limits(read_seconds, read_memory << 20),
                      player_limits=PlayerLimits(submissions=submissions_per_id,

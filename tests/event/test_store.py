@@ -194,3 +194,31 @@ def test_the_event_file_and_its_wal_are_the_owner_s_only(tmp_path: Path) -> None
     older.chmod(0o644)
     EventDB(older)
     assert older.stat().st_mode & 0o777 == 0o600
+
+
+def test_an_older_event_file_s_sessions_gain_a_role_and_stay_the_organizer_s(
+        tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite"
+    with sqlite3.connect(path) as conn:
+        conn.executescript(OLD_SCHEMA)
+        conn.execute("CREATE TABLE sessions (sid TEXT PRIMARY KEY, password TEXT NOT NULL, "
+                     "expires_at REAL NOT NULL)")  # as the first files had it
+        conn.execute("INSERT INTO sessions VALUES ('sid-1', 'key', 9e12)")
+    kept = EventDB(path).session("sid-1")
+    assert kept is not None
+    assert (kept.key, kept.role, kept.person, kept.staff) == ("key", "organizer", "", None)
+
+
+def test_revoking_a_staff_code_ends_its_sessions_and_is_logged(tmp_path: Path) -> None:
+    db = EventDB(tmp_path / "e.sqlite")
+    code = db.add_staff(name="Ana", role="judge", salt="00", hash="ff", issued_by="organizer")
+    db.open_session("sid-1", "key", 9e12, role="judge", person="Ana", staff=code)
+    db.open_session("sid-2", "key", 9e12)
+    assert db.session("sid-1") is not None
+    assert db.revoke_staff(code, "organizer")
+    assert not db.revoke_staff(code, "organizer")  # once
+    assert db.session("sid-1") is None
+    assert db.session("sid-2") is not None  # the organizer's stays
+    assert [c.revoked_at is not None for c in db.staff()] == [True]
+    assert [(line["who"], line["action"]) for line in db.staff_log()] == [
+        ("organizer", "revoked"), ("organizer", "issued")]

@@ -30,6 +30,7 @@ class AppOptions(TypedDict, total=False):
     """The options of :func:`create_app` that the tests vary."""
 
     password: str | None
+    judge_password: str | None
     data_dir: Path | None
     max_upload: int
 

@@ -32,6 +32,7 @@ from validator.web.pages import (
     state_of,
     templates,
 )
+from validator.web.security import LOCAL
 from validator.web.state import EventState
 
 TOKEN = "the-sessions-token"
@@ -48,6 +49,7 @@ def _app(db: Path, password: str | None = None) -> FastAPI:
                       call_next: Callable[[Request], Awaitable[Response]]) -> Response:
         request.state.csrf = TOKEN  # what the app's guard sets from the session
         request.state.signed_in = True
+        request.state.who = LOCAL  # the organizer, as on a server without a password
         return await call_next(request)
 
     @app.get("/shown/{name}")

@@ -257,10 +257,12 @@ def _check(entries: pl.DataFrame, registered: pl.DataFrame | None, *, unread: pl
         siding=shared.siding, unreadable=unread.lazy(),
     )
     clock.lap("sizes")
+    # the few cards without release information first, then which of them the decks hold
+    silent = card_table.filter(release_unknown(fmt) & ~pl.col("outside_pool")).select(
+        "card_id", "card").collect(engine=ENGINE)
     unknown_release = sorted(
-        ctx.known.join(card_table.filter(release_unknown(fmt) & ~pl.col("outside_pool")),
-                       on="card_id", how="semi")
-        .join(card_table.select("card_id", "card"), on="card_id")
+        ctx.known.filter(pl.col("card_id").is_in(silent["card_id"].implode()))
+        .select(pl.col("card_id").unique()).join(silent.lazy(), on="card_id")
         .select(pl.col("card").unique()).collect(engine=ENGINE)["card"].drop_nulls().to_list())
     missing = _mostly_unknown(collected[0], index, cards)
     frames = [frame for module in MODULES for frame in module.check(ctx)]
@@ -341,12 +343,15 @@ def _demo_warning(cards: CardDB) -> list[Problem]:
 def _mostly_unknown(deck_cards: pl.DataFrame, index: pl.DataFrame,
                     cards: CardDB) -> list[Problem]:
     """A warning per deck most of whose passcodes the card data does not know."""
+    # decks with 3 unknown passcodes or more first (few), then their cards counted
+    suspect = (deck_cards.lazy().filter(pl.col("status") == "unknown").group_by("deck")
+               .len("unknown").filter(pl.col("unknown") >= 3).collect(engine=ENGINE))
     by_deck = (
-        deck_cards.filter(pl.col("status") != "unresolved")
-        .group_by("deck").agg((pl.col("status") == "unknown").sum().alias("unknown"),
-                              pl.len().alias("cards"))
-        .filter((pl.col("unknown") * 2 > pl.col("cards")) & (pl.col("unknown") >= 3))
-        .join(index, on="deck").sort("deck")
+        deck_cards.lazy().filter(pl.col("deck").is_in(suspect["deck"].implode())
+                                 & (pl.col("status") != "unresolved"))
+        .group_by("deck").len("cards").join(suspect.lazy(), on="deck")
+        .filter(pl.col("unknown") * 2 > pl.col("cards"))
+        .join(index.lazy(), on="deck").sort("deck").collect(engine=ENGINE)
     )
     dated = f" (dated {cards.data_date})" if cards.data_date else ""
     return [Problem(str(row["deck_id"]), None, None,

@@ -28,8 +28,8 @@ from validator.errors import InputError, Problem
 from validator.event.versions import Choice, Part, Submission, in_effect
 from validator.vocab import LANGS, Lang
 
-__all__ = ["FAULT_PAUSE", "PLAYER_KINDS", "Change", "EventDB", "EventSettings", "Judge",
-           "LogEntry", "valid_timezone"]
+__all__ = ["FAULT_PAUSE", "PLAYER_KINDS", "STAFF_ROLES", "Change", "EventDB", "EventSettings",
+           "Judge", "LogEntry", "SignIn", "StaffCode", "valid_timezone"]
 
 #: seconds to wait inside every transaction before its commit; set only by crash tests,
 #: which kill the server in that window and check that nothing was half-written
@@ -97,6 +97,14 @@ CREATE TABLE IF NOT EXISTS register_unlocks (
 CREATE TABLE IF NOT EXISTS register_choices (
     player_id TEXT PRIMARY KEY, choice TEXT NOT NULL CHECK (choice IN ('page', 'upload')),
     made_by TEXT NOT NULL, made_at TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS staff (
+    id INTEGER PRIMARY KEY, name TEXT NOT NULL,
+    role TEXT NOT NULL CHECK (role IN ('judge', 'head', 'organizer')),
+    salt TEXT NOT NULL, hash TEXT NOT NULL, issued_by TEXT NOT NULL, issued_at TEXT NOT NULL,
+    revoked_at TEXT);
+CREATE TABLE IF NOT EXISTS staff_log (
+    id INTEGER PRIMARY KEY, at TEXT NOT NULL, who TEXT NOT NULL, action TEXT NOT NULL,
+    detail TEXT NOT NULL DEFAULT '');
 """
 
 #: columns added to a table since the first files were written: (table, column, definition)
@@ -109,9 +117,14 @@ ADDED_COLUMNS = (
     ("penalty_log", "head_judge", "INTEGER NOT NULL DEFAULT 0"),
     ("decisions", "form_key", "TEXT"),
     ("decisions", "head_judge", "INTEGER NOT NULL DEFAULT 0"),
+    ("sessions", "role", "TEXT NOT NULL DEFAULT 'organizer'"),
+    ("sessions", "person", "TEXT NOT NULL DEFAULT ''"),
+    ("sessions", "staff", "INTEGER"),
 )
 #: who a log entry is for: a player of the event, or someone the judge chose as such
 PLAYER_KINDS = ("player", "walk-in", "spectator")
+#: the roles of the event's staff: a judge, the head judge, the organizer (who can do all)
+STAFF_ROLES = ("judge", "head", "organizer")
 
 
 @dataclass(frozen=True)
@@ -155,6 +168,32 @@ class Judge:
 
     name: str
     head: bool
+
+
+@dataclass(frozen=True)
+class SignIn:
+    """One signed-in session: the key of what it signed in with, when it ends, its role,
+    the person's name ("" when the credential names nobody) and their staff code's id."""
+
+    key: str
+    expires_at: float
+    role: str
+    person: str = ""
+    staff: int | None = None
+
+
+@dataclass(frozen=True)
+class StaffCode:
+    """A sign-in code the organizer issued to one person: kept only as a salted hash."""
+
+    id: int
+    name: str
+    role: str
+    salt: str
+    hash: str
+    issued_by: str
+    issued_at: str
+    revoked_at: str | None
 
 
 @dataclass(frozen=True)
@@ -498,15 +537,74 @@ class EventDB:
         rows = self._query("SELECT lang FROM page_langs WHERE sid = ?", (sid,))
         return next((code for code in LANGS if rows and code == rows[0][0]), None)
 
-    def open_session(self, sid: str, password: str, expires_at: float) -> None:
+    def open_session(self, sid: str, password: str, expires_at: float, *,
+                     role: str = "organizer", person: str = "",
+                     staff: int | None = None) -> None:
         with self.transaction() as conn:
             conn.execute("DELETE FROM sessions WHERE expires_at < ?", (time.time(),))
-            conn.execute("INSERT OR REPLACE INTO sessions VALUES (?, ?, ?)",
-                         (sid, password, expires_at))
+            conn.execute("INSERT OR REPLACE INTO sessions (sid, password, expires_at, role, "
+                         "person, staff) VALUES (?, ?, ?, ?, ?, ?)",
+                         (sid, password, expires_at, role, person, staff))
 
-    def session(self, sid: str) -> tuple[str, float] | None:
-        rows = self._query("SELECT password, expires_at FROM sessions WHERE sid = ?", (sid,))
-        return (str(rows[0][0]), float(rows[0][1])) if rows else None
+    def session(self, sid: str) -> SignIn | None:
+        """The sign-in of session ``sid``; None when there is none, or its staff code was
+        revoked."""
+        rows = self._query(
+            "SELECT s.password, s.expires_at, s.role, s.person, s.staff FROM sessions s "
+            "LEFT JOIN staff c ON c.id = s.staff WHERE s.sid = ? AND "
+            "(s.staff IS NULL OR (c.id IS NOT NULL AND c.revoked_at IS NULL))", (sid,))
+        if not rows:
+            return None
+        key, expires, role, person, staff = rows[0]
+        return SignIn(str(key), float(expires), str(role), str(person),
+                      None if staff is None else int(staff))
+
+    def add_staff(self, *, name: str, role: str, salt: str, hash: str, issued_by: str) -> int:
+        """Keep a new staff code (its salted hash only); its id. The staff log says so."""
+        now = _now()
+        with self.transaction() as conn:
+            made = int(conn.execute(
+                "INSERT INTO staff (name, role, salt, hash, issued_by, issued_at) "
+                "VALUES (?, ?, ?, ?, ?, ?)", (name, role, salt, hash, issued_by, now))
+                .lastrowid or 0)
+            conn.execute("INSERT INTO staff_log (at, who, action, detail) VALUES (?, ?, ?, ?)",
+                         (now, issued_by, "issued", f"#{made} {name} ({role})"))
+        return made
+
+    def staff(self) -> list[StaffCode]:
+        """Every staff code issued, revoked ones too, oldest first."""
+        return [StaffCode(int(r[0]), str(r[1]), str(r[2]), str(r[3]), str(r[4]), str(r[5]),
+                          str(r[6]), None if r[7] is None else str(r[7]))
+                for r in self._query("SELECT id, name, role, salt, hash, issued_by, "
+                                     "issued_at, revoked_at FROM staff ORDER BY id")]
+
+    def revoke_staff(self, code: int, by: str) -> bool:
+        """Revoke a staff code and end its sessions at once; False when it was revoked
+        already or never issued."""
+        now = _now()
+        with self.transaction() as conn:
+            found = conn.execute("SELECT name, role FROM staff WHERE id = ? AND revoked_at IS "
+                                 "NULL", (code,)).fetchone()
+            if found is None:
+                return False
+            conn.execute("UPDATE staff SET revoked_at = ? WHERE id = ?", (now, code))
+            conn.execute("DELETE FROM sessions WHERE staff = ?", (code,))
+            conn.execute("INSERT INTO staff_log (at, who, action, detail) VALUES (?, ?, ?, ?)",
+                         (now, by, "revoked", f"#{code} {found[0]} ({found[1]})"))
+        return True
+
+    def log_staff(self, who: str, action: str, detail: str = "") -> None:
+        """One line of the staff log (a sign-in, a code issued or revoked)."""
+        with self.transaction() as conn:
+            conn.execute("INSERT INTO staff_log (at, who, action, detail) VALUES (?, ?, ?, ?)",
+                         (_now(), who, action, detail))
+
+    def staff_log(self, last: int = 500) -> list[dict[str, str]]:
+        """The latest lines of the staff log, newest first."""
+        return [{"at": str(at), "who": str(who), "action": str(action), "detail": str(d)}
+                for at, who, action, d in self._query(
+                    "SELECT at, who, action, detail FROM staff_log ORDER BY id DESC LIMIT ?",
+                    (last,))]
 
     def close_session(self, sid: str) -> None:
         with self.transaction() as conn:

@@ -5,13 +5,17 @@ then one block per deck or player that is not legal.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import polars as pl
-from rich.console import Console
 
 from validator.errors import Problem
 from validator.report.model import Report
 from validator.text.i18n import PLACEHOLDER, catalog, say, terms
 from validator.vocab import Lang
+
+if TYPE_CHECKING:  # a report printed to a pipe never imports rich
+    from rich.console import Console
 
 __all__ = ["header_lines", "print_text", "problem_line", "problem_lines", "text_lines"]
 

@@ -91,10 +91,10 @@ def say(lang: Lang, msgid: str, /, **values: object) -> str:
 # Korean particles after a placeholder depend on the word before them: 이/가, 은/는, 을/를,
 # 으로/로. The catalogs write both ("{card}이(가)"); once the word is known, the one that
 # fits is chosen (after a word that does not end in a Hangul syllable, both stay).
-_HANGUL = range(0xAC00, 0xD7A4)
-_OPEN = "".join(chr(c) for c in _HANGUL if (c - 0xAC00) % 28 == 0)  # no final consonant
-_RIEUL = "".join(chr(c) for c in _HANGUL if (c - 0xAC00) % 28 == 8)  # final ㄹ
-_CLOSED = "".join(chr(c) for c in _HANGUL if (c - 0xAC00) % 28 != 0)
+# (syllables come in blocks of 28 finals: built by steps and ranges, not char by char)
+_OPEN = "".join(map(chr, range(0xAC00, 0xD7A4, 28)))  # no final consonant
+_RIEUL = "".join(map(chr, range(0xAC00 + 8, 0xD7A4, 28)))  # final ㄹ
+_CLOSED = "".join(f"{chr(c + 1)}-{chr(c + 27)}" for c in range(0xAC00, 0xD7A4, 28))
 #: (pattern, replacement) in the order they apply
 PARTICLES: tuple[tuple[str, str], ...] = (
     (f"([{_OPEN}])이\\(가\\)", "${1}가"), (f"([{_CLOSED}])이\\(가\\)", "${1}이"),

@@ -28,9 +28,18 @@ from validator.errors import SHOWN, InputError, Problem
 from validator.event.bounded import Limits
 from validator.event.store import EventDB
 from validator.files.safety import MAX_UPLOAD
+from validator.text.i18n import say, term
 from validator.text.lexicon import whole_number
 from validator.web.limits import PlayerLimits, Window
-from validator.web.pages import HERE, Forbidden, error_page, page
+from validator.web.pages import (
+    HERE,
+    ROLE_NAMES,
+    Forbidden,
+    RoleRefused,
+    error_page,
+    page,
+    page_lang,
+)
 from validator.web.routes import ROUTERS
 from validator.web.routes.auth import set_session_cookie
 from validator.web.routes.register import PlayerRefused, player_refused
@@ -51,13 +60,14 @@ __all__ = ["create_app"]
 SESSION = "dc_session"
 #: paths open without signing in
 OPEN = ("/login", "/static/")
-#: the players' registration pages: open without the staff sign-in (they decide access)
-PLAYER = "/r/"
+#: the player pages: no staff pages, they decide who may open them
+PLAYER_PATHS = "/r/"
 #: the largest sign-in form read before signing in
 LOGIN_BODY = 4096
 
 
-def create_app(db_path: Path, *, password: str | None = None, cards_spec: str | None = None,
+def create_app(db_path: Path, *, password: str | None = None,
+               judge_password: str | None = None, cards_spec: str | None = None,
                data_dir: Path | None = None, max_upload: int = MAX_UPLOAD,
                hosts: frozenset[str] = frozenset(LOOPBACK),
                checks: Literal["process", "thread"] = "thread",
@@ -66,8 +76,9 @@ def create_app(db_path: Path, *, password: str | None = None, cards_spec: str | 
     """The ASGI app for one event's database file. ``hosts`` are the host names it answers
     to (see :func:`validator.web.security.allowed_hosts`); ``checks`` says where event
     checks run (see :mod:`validator.web.state`); ``limits`` what reading one upload may
-    take (see :mod:`validator.event.bounded`); ``player_limits`` what the registration page
-    takes (see :mod:`validator.web.limits`)."""
+    take (see :mod:`validator.event.bounded`). ``judge_password``: a shared password that
+    signs in judges (who give their name once), beside the organizer's ``password``;
+    ``player_limits`` what the registration page takes (see :mod:`validator.web.limits`)."""
     db = EventDB(db_path)
     event = EventState(db, store.load_cards(cards_spec, data_dir), data_dir, checks,
                        limits or Limits())
@@ -81,7 +92,8 @@ def create_app(db_path: Path, *, password: str | None = None, cards_spec: str | 
                   lifespan=lifespan)
     app.state.event = event
     app.state.password = password
-    app.state.sessions = Sessions(db.secret(), db, password)
+    app.state.sessions = Sessions(db.secret(), db, password,
+                                  judge_password if password is not None else None)
     app.state.throttle = Throttle()
     app.state.hosts = hosts
     app.state.player_limits = player_limits or PlayerLimits()
@@ -100,11 +112,12 @@ def create_app(db_path: Path, *, password: str | None = None, cards_spec: str | 
             sid, cookie = sessions.issue()
         request.state.session = sid
         request.state.csrf = sessions.csrf(sid)
-        request.state.signed_in = sessions.signed_in(sid)
+        request.state.who = sessions.who(sid)  # a staff sign-in only: role and person
+        request.state.signed_in = request.state.who is not None
         path = request.scope["path"]  # as sent, never rebuilt from the Host header
         refused = request.scope.get(REFUSED_BODY)
         response: Response
-        if refused is not None and (request.state.signed_in or path.startswith(PLAYER)):
+        if refused is not None and (request.state.signed_in or path.startswith(PLAYER_PATHS)):
             response = error_page(request, refused[0],
                                   "Upload too large" if refused[0] == 413 else "Server busy",
                                   refused[1], back="/" if path.startswith("/upload") else None)
@@ -137,6 +150,18 @@ def create_app(db_path: Path, *, password: str | None = None, cards_spec: str | 
                             "the page and send it again.")
 
     app.exception_handler(PlayerRefused)(player_refused)
+
+    @app.exception_handler(RoleRefused)
+    async def refused_role(request: Request, exc: RoleRefused) -> HTMLResponse:
+        lang = page_lang(request)
+        needed = " / ".join(term(lang, "staff role", ROLE_NAMES[role]) for role in exc.roles)
+        response = page(request, "message.html", http_status=403,
+                        title=say(lang, "Needs another role"),
+                        message=say(lang, "Only the {roles} can use this page or form; ask "
+                                          "the organizer.", roles=needed))
+        if request.method not in ("GET", "HEAD"):
+            response.headers["Connection"] = "close"  # the body is never read
+        return response
 
     @app.exception_handler(InputError)
     async def bad_input(request: Request, exc: InputError) -> HTMLResponse:
@@ -189,10 +214,11 @@ def create_app(db_path: Path, *, password: str | None = None, cards_spec: str | 
 
 
 def _open(request: Request, path: str) -> bool:
-    """Whether a request may reach the app: signed in, a player's registration page (it
-    decides who may see what), or the sign-in page and the static files, the sign-in and
-    language forms only when small (its body is read before signing in)."""
-    if request.state.signed_in or path.startswith(PLAYER):
+    """Whether a request may reach the app: signed in as staff, or the sign-in page and the
+    static files, the sign-in and language forms only when small (its body is read before
+    signing in). The player pages (under ``/r/``) are no staff pages: they decide their own
+    access."""
+    if request.state.signed_in or path.startswith(PLAYER_PATHS):
         return True
     if request.method == "POST":
         declared = whole_number(request.headers.get("content-length", ""), LOGIN_BODY)

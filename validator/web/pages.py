@@ -11,7 +11,7 @@ from typing import Any
 from urllib.parse import quote, urlsplit
 
 import polars as pl
-from fastapi import Request
+from fastapi import Depends, Request
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 from starlette.concurrency import run_in_threadpool
@@ -19,7 +19,7 @@ from starlette.datastructures import FormData, UploadFile
 
 from validator.engine.rules import CODES
 from validator.errors import InputError, Problem
-from validator.event.store import Judge
+from validator.event.store import Judge, SignIn
 from validator.report.model import Report
 from validator.report.penalty_log import local_time
 from validator.text.i18n import jinja_callables, terms
@@ -28,9 +28,11 @@ from validator.vocab import LANGS, REGULATIONS, STATUS_LABELS, STATUSES, Lang
 from validator.web.security import BodyTooLarge
 from validator.web.state import EventState, Snapshot, safe_name
 
-__all__ = ["Forbidden", "accepted_lang", "error_page", "files", "form", "judge_of", "judged",
-           "latest", "new_key", "optional_number", "page", "page_lang", "recorder", "state_of",
-           "templates", "where"]
+__all__ = ["HEAD", "ORGANIZER", "ROLE_NAMES", "Forbidden", "Needs", "RoleRefused",
+           "accepted_lang", "error_page", "files", "form", "judge_of", "judged", "latest",
+           "new_key", "optional_number", "page", "page_lang", "recorder", "signed_in_as",
+           "signed_in_judge",
+           "state_of", "templates", "where"]
 
 HERE = Path(__file__).resolve().parent
 templates = Jinja2Templates(directory=str(HERE / "templates"))
@@ -70,11 +72,37 @@ def new_key() -> str:
     return secrets.token_urlsafe(18)
 
 
+#: each staff role as pages name it
+ROLE_NAMES = {"organizer": "organizer", "head": "head judge", "judge": "judge"}
+
+
+def signed_in_as(request: Request) -> SignIn | None:
+    """The staff sign-in of this request (set by the app's guard), None when there is none."""
+    who: SignIn | None = getattr(request.state, "who", None)
+    return who
+
+
+def _named(who: SignIn | None) -> bool:
+    """Whether the sign-in names its person: a staff code, or the shared judge password
+    (whose name is asked at sign-in)."""
+    return who is not None and (who.staff is not None or who.role == "judge")
+
+
+def signed_in_judge(request: Request) -> Judge | None:
+    """The judge the sign-in names (a staff code, or the shared judge password and the name
+    given with it), None when it names nobody."""
+    return judge_of(request) if _named(signed_in_as(request)) else None
+
+
 def recorder(request: Request, data: FormData) -> Judge:
-    """Who records a form: the name typed on it (kept for this device when it has none
-    yet), else the judge of this device; none at all is refused."""
-    typed = str(data.get("judge", "")).strip()[:MAX_JUDGE_NAME]
+    """Who records a form: the person signed in, when their sign-in names them (a typed
+    name is then ignored); else the name typed on it (kept for this device when it has
+    none yet), else the judge of this device; none at all is refused."""
+    named = signed_in_judge(request)
+    if named is not None:
+        return named
     me = judge_of(request)
+    typed = str(data.get("judge", "")).strip()[:MAX_JUDGE_NAME]
     if typed:
         if me is None and getattr(request.state, "session", None):
             state_of(request).db.set_judge(request.state.session, typed, False)
@@ -86,9 +114,44 @@ def recorder(request: Request, data: FormData) -> Judge:
 
 
 def judge_of(request: Request) -> Judge | None:
-    """The judge using this device (their session), once they gave their name."""
+    """The judge using this device: the person of a staff code (head judge when the code
+    is a head judge's or the organizer's), else the name given once on this device (never
+    marked head judge when signed in with the shared judge password)."""
+    who = signed_in_as(request)
+    if who is not None and who.staff is not None:
+        return Judge(who.person, who.role in ("head", "organizer"))
     sid = getattr(request.state, "session", None)
-    return state_of(request).db.judge(sid) if sid else None
+    found = state_of(request).db.judge(sid) if sid else None
+    if found is not None and who is not None and who.role == "judge":
+        return Judge(found.name, False)
+    return found
+
+
+class RoleRefused(Exception):
+    """A page or form of a role the one signed in does not have."""
+
+    def __init__(self, roles: tuple[str, ...]) -> None:
+        super().__init__(roles)
+        self.roles = roles
+
+
+class Needs:
+    """A route's dependency: only these staff roles may use it (others get 403). Routes
+    carry it in ``dependencies`` so a test can list every route's roles."""
+
+    def __init__(self, *roles: str) -> None:
+        self.roles = roles
+
+    def __call__(self, request: Request) -> None:
+        who = signed_in_as(request)
+        if who is None or who.role not in self.roles:
+            raise RoleRefused(self.roles)
+
+
+#: routes of the organizer only: uploads, settings, voids and corrections, staff
+ORGANIZER = Depends(Needs("organizer"))
+#: routes of the head judge and the organizer: head-judge decisions
+HEAD = Depends(Needs("head", "organizer"))
 
 
 class Forbidden(Exception):
@@ -167,6 +230,10 @@ def page(request: Request, name: str, http_status: int = 200, **context: Any) ->
                         "auth": request.app.state.password is not None, "lang": lang,
                         "here": request.url.path,
                         "me": None if public else judge_of(request),
+                        "role": None if public else getattr(signed_in_as(request), "role",
+                                                            None),
+                        "named": _named(signed_in_as(request)),
+                        "fixed": getattr(signed_in_as(request), "staff", None) is not None,
                         "_": words["gettext"], **words, **context},
         status_code=http_status)
 
@@ -232,7 +299,8 @@ FIELD_WORDS = {
     "reason": "the reason", "judge": "the judge's name", "penalty": "the penalty",
     "log": "the penalty log form", "choice": "the choice of the form",
     "version": "the version to restore", "report": "the report", "round": "the round",
-    "duel": "the duel", "stage": "the stage", "number": "a number of the form",
+    "duel": "the duel", "table": "the table", "stage": "the stage",
+    "number": "a number of the form",
 }
 _COUNT = re.compile(r"n:(main|extra|side):(-?[0-9]{1,12})")
 _ADDED = re.compile(r"add_(name|qty|section)_([0-9]{1,3})")

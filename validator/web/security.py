@@ -10,7 +10,10 @@
 * :class:`Sessions`: session ids are issued by the server and signed; an id it never issued
   is replaced. Signing in opens a new session (the old id is dropped: no fixation); the sign-in
   is stored with the event, expires, ends at sign-out, and is tied to the password, so a
-  server started with another password signs everyone out.
+  server started with another password signs everyone out. Each sign-in holds a staff role
+  (organizer, head judge, judge) and the person: the organizer password signs in the
+  organizer, the shared judge password a judge, a staff code the person it was issued to
+  (a revoked code's sessions end at once). A session of any other kind is no staff session.
 * :class:`Throttle`: each wrong password from an address is answered after a longer delay
   (doubling, capped; ``asyncio.sleep`` never blocks other requests), and only a few attempts
   from one address are heard at once; the right password is never refused for long (an
@@ -28,6 +31,7 @@ import ipaddress
 import re
 import secrets
 import socket
+import threading
 import time
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
@@ -36,10 +40,11 @@ from urllib.parse import urlsplit
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from validator.event.store import EventDB
+from validator.event.store import STAFF_ROLES, EventDB, SignIn
 
-__all__ = ["LOOPBACK", "MIN_PASSWORD", "REFUSED_BODY", "BodyLimit", "BodyTooLarge", "HostGuard",
-           "Sessions", "Throttle", "allowed_hosts", "host_name", "same_origin"]
+__all__ = ["CODE_ALPHABET", "LOCAL", "LOOPBACK", "MIN_PASSWORD", "REFUSED_BODY", "BodyLimit",
+           "BodyTooLarge", "HostGuard", "Sessions", "Throttle", "allowed_hosts", "host_name",
+           "same_origin"]
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 #: the shortest password a server reachable beyond this machine accepts
@@ -47,6 +52,18 @@ MIN_PASSWORD = 12
 #: the scope key under which :class:`BodyLimit` tells the application why it refused a body
 REFUSED_BODY = "deckcheck.refused_body"
 SESSION_HOURS = 12
+#: the letters of a staff code (none that read like another: no I, L, O, 0, 1)
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+#: a staff code's secret part: four groups of four letters (about 79 bits)
+CODE_GROUPS = 4
+#: everyone on a server without a password: the organizer, named per device
+LOCAL = SignIn("", float("inf"), "organizer")
+_CODE = re.compile(r"([0-9]{1,9})-([A-Z2-9]{4}(?:-[A-Z2-9]{4}){3})")
+
+
+def _code_hash(secret: str, salt: bytes) -> str:
+    """The salted hash a staff code's secret is kept as (scrypt: slow to guess offline)."""
+    return hashlib.scrypt(secret.encode(), salt=salt, n=2 ** 14, r=8, p=1, dklen=32).hex()
 
 
 async def _answer(send: Send, status: int, text: str) -> None:
@@ -181,11 +198,17 @@ def same_origin(origin: str | None, referer: str | None, hosts: frozenset[str]) 
 
 @dataclass
 class Sessions:
-    """Signed session ids, and sign-ins kept with the event."""
+    """Signed session ids, and sign-ins kept with the event. ``password`` is the
+    organizer's (None: no sign-in at all, everyone is the organizer); ``judge_password``
+    a shared one that signs in judges."""
 
     secret: bytes
     db: EventDB
     password: str | None
+    judge_password: str | None = None
+    #: staff codes hashed at once (each hash takes 16 MiB for a few hundredths of a second)
+    hashing: threading.BoundedSemaphore = field(
+        default_factory=lambda: threading.BoundedSemaphore(2))
 
     def _sign(self, value: str) -> str:
         return hmac.new(self.secret, value.encode(), hashlib.sha256).hexdigest()[:32]
@@ -210,18 +233,38 @@ class Sessions:
     def _password_key(self) -> str:
         return self._sign("password:" + (self.password or ""))
 
-    def signed_in(self, sid: str) -> bool:
-        if self.password is None:
-            return True
-        row = self.db.session(sid)
-        return row is not None and hmac.compare_digest(row[0], self._password_key()) and (
-            row[1] > time.time())
+    def _key(self, who: SignIn) -> str:
+        """What a session of this sign-in is tied to: its staff code, else the password it
+        signed in with (another password at the next start signs it out)."""
+        if who.staff is not None:
+            return self._sign(f"code:{who.staff}")
+        if who.role == "judge":
+            return self._sign("judge-password:" + (self.judge_password or ""))
+        return self._password_key()
 
-    def sign_in(self, old_sid: str) -> tuple[str, str]:
-        """Open a signed-in session under a new id; the old one is dropped."""
+    def who(self, sid: str) -> SignIn | None:
+        """The staff sign-in of a session: None when it is not signed in, expired, signed
+        in with a password or code no longer valid, or is no staff session at all."""
+        if self.password is None:
+            return LOCAL
+        row = self.db.session(sid)
+        if row is None or row.role not in STAFF_ROLES or row.expires_at <= time.time():
+            return None
+        if row.staff is None and row.role == "judge" and self.judge_password is None:
+            return None
+        return row if hmac.compare_digest(row.key, self._key(row)) else None
+
+    def signed_in(self, sid: str) -> bool:
+        return self.who(sid) is not None
+
+    def sign_in(self, old_sid: str, who: SignIn | None = None) -> tuple[str, str]:
+        """Open a signed-in session under a new id (the organizer's unless ``who`` says
+        otherwise); the old one is dropped."""
+        who = who or SignIn("", 0.0, "organizer")
         self.db.close_session(old_sid)
         sid, cookie = self.issue()
-        self.db.open_session(sid, self._password_key(), time.time() + SESSION_HOURS * 3600)
+        self.db.open_session(sid, self._key(who), time.time() + SESSION_HOURS * 3600,
+                             role=who.role, person=who.person, staff=who.staff)
         return sid, cookie
 
     def sign_out(self, sid: str) -> None:
@@ -230,6 +273,42 @@ class Sessions:
     def password_matches(self, given: str) -> bool:
         return self.password is not None and hmac.compare_digest(
             given.encode(), self.password.encode())
+
+    def credential(self, given: str) -> SignIn | None:
+        """Who a password or staff code signs in (the shared judge password: a judge not
+        yet named); None when it is neither. A code is checked against its salted hash,
+        which takes a few hundredths of a second."""
+        if self.password_matches(given):
+            return SignIn("", 0.0, "organizer")
+        if self.password is not None and self.judge_password is not None and \
+                hmac.compare_digest(given.encode(), self.judge_password.encode()):
+            return SignIn("", 0.0, "judge")
+        typed = "".join(given.split()).upper()[:64]
+        found = _CODE.fullmatch(typed)
+        if self.password is None or found is None:
+            return None
+        number = int(found.group(1))
+        code = next((c for c in self.db.staff() if c.id == number and c.revoked_at is None),
+                    None)
+        if code is None:
+            return None
+        with self.hashing:
+            made = _code_hash(found.group(2), bytes.fromhex(code.salt))
+        if not hmac.compare_digest(made, code.hash):
+            return None
+        return SignIn("", 0.0, code.role, code.name, code.id)
+
+    def issue_code(self, name: str, role: str, issued_by: str) -> str:
+        """A new staff code for ``name`` in ``role``, returned once (kept as a salted hash
+        only): ``7-ABCD-EFGH-JKMN-PQRS``."""
+        if role not in STAFF_ROLES:
+            raise ValueError(f"not a staff role: {role!r}")
+        secret = "-".join("".join(secrets.choice(CODE_ALPHABET) for _ in range(4))
+                          for _ in range(CODE_GROUPS))
+        salt = secrets.token_bytes(16)
+        made = self.db.add_staff(name=name, role=role, salt=salt.hex(),
+                                 hash=_code_hash(secret, salt), issued_by=issued_by)
+        return f"{made}-{secret}"
 
 
 @dataclass

@@ -4,6 +4,7 @@ list, get the verdict, record it (``validator/web/routes/judge.py``)."""
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 
 import polars as pl
@@ -110,6 +111,25 @@ def test_the_judge_form_never_answers_500(sample: TestClient, fields: dict[str, 
                            data={"csrf": token, "judge": "J", **fields})
     assert response.status_code in (200, 400)
     assert "Internal Server Error" not in response.text
+
+
+@pytest.mark.parametrize(("text", "code"), [
+    ("a" + " " * 1_000_000 + "b", "LINE_TOO_LONG"),  # a line of spaces just under the form's
+    ("3 Pot of Greed\n" + "1" * 1_000_000, "LINE_TOO_LONG"),
+    ("#main\n" + " " * 1_000_000 + "x", "BAD_PASSCODE"),  # a YDK: a passcode line, shown cut
+    ("a" + " " * (1 << 20) + "b", None),  # over the form's 1 MiB a field: refused unread
+])
+def test_a_pasted_deck_with_a_huge_line_is_refused_fast_and_named(
+        sample: TestClient, text: str, code: str | None) -> None:
+    token = csrf_token(sample, f"/judge/{LEGAL_PLAYER}")
+    started = time.perf_counter()
+    response = sample.post(f"/judge/{LEGAL_PLAYER}/check",
+                           data={"csrf": token, "judge": "J", "deck_text": text})
+    assert time.perf_counter() - started < 2.0
+    assert response.status_code == 400
+    assert re.findall(r'data-field="([^"]+)" data-code="([A-Z_]+)"', response.text) == (
+        [("deck_text", code)] if code else [])
+    assert 'name="csrf"' in response.text  # a page of the app either way
 
 
 # --- finding the player

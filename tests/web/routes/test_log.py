@@ -90,6 +90,9 @@ def test_a_penalty_other_than_the_default_is_recorded_with_its_reason(
     ({"player_id": ""}, [("log", "BAD_OPTION")]),
     ({"penalty": "BANISHMENT"}, [("penalty", "BAD_OPTION")]),
     ({"penalty": "CAUTION"}, [("reason", "BAD_OPTION")]),  # a downgrade without a reason
+    ({"round": "²"}, [("round", "BAD_OPTION")]),  # each number field named as itself
+    ({"duel": "two"}, [("duel", "BAD_OPTION")]),
+    ({"table": "9" * 30}, [("table", "BAD_OPTION")]),
 ])
 def test_an_entry_that_cannot_be_logged_is_refused_and_not_kept(
         sample: TestClient, fields: dict[str, str], refused: list[tuple[str, str]]) -> None:
@@ -331,5 +334,5 @@ def test_a_number_of_the_log_form_in_anything_but_ascii_digits_is_a_form_error(
                                        "player_id": LEGAL_PLAYER, "judge": "J", "code": "LATE",
                                        "round": "1", "duel": "1", field: value})
     assert answer.status_code == 400
-    assert refusal(answer) == [("number", "BAD_OPTION")]
+    assert refusal(answer) == [(field, "BAD_OPTION")]  # the field at fault, by its name
     assert len(event_of(sample).db.log(LEGAL_PLAYER)) == before

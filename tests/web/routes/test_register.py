@@ -29,6 +29,7 @@ from validator.inputs.entries import entries_frame
 from validator.web.app import create_app
 from validator.web.limits import PlayerLimits
 from validator.web.routes.register import PLAYER_COOKIE
+from validator.web.security import Throttle
 
 CODE = "ABC234"
 ANA, BO = "0401234567", "0409876543"
@@ -586,3 +587,43 @@ def test_the_organizer_sees_every_list_a_player_submitted(reg: TestClient) -> No
     assert re.findall(r'data-number="(\d+)"', page.text) == [str(h.number) for h in history]
     assert all(h.sha256 in page.text for h in history)
     assert 'data-none="1"' in reg.get(f"/registrations/{BO}").text
+
+
+def test_judges_view_the_registrations_and_only_the_organizer_changes_them(
+        tmp_path: Path) -> None:
+    password = "organizer-password"
+    with app_client(tmp_path / "event.sqlite", password=password) as organizer:
+        organizer.app.state.throttle = Throttle(step=0, most=0)  # type: ignore[attr-defined]
+        organizer.post("/login", data={"csrf": csrf_token(organizer, "/login"),
+                                       "password": password})
+        subs.set_event_code(event_of(organizer).db, CODE)
+        shown = organizer.post("/staff/issue", data={"csrf": csrf_token(organizer, "/staff"),
+                                                     "name": "Kim", "role": "judge"})
+        code = re.search(r'<strong class="code">([^<]+)</strong>', shown.text)
+        assert code
+        judge = TestClient(organizer.app)
+        judge.post("/login", data={"csrf": csrf_token(judge, "/login"),
+                                   "password": code.group(1)})
+        assert submit(judge, ANA).status_code == 303  # a player page, for anyone
+        view = judge.get("/registrations")
+        assert view.status_code == 200
+        assert f'data-player="{ANA}"' in view.text
+        assert 'action="/registrations/settings"' not in view.text  # hidden from a judge
+        for path in ("/registrations.json", "/registrations.xlsx", "/registrations.zip"):
+            assert judge.get(path).status_code == 403, path
+        token_ = csrf_token(judge, "/registrations")
+        refused = [judge.post("/registrations/settings", data={"csrf": token_, "what": "close"}),
+                   judge.post(f"/registrations/{ANA}/unlock", data={"csrf": token_,
+                                                                    "reason": "x"}),
+                   judge.post(f"/registrations/{ANA}/choose", data={"csrf": token_,
+                                                                    "choice": "page"})]
+        assert [r.status_code for r in refused] == [403, 403, 403]
+        assert subs.event_code(event_of(judge).db) == CODE
+        assert subs.unlocks(event_of(judge).db) == []
+        assert 'action="/registrations/settings"' in organizer.get("/registrations").text
+        assert organizer.get("/registrations.json").status_code == 200
+        organizer.post(f"/registrations/{ANA}/unlock", data={
+            "csrf": csrf_token(organizer, "/registrations"), "reason": "late bus",
+            "judge": "Org"})
+        [unlocked] = subs.unlocks(event_of(organizer).db)
+        assert unlocked.reason == "late bus"

@@ -82,6 +82,9 @@ def test_round_3_pairings_a_judge_finds_table_12_and_records_a_duel_forfeiture(
     hidden = _hidden(form_page)
     assert _table(form_page) == str(TABLE)
     assert re.search(r'name="round"[^>]*value="3"', form_page)
+    log_form = client.get("/log", params={"player": LEGAL_PLAYER}).text  # the same defaults
+    assert _table(log_form) == str(TABLE)
+    assert re.search(r'name="round"[^>]*value="3"', log_form)
     counts = dict(re.findall(r'name="(n:[^"]+)" value="(\d+)"', form_page))
     first = next(iter(counts))
     counts[first] = str(int(counts[first]) - 1)

@@ -1,13 +1,18 @@
-"""Organizer sign-in and sign-out (only when the server has a password), and the language
-a device reads pages in."""
+"""Staff sign-in and sign-out (only when the server has a password): the organizer
+password, a shared judge password, or a person's staff code; and the language a device
+reads pages in."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
+from starlette.concurrency import run_in_threadpool
 
+from validator.text.i18n import say
 from validator.vocab import LANGS
-from validator.web.pages import form, page, state_of
+from validator.web.pages import MAX_JUDGE_NAME, form, page, page_lang, state_of
 from validator.web.security import Sessions, Throttle
 
 router = APIRouter()
@@ -24,31 +29,55 @@ def _client(request: Request) -> str:
     return request.client.host if request.client else "unknown"
 
 
+def _login_page(request: Request, http_status: int = 200, **context: object) -> Response:
+    """The sign-in page: one field for a password or a staff code, and a name field when
+    the server has a shared judge password."""
+    sessions: Sessions = request.app.state.sessions
+    if isinstance(context.get("error"), str):
+        context["error"] = say(page_lang(request), str(context["error"]))
+    return page(request, "login.html", http_status=http_status,
+                shared_judge=sessions.judge_password is not None, **context)
+
+
 @router.get("/login")
 async def login_page(request: Request) -> Response:
-    return page(request, "login.html")
+    return _login_page(request)
 
 
 @router.post("/login")
 async def login(request: Request) -> Response:
+    """Sign in with the organizer password, the shared judge password (with a name, asked
+    once per device) or a staff code; each sign-in goes to the staff log."""
     data = await form(request)
     sessions: Sessions = request.app.state.sessions
     throttle: Throttle = request.app.state.throttle
     client = _client(request)
     async with throttle.attempt(client) as heard:
         if not heard:
-            return page(request, "login.html", http_status=429,
+            return _login_page(request, 429,
                         error="Several sign-ins from this network are being checked; try "
                               "again in a few seconds.")
-        if not sessions.password_matches(str(data.get("password", ""))):
+        who = await run_in_threadpool(sessions.credential, str(data.get("password", ""))[:200])
+        if who is None:
             await throttle.failed(client)
-            return page(request, "login.html", http_status=401, error="Wrong password.")
+            return _login_page(request, 401,
+                        error="Wrong password or code.")
     throttle.succeeded(client)
+    name = " ".join(str(data.get("name", "")).split())[:MAX_JUDGE_NAME]
+    if who.role == "judge" and who.staff is None:
+        if not name:
+            return _login_page(request, 400, ask_name=True,
+                        error="Enter your name: your records carry it.")
+        who = replace(who, person=name)
     db = state_of(request).db
     chosen = db.page_lang(request.state.session)
-    sid, cookie = sessions.sign_in(request.state.session)
+    sid, cookie = sessions.sign_in(request.state.session, who)
     if chosen is not None:  # the language picked before signing in stays
         db.set_page_lang(sid, chosen)
+    if who.person and who.staff is None:  # the shared judge password: the name given
+        db.set_judge(sid, who.person, False)
+    how = "staff code" if who.staff is not None else f"{who.role} password"
+    db.log_staff(who.person or who.role, "signed in", f"{how}, from {client}")
     response = RedirectResponse("/", status_code=303)
     set_session_cookie(request, response, cookie)
     return response

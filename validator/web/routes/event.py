@@ -34,7 +34,7 @@ from validator.report.json import report_bytes
 from validator.report.model import Report
 from validator.report.xlsx import event_xlsx
 from validator.vocab import LANGS, REGULATIONS, STATUSES
-from validator.web.pages import files, form, judged, latest, page, state_of
+from validator.web.pages import ORGANIZER, files, form, judged, latest, page, state_of
 from validator.web.state import CUSTOM_POLICY, safe_name
 
 router = APIRouter()
@@ -129,7 +129,7 @@ async def check_status(request: Request) -> Response:
                     media_type="application/json", headers={"Cache-Control": "no-store"})
 
 
-@router.post("/event")
+@router.post("/event", dependencies=[ORGANIZER])
 async def save_event(request: Request) -> Response:
     data = await form(request)
     state = state_of(request)
@@ -154,7 +154,7 @@ async def save_event(request: Request) -> Response:
     return RedirectResponse("/?msg=" + quote("Event saved."), status_code=303)
 
 
-@router.post("/policy")
+@router.post("/policy", dependencies=[ORGANIZER])
 async def upload_policy(request: Request) -> Response:
     """An organizer's own penalty policy (TOML, the schema of the shipped ones)."""
     data = await form(request)
@@ -231,14 +231,14 @@ async def _receive(request: Request, kind: str, allowed: tuple[str, ...],
     return RedirectResponse(f"/?upload={batch}{skipped}#received", status_code=303)
 
 
-@router.post("/upload/registrations")
+@router.post("/upload/registrations", dependencies=[ORGANIZER])
 async def upload_registrations(request: Request) -> Response:
     return await _receive(request, "registrations", REGISTRATION_TYPES,
                           "Choose one or more registration files (.xlsx, .csv, .pdf, or a .zip "
                           "of them); nothing was uploaded.")
 
 
-@router.post("/upload/decks")
+@router.post("/upload/decks", dependencies=[ORGANIZER])
 async def upload_decks(request: Request) -> Response:
     return await _receive(request, "decks", DECK_TYPES,
                           "Choose deck files or a zip, or paste ydke links or deck codes; "
@@ -268,7 +268,7 @@ async def confirm_page(request: Request, batch: int) -> Response:
                 words=PART_WORDS[part], players=len(players))
 
 
-@router.post("/uploads/{batch}/confirm")
+@router.post("/uploads/{batch}/confirm", dependencies=[ORGANIZER])
 async def confirm(request: Request, batch: int) -> Response:
     data = await form(request)
     _batch(request, batch)
@@ -285,7 +285,7 @@ async def confirm(request: Request, batch: int) -> Response:
     return _see(batch)
 
 
-@router.post("/uploads/{batch}/remove")
+@router.post("/uploads/{batch}/remove", dependencies=[ORGANIZER])
 async def remove_upload(request: Request, batch: int) -> Response:
     """Undo one upload: the event is checked again without it."""
     await form(request)
@@ -299,7 +299,7 @@ async def remove_upload(request: Request, batch: int) -> Response:
     return RedirectResponse("/?msg=" + quote(text) + "#uploads", status_code=303)
 
 
-@router.post("/uploads/{batch}/restore")
+@router.post("/uploads/{batch}/restore", dependencies=[ORGANIZER])
 async def put_back(request: Request, batch: int) -> Response:
     await form(request)
     _batch(request, batch)

@@ -41,6 +41,7 @@ from validator.web.pages import (
     new_key,
     page,
     recorder,
+    signed_in_as,
     state_of,
 )
 from validator.web.routes.log import already, confirm_page, one_time_key, similar
@@ -245,9 +246,14 @@ async def judge_me(request: Request, saved: int = 0, back: str = "") -> Response
 async def set_judge_me(request: Request) -> Response:
     data = await form(request)
     name = " ".join(str(data.get("name", "")).split())[:MAX_JUDGE_NAME]
+    who = signed_in_as(request)
+    if who is not None and who.staff is not None:
+        raise InputError.at("judge", "your name and role come from your staff code; the "
+                            "organizer issues a new code to change them", code="BAD_OPTION")
     if not name:
         raise InputError.at("judge", "enter your name", code="BAD_OPTION")
-    state_of(request).db.set_judge(request.state.session, name, bool(data.get("head")))
+    head = bool(data.get("head")) and who is not None and who.role in ("head", "organizer")
+    state_of(request).db.set_judge(request.state.session, name, head)
     back = _own_path(str(data.get("back", "")))
     return RedirectResponse(back or "/judges/me?saved=1", status_code=303)
 

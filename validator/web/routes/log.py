@@ -35,6 +35,7 @@ from validator.report.xlsx import log_xlsx
 from validator.vocab import STAGES, Stage
 from validator.web.pages import (
     MAX_JUDGE_NAME,
+    ORGANIZER,
     form,
     latest,
     new_key,
@@ -190,7 +191,7 @@ async def log_record(request: Request) -> Response:
     reason = str(data.get("reason", "")).strip()
     if made_as != "confirmed" and not reason:
         raise InputError.at("reason", "a downgrade or upgrade needs a reason", code="BAD_OPTION")
-    round_ = optional_number(str(data.get("round", "")))
+    round_ = optional_number(str(data.get("round", "")), "round")
     same_round = state.db.log(player_id, round=round_, in_round=True)
     if not data.get("confirm") and (earlier := similar(same_round, player_id, round_,
                                                        [item.code])):
@@ -200,9 +201,9 @@ async def log_record(request: Request) -> Response:
     entry, new = await run_in_threadpool(  # the commit waits for the disk
         state.db.record_once,
         player_id=player_id, player_name=name, judge=judge.name, round=round_,
-        duel=optional_number(str(data.get("duel", ""))), kind="infraction",
+        duel=optional_number(str(data.get("duel", "")), "duel"), kind="infraction",
         codes=[item.code], default_penalty=item.penalty, penalty=chosen, decision=made_as,
-        reason=reason, table=optional_number(str(data.get("table", ""))), form_key=key,
+        reason=reason, table=optional_number(str(data.get("table", "")), "table"), form_key=key,
         player_kind=kind, head_judge=judge.head,
         details={"infraction": item.text.get(lang, item.text["en"]), "section": item.section,
                  "applies_to": policy.applies_to(chosen, stage, lang), "stage": stage})
@@ -232,7 +233,7 @@ async def entry_page(request: Request, entry_id: int, again: int = 0) -> Respons
                 replaced=state.db.entry(entry.replaces) if entry.replaces else None)
 
 
-@router.post("/log/{entry_id}/void")
+@router.post("/log/{entry_id}/void", dependencies=[ORGANIZER])
 async def void_entry(request: Request, entry_id: int) -> Response:
     """Void an entry: it stays in the log, marked voided, with who, when and why."""
     data = await form(request)
@@ -248,7 +249,7 @@ async def void_entry(request: Request, entry_id: int) -> Response:
                             status_code=303)
 
 
-@router.post("/log/{entry_id}/correct")
+@router.post("/log/{entry_id}/correct", dependencies=[ORGANIZER])
 async def correct_entry(request: Request, entry_id: int) -> Response:
     """Correct an entry: a new entry replaces it; the original stays, marked corrected."""
     data = await form(request)
@@ -277,7 +278,7 @@ async def correct_entry(request: Request, entry_id: int) -> Response:
     field: dict[str, Any] = {}
     for name in ("round", "table", "duel"):
         text = str(data.get(name, "")).strip()
-        field[name] = optional_number(text) if text else getattr(entry, name)
+        field[name] = optional_number(text, name) if text else getattr(entry, name)
     made, _ = await run_in_threadpool(
         state.db.record_once,
         player_id=entry.player_id, player_name=entry.player_name, judge=judge.name,

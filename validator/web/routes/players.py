@@ -20,7 +20,19 @@ from validator.report.model import Report
 from validator.report.penalty_log import clause, infraction_text, status
 from validator.text.lexicon import MAX_QUANTITY, quantity_in_range, whole_number
 from validator.vocab import SECTIONS
-from validator.web.pages import form, judge_of, judged, latest, new_key, page, recorder, state_of
+from validator.web.pages import (
+    HEAD,
+    ORGANIZER,
+    form,
+    judge_of,
+    judged,
+    latest,
+    new_key,
+    page,
+    recorder,
+    signed_in_judge,
+    state_of,
+)
 from validator.web.routes.log import log_context
 
 router = APIRouter()
@@ -90,7 +102,7 @@ async def player(request: Request, player_id: str, restored: int = 0) -> Respons
                 current=current, table=rounds.table_of(state.db, player_id, current))
 
 
-@router.post("/players/{player_id}/decide")
+@router.post("/players/{player_id}/decide", dependencies=[HEAD])
 async def decide(request: Request, player_id: str) -> Response:
     """The head judge settles an entry: which card it is (and its quantity), who, why. A
     form sent again records once; ``replaces``: the decision this one corrects (kept,
@@ -110,7 +122,10 @@ async def decide(request: Request, player_id: str) -> Response:
         values["where"] = str(original["where"])
         values["section"] = values["section"] or str(original["section"] or "")
     card = values["typed_card"] or values["card"]
-    if values["decided_by"]:
+    named = signed_in_judge(request)
+    if named is not None:  # the person signed in, whatever the form says
+        data_judge, head = named.name, named.head
+    elif values["decided_by"]:
         data_judge = values["decided_by"]
         me = judge_of(request)
         head = me is not None and me.head and me.name == data_judge
@@ -135,7 +150,7 @@ async def decide(request: Request, player_id: str) -> Response:
     return RedirectResponse(f"/players/{quote(player_id)}#decisions", status_code=303)
 
 
-@router.post("/players/{player_id}/decisions/{decision}/void")
+@router.post("/players/{player_id}/decisions/{decision}/void", dependencies=[ORGANIZER])
 async def void_decision(request: Request, player_id: str, decision: int) -> Response:
     """Void a decision: kept, marked voided with who, when and why; its entry is open
     again for the head judge."""
@@ -196,7 +211,7 @@ def _name(request: Request, player_id: str) -> str:
     return str(found["player_name"][0]) if found.height else player_id
 
 
-@router.post("/players/{player_id}/restore")
+@router.post("/players/{player_id}/restore", dependencies=[ORGANIZER])
 async def restore(request: Request, player_id: str) -> Response:
     """Check an earlier version of the player's list or deck again (until a newer upload)."""
     data = await form(request)

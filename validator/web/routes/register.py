@@ -1,5 +1,6 @@
 """The players' registration page (``/r/{code}``) and the organizer's view of it
-(``/registrations``).
+(``/registrations``: every staff role may view it; the event code, the deadline, PINs,
+unlocks, choices and exports are the organizer's).
 
 A player gives their KONAMI ID and name and their deck (typed card names with autocomplete,
 a pasted ydke link, deck code or text list, an uploaded YDK file or filled Konami PDF
@@ -45,7 +46,16 @@ from validator.report.style import export_text
 from validator.text.lexicon import MAX_QUANTITY, whole_number
 from validator.vocab import SECTIONS, Lang
 from validator.web.limits import PlayerLimits, Window
-from validator.web.pages import files, form, latest, page, page_lang, recorder, state_of
+from validator.web.pages import (
+    ORGANIZER,
+    files,
+    form,
+    latest,
+    page,
+    page_lang,
+    recorder,
+    state_of,
+)
 from validator.web.state import EventState
 
 __all__ = ["PLAYER_COOKIE", "router", "staff_router"]
@@ -642,7 +652,7 @@ async def registrations_player(request: Request, player_id: str) -> Response:
                     s: sum(n for sec, _, n in rows if sec == s) for s in SECTIONS})
 
 
-@staff_router.post("/registrations/settings")
+@staff_router.post("/registrations/settings", dependencies=[ORGANIZER])
 async def registrations_settings(request: Request) -> Response:
     """The event code (a new one, or closing the page), the deadline and players' PINs."""
     data = await form(request)
@@ -686,7 +696,7 @@ async def registrations_settings(request: Request) -> Response:
     return RedirectResponse(f"/registrations?saved={what}", status_code=303)
 
 
-@staff_router.post("/registrations/{player_id}/unlock")
+@staff_router.post("/registrations/{player_id}/unlock", dependencies=[ORGANIZER])
 async def registrations_unlock(request: Request, player_id: str) -> Response:
     """Let one player submit once more after the deadline, with a reason (logged)."""
     data = await form(request)
@@ -698,7 +708,7 @@ async def registrations_unlock(request: Request, player_id: str) -> Response:
     return RedirectResponse("/registrations?saved=unlock", status_code=303)
 
 
-@staff_router.post("/registrations/{player_id}/choose")
+@staff_router.post("/registrations/{player_id}/choose", dependencies=[ORGANIZER])
 async def registrations_choose(request: Request, player_id: str) -> Response:
     """Which list counts for a player with one on the page and one uploaded."""
     data = await form(request)
@@ -728,7 +738,7 @@ def export_rows(state: EventState) -> dict[str, Any]:
                             for s in subs.current(state.db)]}
 
 
-@staff_router.get("/registrations.json")
+@staff_router.get("/registrations.json", dependencies=[ORGANIZER])
 async def registrations_json(request: Request) -> Response:
     return Response(json.dumps(export_rows(state_of(request)), ensure_ascii=False, indent=1),
                     media_type="application/json", headers={
@@ -773,7 +783,7 @@ def _workbook(state: EventState) -> bytes:
         return path.read_bytes()
 
 
-@staff_router.get("/registrations.xlsx")
+@staff_router.get("/registrations.xlsx", dependencies=[ORGANIZER])
 async def registrations_xlsx(request: Request) -> Response:
     """Every current list in the Konami sheet layout, one worksheet per player."""
     data = await run_in_threadpool(_workbook, state_of(request))
@@ -790,7 +800,7 @@ def _pdfs(state: EventState) -> bytes:
     return buffer.getvalue()
 
 
-@staff_router.get("/registrations.zip")
+@staff_router.get("/registrations.zip", dependencies=[ORGANIZER])
 async def registrations_zip(request: Request) -> Response:
     """Every current list on a filled Konami PDF sheet, one per player, in a zip."""
     data = await run_in_threadpool(_pdfs, state_of(request))

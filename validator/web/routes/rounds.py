@@ -9,6 +9,7 @@ from urllib.parse import quote
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import FormData
 
 from validator.errors import InputError, Problem
 from validator.event import rounds
@@ -21,7 +22,16 @@ from validator.inputs.pairings import (
 )
 from validator.report.deck_checks import deck_check_xlsx
 from validator.text.lexicon import whole_number
-from validator.web.pages import files, form, latest, page, recorder, state_of
+from validator.web.pages import (
+    ORGANIZER,
+    files,
+    form,
+    latest,
+    page,
+    recorder,
+    signed_in_judge,
+    state_of,
+)
 from validator.web.state import EventState
 
 router = APIRouter()
@@ -60,7 +70,7 @@ async def rounds_page(request: Request) -> Response:
                 ready=(await latest(request)).result is not None)
 
 
-@router.post("/rounds/current")
+@router.post("/rounds/current", dependencies=[ORGANIZER])
 async def set_current(request: Request) -> Response:
     data = await form(request)
     state = state_of(request)
@@ -69,7 +79,7 @@ async def set_current(request: Request) -> Response:
     return RedirectResponse("/rounds#current", status_code=303)
 
 
-@router.post("/rounds/import")
+@router.post("/rounds/import", dependencies=[ORGANIZER])
 async def import_pairings(request: Request) -> Response:
     """A pairings export or a pasted list, for the round given (a file's round column
     wins); every seat is matched to a registered player or reported."""
@@ -142,8 +152,15 @@ async def draw_tables(request: Request, round_: int) -> Response:
                             code="BAD_OPTION")
     made = rounds.draw(state.db, round_, size, seed=seed,
                        include_checked=data.get("include_checked") == "on",
-                       drawn_by=str(data.get("judge", "")).strip()[:80])
+                       drawn_by=_drawn_by(request, data))
     return RedirectResponse(f"/rounds/{round_}?drawn={made.id}#draws", status_code=303)
+
+
+def _drawn_by(request: Request, data: FormData) -> str:
+    """Who drew the tables: the person signed in when their sign-in names them, else the
+    name typed (may be empty)."""
+    named = signed_in_judge(request)
+    return named.name if named is not None else str(data.get("judge", "")).strip()[:80]
 
 
 @router.get("/rounds/{round_}/sheet", response_class=HTMLResponse)

@@ -1,0 +1,123 @@
+"""The engine beside its anchors in one run: the DuckDB query and the polars floor.
+
+``python -m bench.anchor [--sizes 100000 1000000] [--repeats 3]``: at each size, legality
+only and with lists, the engine (read + check), the DuckDB query of ``bench.sql`` (read
+included) and the polars floor (``scan_parquet`` and one ``group_by`` over the same rows),
+each in a new process, the three interleaved run after run so that a busy machine slows
+all of them alike; medians and ratios. Verdicts of the engine and DuckDB are compared in
+every run (and with the reference checker at sizes up to ``--reference-max``); a
+difference stops the run. Prints the Markdown section, then one JSON line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+MODES = ("legality", "lists")
+
+
+def _child(*args: str) -> dict[str, Any]:
+    out = subprocess.run([sys.executable, "-m", "bench.measure", *args], cwd=ROOT,
+                         capture_output=True, text=True, check=False)
+    if out.returncode != 0:
+        raise SystemExit(f"bench.measure {' '.join(args)} failed:\n{out.stderr[-3000:]}")
+    return dict(json.loads(out.stdout.strip().splitlines()[-1]))
+
+
+def measure(players: int, cards: str, repeats: int, reference_max: int) -> dict[str, Any]:
+    """Medians (and every run) of engine, DuckDB and floor in both modes at one size."""
+    out: dict[str, Any] = {"players": players}
+    for mode in MODES:
+        runs: dict[str, list[float]] = {"engine": [], "duckdb": [], "floor": []}
+        cpu: dict[str, list[float]] = {"engine": [], "duckdb": []}
+        for at in range(repeats):
+            flags = ["--no-reference"] if (at or mode == "legality"
+                                           or players > reference_max) else []
+            engine = _child("engine", str(players), "--mode", mode, "--cards", cards, *flags)
+            if "identical" in engine and not engine["identical"]:
+                raise SystemExit(f"engine and reference disagree at {players} decks: "
+                                 f"{engine['differences']} differences")
+            out.setdefault(f"{mode}_reference", engine.get("identical"))
+            duckdb = _child("duckdb", str(players), "--mode", mode, "--cards", cards)
+            if duckdb["differences"]:
+                raise SystemExit(f"engine and DuckDB disagree at {players} decks ({mode}): "
+                                 f"{duckdb['differences']} differences")
+            floor = _child("floor", str(players), "--mode", mode, "--cards", cards)
+            runs["engine"].append(engine["read_s"] + engine["check_s"])
+            runs["duckdb"].append(duckdb["duckdb_s"])
+            runs["floor"].append(floor["floor_s"])
+            cpu["engine"].append(engine["cpu_s"])
+            cpu["duckdb"].append(duckdb["cpu_s"])
+            out["rows"] = engine["rows"]
+            out[f"{mode}_verdicts"] = duckdb["verdicts"]
+        out[mode] = {name: statistics.median(times) for name, times in runs.items()}
+        out[f"{mode}_cpu"] = {name: statistics.median(times) for name, times in cpu.items()}
+        out[f"{mode}_runs"] = runs
+    return out
+
+
+def markdown(results: list[dict[str, Any]], repeats: int) -> list[str]:
+    """The section of ``bench/results.md``."""
+    lines = [
+        "## The engine beside the best DuckDB query and the polars floor",
+        "",
+        "Same Parquet files, same run, each measurement a new process, the three interleaved "
+        f"(median of {repeats} runs; `python -m bench.anchor`). *Engine*: read (deck ids as "
+        "categoricals) + `validator.engine.check`; *DuckDB*: the query of `bench/sql.py`, "
+        "reading included; *floor*: `pl.scan_parquet(...).group_by('deck_id', "
+        "'passcode').agg(pl.col('qty').sum())` over the same rows (decks, and lists in "
+        "*with lists*). Verdicts of engine and DuckDB identical in every run (and with the "
+        "reference checker where it ran). CPU: user + system time of the process, all "
+        "threads.",
+        "",
+        "| decks | mode | engine (s) | DuckDB (s) | floor (s) | engine / DuckDB | "
+        "engine / floor | engine CPU (s) | DuckDB CPU (s) | verdicts |",
+        "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in results:
+        for mode in MODES:
+            t, c = r[mode], r[f"{mode}_cpu"]
+            lines.append(
+                f"| {r['players']:,} | {'legality' if mode == 'legality' else 'with lists'} | "
+                f"{t['engine']:.2f} | {t['duckdb']:.2f} | {t['floor']:.2f} | "
+                f"{t['engine'] / t['duckdb']:.2f} | {t['engine'] / t['floor']:.2f} | "
+                f"{c['engine']:.2f} | {c['duckdb']:.2f} | {r[f'{mode}_verdicts']:,} |")
+    lines += ["", "Every run (s), engine / DuckDB / floor:", ""]
+    for r in results:
+        for mode in MODES:
+            runs = r[f"{mode}_runs"]
+            lines.append(f"- {r['players']:,} decks, {mode}: " + "; ".join(
+                f"{e:.2f} / {d:.2f} / {f:.2f}"
+                for e, d, f in zip(runs["engine"], runs["duckdb"], runs["floor"], strict=True)))
+    return lines
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="*", default=[100_000, 1_000_000])
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--reference-max", type=int, default=100_000)
+    parser.add_argument("--cards", default="auto")
+    args = parser.parse_args()
+    results = []
+    for players in args.sizes:
+        results.append(measure(players, args.cards, args.repeats, args.reference_max))
+        r = results[-1]
+        print(f"{players:,} decks: " + "; ".join(
+            f"{mode} engine {r[mode]['engine']:.2f} s, DuckDB {r[mode]['duckdb']:.2f} s, "
+            f"floor {r[mode]['floor']:.2f} s ({r[mode]['engine'] / r[mode]['duckdb']:.2f}x "
+            f"DuckDB, {r[mode]['engine'] / r[mode]['floor']:.2f}x floor)" for mode in MODES),
+            file=sys.stderr, flush=True)
+    print("\n".join(markdown(results, args.repeats)))
+    print(json.dumps({"repeats": args.repeats, "results": results}))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,107 @@
+"""Cold start as a user installs it: ``deckcheck check one.ydk`` with real card data stored.
+
+``python -m bench.cold [--venv DIR] [--runs 7]``: the package installed (not editable) with
+``pip install .`` into a throwaway virtual environment (or ``DIR``, reused), the real card
+data and the TCG list imported with ``deckcheck data import ... --data-dir D``, then
+``deckcheck check DECK.ydk --data-dir D`` timed from process start, each run a new process:
+wall time, CPU time (user + system) and page faults; and the slowest imports of one run
+(``python -X importtime``, cumulative). Prints one JSON line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from bench.files import DECKS, ROOT, SOURCES
+
+
+def _installed(venv: Path) -> Path:
+    exe = venv / "bin" / "deckcheck"
+    if not exe.exists():
+        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+        subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet",
+                        str(ROOT)], check=True, capture_output=True)
+    return exe
+
+
+def _run(command: list[str]) -> dict[str, float]:
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    began = time.perf_counter()
+    done = subprocess.run(command, capture_output=True, check=False)
+    wall = time.perf_counter() - began
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode not in (0, 1):
+        raise SystemExit(f"{' '.join(command)} failed:\n{done.stderr.decode()[-2000:]}")
+    return {"wall": wall, "cpu": (after.ru_utime - before.ru_utime)
+            + (after.ru_stime - before.ru_stime), "faults": after.ru_minflt - before.ru_minflt}
+
+
+def _imports(python: Path, command: list[str]) -> list[tuple[str, float]]:
+    done = subprocess.run([str(python), "-X", "importtime", *command], capture_output=True,
+                          text=True, check=False)
+    rows = []
+    for line in done.stderr.splitlines():
+        if not line.startswith("import time:"):
+            continue
+        _, cumulative, name = line.removeprefix("import time:").split("|")
+        if cumulative.strip().isdigit() and not name[1:].startswith(" "):  # top level
+            rows.append((name.strip(), int(cumulative) / 1e6))
+    return sorted(rows, key=lambda row: -row[1])[:12]
+
+
+def run(venv: Path | None, runs: int) -> dict[str, Any]:
+    work = Path(tempfile.mkdtemp(prefix="deckcheck-cold-"))
+    try:
+        exe = _installed(venv or work / "venv")
+        data = work / "data"
+        subprocess.run([str(exe), "data", "import", *map(str, SOURCES), "--data-dir",
+                        str(data)], check=True, capture_output=True)
+        deck = sorted(DECKS.rglob("*.ydk"))[0]
+        command = [str(exe), "check", str(deck), "--data-dir", str(data)]
+        _run(command)  # the file cache warm, as for a user's second run
+        timed = [_run(command) for _ in range(runs)]
+        bare = [_run([str(exe.with_name("python")), "-c", "pass"]) for _ in range(3)]
+        polars = [_run([str(exe.with_name("python")), "-c", "import polars"])
+                  for _ in range(3)]
+        return {
+            "deck": deck.name, "runs": runs,
+            **{f"{key}_median": statistics.median(t[key] for t in timed)
+               for key in ("wall", "cpu", "faults")},
+            "walls": [t["wall"] for t in timed],
+            "python_wall": statistics.median(t["wall"] for t in bare),
+            "polars_wall": statistics.median(t["wall"] for t in polars),
+            "polars_faults": statistics.median(t["faults"] for t in polars),
+            "imports": _imports(exe.with_name("python"),
+                                ["-c", "from validator.cli import main; main()", "check",
+                                 str(deck), "--data-dir", str(data)]),
+        }
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--venv", type=Path, default=None,
+                        help="install into (or reuse) this virtual environment")
+    parser.add_argument("--runs", type=int, default=7)
+    args = parser.parse_args()
+    if not all(path.exists() for path in (DECKS, *SOURCES)):
+        print(json.dumps({"skipped": "bench.cold needs the real data in ../shared/data"}))
+        return
+    os.environ.pop("DECKCHECK_DATA", None)
+    print(json.dumps(run(args.venv, args.runs)))
+
+
+if __name__ == "__main__":
+    main()
