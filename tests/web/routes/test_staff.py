@@ -237,3 +237,15 @@ def test_the_staff_log_names_each_sign_in_and_code(organizer: TestClient) -> Non
     assert log[1]["action"] == "issued"
     assert "Noa Logged (judge)" in log[1]["detail"]
     assert any(line["who"] == "organizer" and line["action"] == "signed in" for line in log)
+
+
+def test_a_code_is_shown_once_and_a_reload_issues_none(organizer: TestClient) -> None:
+    shown = organizer.post("/staff/issue", data={"csrf": csrf_token(organizer, "/staff"),
+                                                 "name": "Mai Tanaka", "role": "judge"},
+                           follow_redirects=False)
+    assert shown.status_code == 303
+    first = organizer.get(shown.headers["location"])
+    again = organizer.get(shown.headers["location"])  # reload, or Back to it
+    assert re.search(r'<strong class="code">\d+-', first.text)
+    assert '<strong class="code">' not in again.text
+    assert [c.name for c in event_of(organizer).db.staff()].count("Mai Tanaka") == 1

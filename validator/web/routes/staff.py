@@ -37,9 +37,16 @@ def _staff_page(request: Request, http_status: int = 200, **context: object) -> 
                 auth=request.app.state.password is not None, **context)
 
 
+#: codes just issued, by (session, code number): shown by the next page of that session only
+_FRESH: dict[tuple[str, int], dict[str, str]] = {}
+
+
 @router.get("/staff", response_class=HTMLResponse, dependencies=[ORGANIZER])
-async def staff_page(request: Request, revoked: int = 0) -> Response:
-    return _staff_page(request, revoked=revoked)
+async def staff_page(request: Request, revoked: int = 0, issued: int = 0) -> Response:
+    """The staff page; after issuing, the new code once (a reload or Back shows it no more,
+    and never issues another)."""
+    fresh = _FRESH.pop((str(request.state.session), issued), None) if issued else None
+    return _staff_page(request, revoked=revoked, issued=fresh, issued_gone=issued and not fresh)
 
 
 @router.post("/staff/issue", response_class=HTMLResponse, dependencies=[ORGANIZER])
@@ -59,7 +66,9 @@ async def issue_code(request: Request) -> Response:
                             code="NOT_READY")
     sessions: Sessions = request.app.state.sessions
     code = sessions.issue_code(name, role, _actor(request))
-    return _staff_page(request, issued={"name": name, "role": role, "code": code})
+    number = int(code.split("-", 1)[0])
+    _FRESH[(str(request.state.session), number)] = {"name": name, "role": role, "code": code}
+    return RedirectResponse(f"/staff?issued={number}", status_code=303)
 
 
 @router.post("/staff/{code}/revoke", dependencies=[ORGANIZER])
