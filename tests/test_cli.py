@@ -468,6 +468,38 @@ def test_serve_passes_the_judge_password_from_a_file_or_the_environment(
     assert "--judge-password-file: BAD_OPTION" in short.output
 
 
+
+def test_serve_passes_the_registration_page_s_limits_to_the_app(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import socket
+
+    from validator.web.limits import PlayerLimits
+
+    given: list[object] = []
+
+    class Stop(Exception):
+        """Raised instead of serving."""
+
+    def create_app(*_: object, **options: object) -> None:
+        given.append(options["player_limits"])
+        raise Stop
+
+    opened: list[socket.socket] = []
+    real = socket.create_server
+
+    def create_server(*args: Any, **kwargs: Any) -> socket.socket:
+        opened.append(real(*args, **kwargs))
+        return opened[-1]
+
+    monkeypatch.setattr("validator.web.app.create_app", create_app)
+    monkeypatch.setattr("socket.create_server", create_server)
+    db = ["serve", "--db", str(tmp_path / "e.sqlite"), "--port", "0"]
+    CliRunner().invoke(main, db)
+    CliRunner().invoke(main, [*db, "--submissions-per-id", "3", "--requests-per-address", "50"])
+    for made in opened:  # the server never started: its sockets are closed here
+        made.close()
+    assert given == [PlayerLimits(), PlayerLimits(submissions=3, requests=50)]
+
 def test_forwarded_headers_are_believed_only_from_named_proxies() -> None:
     from validator.cli import server_config
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import io
 import re
 from collections.abc import Callable
@@ -38,6 +39,7 @@ from validator.errors import (
     ProblemCollector,
     capped,
 )
+from validator.event import submissions
 from validator.event.bounded import Limits
 from validator.event.rounds import place_seats
 from validator.event.run import run_event
@@ -58,6 +60,7 @@ from validator.report.model import judged_event
 from validator.sheets.convert import convert
 from validator.sheets.workbook import KonamiSheet, write_konami_workbook
 from validator.web.app import create_app
+from validator.web.limits import PlayerLimits
 from validator.web.state import EventState
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -117,6 +120,41 @@ def _cli_codes(args: list[str]) -> list[str]:
     """The codes the command line prints in its ``error: PLACE: CODE what`` lines."""
     output = CliRunner().invoke(main, args).output
     return re.findall(r"^error: .*?: ([A-Z][A-Z0-9_]+) ", output, re.M)
+
+
+def _register_codes(tmp: Path, case: str) -> list[str]:
+    """The codes the registration page answers a second submission with: after the deadline
+    (``locked``), from another device without the receipt code (``other``), past the limit
+    of one submission (``limit``)."""
+    app = create_app(tmp / "event.sqlite", cards_spec="demo", hosts=frozenset({"testserver"}),
+                     player_limits=PlayerLimits(submissions=1))
+    with TestClient(app) as client:
+        db = app.state.event.db
+        submissions.set_event_code(db, "ABC234")
+
+        def sent() -> str:
+            page = client.get("/r/ABC234").text
+            token = re.search(r'name="csrf" value="([^"]+)"', page)
+            assert token
+            return client.post("/r/ABC234/submit", data={
+                "csrf": token.group(1), "player_id": "0401234567", "player_name": "Ana",
+                "main_name_0": "Raigeki", "main_qty_0": "3"}).text
+
+        sent()
+        if case == "locked":
+            submissions.set_deadline(db, dt.datetime.now(dt.UTC) - dt.timedelta(minutes=1))
+        if case == "other":
+            client.cookies.clear()
+        return re.findall(r'data-code="([A-Z_]+)"', sent())
+
+
+def _list_conflict(tmp: Path) -> list[str]:
+    db = EventDB(tmp / "event.sqlite")
+    submissions.add(db, player_id="0401234567", player_name="Ana", source="typed", lang="en",
+                    rows=[("main", 12580477, 3)], limit=10, window=600)
+    page = submissions.page_registrations(db)
+    both = submissions.merged(page, submissions.page_registrations(db), {})
+    return _codes(both.problems) if both is not None else []
 
 
 def _web_codes(tmp: Path, path: str, lists: str | None = None) -> list[str]:
@@ -417,6 +455,10 @@ SAMPLES: dict[str, Sample] = {
     "NOTHING_READ": lambda tmp, _: _nothing_read(tmp),
     "UPLOAD_TOO_SLOW": lambda tmp, _: _hostile_upload(tmp, b"SLOW"),
     "UPLOAD_TOO_BIG_IN_MEMORY": lambda tmp, _: _hostile_upload(tmp, b"HUGE"),
+    "LIST_CONFLICT": lambda tmp, _: _list_conflict(tmp),
+    "LISTS_LOCKED": lambda tmp, _: _register_codes(tmp, "locked"),
+    "TOO_MANY_SUBMISSIONS": lambda tmp, _: _register_codes(tmp, "limit"),
+    "WRONG_PLAYER_CODE": lambda tmp, _: _register_codes(tmp, "other"),
     MORE: lambda tmp, _: _many_without_player(tmp),
 }
 

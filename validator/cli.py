@@ -822,14 +822,23 @@ def server_config(app: Any, forwarded_allow_ips: str | None) -> Any:
 @click.option("--read-memory", type=click.IntRange(64, 65536), default=READ_MEMORY >> 20,
               show_default=True, help="Most memory reading one uploaded file may take, in "
                                       "MiB; a file that needs more is reported, not read.")
+@click.option("--submissions-per-id", type=click.IntRange(1, 1000), default=10,
+              show_default=True, help="Lists one KONAMI ID may submit on the registration "
+                                      "page in 10 minutes; more are refused, not stored.")
+@click.option("--requests-per-address", type=click.IntRange(1, 100000), default=300,
+              show_default=True, help="Requests one client address may make to the "
+                                      "registration page per minute (a venue's players share "
+                                      "one address).")
 @data_dir_option
 @user_errors
 def serve_command(db_path: Path, host: str, port: int, password: str | None,
                   password_file: Path | None, judge_password_file: Path | None,
                   forwarded_allow_ips: str | None, allow_hosts: tuple[str, ...],
                   cards_spec: str | None, max_upload: int,
-                  read_seconds: float, read_memory: int, data_dir: Path | None) -> None:
-    """Serve the web app for organizers and judges (one event per database file).
+                  read_seconds: float, read_memory: int, submissions_per_id: int,
+                  requests_per_address: int, data_dir: Path | None) -> None:
+    """Serve the web app for organizers and judges (one event per database file), and the
+    players' registration page.
 
     Example: deckcheck serve --db regional.sqlite --host 0.0.0.0 --password-file pw.txt
     """
@@ -839,6 +848,7 @@ def serve_command(db_path: Path, host: str, port: int, password: str | None,
 
     from validator.event.bounded import Limits
     from validator.web.app import create_app
+    from validator.web.limits import PlayerLimits
     from validator.web.security import LOOPBACK, MIN_PASSWORD, allowed_hosts
 
     source = click.get_current_context().get_parameter_source("password")
@@ -879,7 +889,9 @@ def serve_command(db_path: Path, host: str, port: int, password: str | None,
     app = create_app(db_path, password=password, judge_password=judge_password,
                      cards_spec=cards_spec, data_dir=data_dir,
                      max_upload=max_upload << 20, hosts=allowed_hosts(host, allow_hosts),
-                     checks="process", limits=Limits(read_seconds, read_memory << 20))
+                     checks="process", limits=Limits(read_seconds, read_memory << 20),
+                     player_limits=PlayerLimits(submissions=submissions_per_id,
+                                                requests=requests_per_address))
     server = uvicorn.Server(server_config(app, forwarded_allow_ips))
     shown = f"[{host}]" if ":" in host else host
     out.print(f"deckcheck serving {db_path} on http://{shown}:{port}/")

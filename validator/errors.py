@@ -162,6 +162,13 @@ PROBLEM_CODES: dict[str, str] = {
                                 "limit per file; it is not read (nor read again)",
     "NOTHING_READ": "an upload from which no player's list or deck could be read; it "
                     "replaces nothing",
+    # the registration page
+    "LIST_CONFLICT": "a player with a list on the registration page and on an uploaded list "
+                     "(the organizer chooses which one counts)",
+    "LISTS_LOCKED": "a list submitted on the registration page after its deadline",
+    "TOO_MANY_SUBMISSIONS": "more lists submitted for one KONAMI ID, or requests from one "
+                            "address, than the server takes in its time window",
+    "WRONG_PLAYER_CODE": "a receipt code or PIN that is not the player's",
     # the overflow summary
     MORE: "a count of a file's problems beyond those reported one by one, by code",
 }

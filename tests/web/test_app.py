@@ -11,13 +11,16 @@ from fastapi import Request
 from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 
-from tests.web.helpers import ROOT, client_for, csrf_token, refusal
+from tests.web.helpers import ROOT, client_for, csrf_token, event_of, refusal
 from validator.errors import SHOWN, InputError, Problem
+from validator.event import submissions
 from validator.web.routes import ROUTERS
 
 #: a page of every router, and a static file
 PAGES = ["/", "/status.json", "/judge", "/log", "/players/P1/log", "/login",
          "/static/style.css"]
+#: the registration page's event code in the routes' paths
+CODE = "ABC234"
 #: what a visitor who has not signed in may see
 OPEN = ["/login", "/static/style.css"]
 
@@ -31,8 +34,9 @@ def guarded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
 
 
 def _routes() -> list[tuple[str, str]]:
-    """Every (method, path) of the routers, a player id in place of the path's parameter."""
-    return sorted((method, route.path.replace("{player_id}", "P1"))
+    """Every (method, path) of the routers, a player id (and the registration page's event
+    code) in place of the path's parameters."""
+    return sorted((method, route.path.replace("{player_id}", "P1").replace("{code}", CODE))
                   for router in ROUTERS for route in router.routes
                   if isinstance(route, APIRoute) for method in route.methods or ())
 
@@ -40,6 +44,7 @@ def _routes() -> list[tuple[str, str]]:
 def test_every_router_s_routes_are_served(client: TestClient) -> None:
     routes = _routes()
     assert ("POST", "/judge/P1/record") in routes
+    submissions.set_event_code(event_of(client).db, CODE)
     # a POST without its form's token reaches its handler, which refuses it (403)
     answers = {(method, path): client.request(method, path, follow_redirects=False).status_code
                for method, path in routes}

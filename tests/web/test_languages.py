@@ -310,7 +310,7 @@ class _Literal(HTMLParser):
 
 
 #: names written as they are in every language
-_NAMES = {"deckcheck", "JSON", "XLSX", "CSV", "UTC"}
+_NAMES = {"deckcheck", "JSON", "XLSX", "CSV", "UTC", "SHA"}
 TEMPLATES = Path(__file__).resolve().parents[2] / "validator" / "web" / "templates"
 
 

@@ -85,6 +85,21 @@ CREATE TABLE IF NOT EXISTS judges (
     set_at TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS page_langs (
     sid TEXT PRIMARY KEY, lang TEXT NOT NULL, set_at TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS register_submissions (
+    id INTEGER PRIMARY KEY,
+    player_id TEXT NOT NULL, player_name TEXT NOT NULL,
+    source TEXT NOT NULL CHECK (source IN ('typed', 'ydke', 'code', 'ydk', 'pdf')),
+    lang TEXT NOT NULL, submitted_at TEXT NOT NULL, rows TEXT NOT NULL, sha256 TEXT NOT NULL,
+    late INTEGER NOT NULL DEFAULT 0);
+CREATE INDEX IF NOT EXISTS register_submissions_player ON register_submissions (player_id);
+CREATE TABLE IF NOT EXISTS register_access (
+    player_id TEXT PRIMARY KEY, receipt TEXT, pin TEXT);
+CREATE TABLE IF NOT EXISTS register_unlocks (
+    id INTEGER PRIMARY KEY, player_id TEXT NOT NULL, reason TEXT NOT NULL,
+    made_by TEXT NOT NULL, made_at TEXT NOT NULL, used_by INTEGER);
+CREATE TABLE IF NOT EXISTS register_choices (
+    player_id TEXT PRIMARY KEY, choice TEXT NOT NULL CHECK (choice IN ('page', 'upload')),
+    made_by TEXT NOT NULL, made_at TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS staff (
     id INTEGER PRIMARY KEY, name TEXT NOT NULL,
     role TEXT NOT NULL CHECK (role IN ('judge', 'head', 'organizer')),
@@ -467,7 +482,11 @@ class EventDB:
         decided = self._query("SELECT count(*), max(id), (SELECT count(*) FROM changes "
                               "WHERE target = 'decision') FROM decisions")
         policy = hashlib.sha256((self.meta("policy") or "").encode()).hexdigest()[:12]
-        return f"{rows[0][0]}|{chosen[0][0]}|{self.settings()}|{decided[0]}|{policy}"
+        registered = self._query(  # the lists players submitted on the registration page
+            "SELECT max(id), (SELECT group_concat(player_id || choice, ',') FROM "
+            "register_choices) FROM register_submissions")
+        return (f"{rows[0][0]}|{chosen[0][0]}|{self.settings()}|{decided[0]}|{policy}"
+                f"|{registered[0]}")
 
     def add_decision(self, *, player_id: str, place: str, card: str, qty: int | None,
                      section: str | None, decided_by: str, reason: str,

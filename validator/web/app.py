@@ -30,6 +30,7 @@ from validator.event.store import EventDB
 from validator.files.safety import MAX_UPLOAD
 from validator.text.i18n import say, term
 from validator.text.lexicon import whole_number
+from validator.web.limits import PlayerLimits, Window
 from validator.web.pages import (
     HERE,
     ROLE_NAMES,
@@ -42,6 +43,7 @@ from validator.web.pages import (
 )
 from validator.web.routes import ROUTERS
 from validator.web.routes.auth import set_session_cookie
+from validator.web.routes.register import PlayerRefused, player_refused
 from validator.web.security import (
     LOOPBACK,
     REFUSED_BODY,
@@ -70,12 +72,14 @@ def create_app(db_path: Path, *, password: str | None = None,
                data_dir: Path | None = None, max_upload: int = MAX_UPLOAD,
                hosts: frozenset[str] = frozenset(LOOPBACK),
                checks: Literal["process", "thread"] = "thread",
-               limits: Limits | None = None) -> Any:
+               limits: Limits | None = None,
+               player_limits: PlayerLimits | None = None) -> Any:
     """The ASGI app for one event's database file. ``hosts`` are the host names it answers
     to (see :func:`validator.web.security.allowed_hosts`); ``checks`` says where event
     checks run (see :mod:`validator.web.state`); ``limits`` what reading one upload may
     take (see :mod:`validator.event.bounded`). ``judge_password``: a shared password that
-    signs in judges (who give their name once), beside the organizer's ``password``."""
+    signs in judges (who give their name once), beside the organizer's ``password``;
+    ``player_limits`` what the registration page takes (see :mod:`validator.web.limits`)."""
     db = EventDB(db_path)
     event = EventState(db, store.load_cards(cards_spec, data_dir), data_dir, checks,
                        limits or Limits())
@@ -93,6 +97,9 @@ def create_app(db_path: Path, *, password: str | None = None,
                                   judge_password if password is not None else None)
     app.state.throttle = Throttle()
     app.state.hosts = hosts
+    app.state.player_limits = player_limits or PlayerLimits()
+    app.state.addresses = Window(app.state.player_limits.requests,
+                                 app.state.player_limits.address_seconds)
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     for router in ROUTERS:
         app.include_router(router)
@@ -111,7 +118,7 @@ def create_app(db_path: Path, *, password: str | None = None,
         path = request.scope["path"]  # as sent, never rebuilt from the Host header
         refused = request.scope.get(REFUSED_BODY)
         response: Response
-        if refused is not None and request.state.signed_in:
+        if refused is not None and (request.state.signed_in or path.startswith(PLAYER_PATHS)):
             title = "Upload too large" if refused[0] == 413 else "Server busy"
             response = error_page(request, refused[0], words_of(request, title), refused[1],
                                   back="/" if path.startswith("/upload") else None)
@@ -144,6 +151,8 @@ def create_app(db_path: Path, *, password: str | None = None,
                     title=words_of(request, "Form refused"),
                     message=words_of(request, "This form came without a valid security token "
                                      "(CSRF). Reload the page and send it again."))
+
+    app.exception_handler(PlayerRefused)(player_refused)
 
     @app.exception_handler(RoleRefused)
     async def refused_role(request: Request, exc: RoleRefused) -> HTMLResponse:

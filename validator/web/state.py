@@ -44,6 +44,7 @@ from validator.cards.store import MANIFEST, data_dir
 from validator.engine.resolve import resolve
 from validator.engine.tables import CardTable, card_attributes
 from validator.errors import InputError, Problem
+from validator.event import submissions
 from validator.event.bounded import (
     Job,
     Limits,
@@ -353,11 +354,16 @@ class EventState:
             else:
                 decks[upload.id] = read
         assembled = assemble(effective, lists, decks, self.db.choices())
-        if assembled.registrations is None:
+        settings = self.settings()  # the lists players submitted count as one more upload
+        registrations = submissions.merged(
+            assembled.registrations,
+            submissions.page_registrations(self.db, settings.name, settings.date),
+            submissions.choices(self.db))
+        if registrations is None:
             return None, [], assembled.versions
         try:
             setup = self.setup()
-            return check_event(assembled.registrations, assembled.decks, setup,
+            return check_event(registrations, assembled.decks, setup,
                                decks_label="submitted decks", decisions=self.decisions(),
                                decisions_label="decisions",
                                attributes=self.card_table(setup)), [], assembled.versions

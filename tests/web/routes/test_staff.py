@@ -38,7 +38,10 @@ def _roles(route: APIRoute) -> tuple[str, ...] | None:
     return found[0] if found else None
 
 
-ROUTES = [r for router in ROUTERS for r in router.routes if isinstance(r, APIRoute)]
+#: the staff's routes (the players' pages under /r/ are no staff pages: they decide their
+#: own access, see tests/web/routes/test_register.py)
+ROUTES = [r for router in ROUTERS for r in router.routes if isinstance(r, APIRoute)
+          and not r.path.startswith("/r/")]
 KEPT = sorted({(method, r.path, _roles(r)) for r in ROUTES for method in r.methods or ()
                if _roles(r) is not None}, key=str)
 
