@@ -223,3 +223,15 @@ def test_cards_without_release_information_say_what_to_import(fmt: str, sources:
     assert warning.code == "NO_RELEASE_INFO"
     assert advice in warning.message
     assert evidence_warnings([], load_format(fmt), [], sources) == []
+
+
+def test_a_long_list_of_cards_without_release_information_ends_in_no_words() -> None:
+    from validator.text.i18n import say
+
+    names = [f"Card {n}" for n in range(40)]
+    [warning] = evidence_warnings([], load_format("advanced-tcg"), names, "cards.json")
+    assert warning.msgid is not None
+    for lang in ("en", "ja", "ko", "th"):
+        text = say(lang, warning.msgid, **dict(warning.values))
+        assert "Card 29, …" in text and "Card 30" not in text  # the count says how many
+        assert " more" not in text and "40" in text

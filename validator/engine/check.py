@@ -317,8 +317,8 @@ def evidence_warnings(warnings: list[Problem], fmt: Format, unknown: list[str],
     if not unknown:
         return warnings
     region = "/".join(p.upper() for p in fmt.card_pool)
-    shown = ", ".join(unknown[:_NAMED]) + (f" and {len(unknown) - _NAMED} more"
-                                           if len(unknown) > _NAMED else "")
+    # the first names, then "…" (the count is in the sentence): no words of one language
+    shown = ", ".join(unknown[:_NAMED]) + (", …" if len(unknown) > _NAMED else "")
     command = ("`deckcheck data import cards-rush.cdb`" if fmt.rush else
                "`deckcheck data import cards.delta.cdb`")
     cdbs = [p for p in sources.split(", ") if p.endswith(".cdb")]
