@@ -26,12 +26,12 @@ from typing import Any
 from bench.files import DECKS, ROOT, SOURCES
 
 
-def _installed(venv: Path) -> Path:
+def _installed(venv: Path, root: Path = ROOT) -> Path:
     exe = venv / "bin" / "deckcheck"
     if not exe.exists():
         subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
         subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet",
-                        str(ROOT)], check=True, capture_output=True)
+                        str(root)], check=True, capture_output=True)
     return exe
 
 
@@ -60,14 +60,17 @@ def _imports(python: Path, command: list[str]) -> list[tuple[str, float]]:
     return sorted(rows, key=lambda row: -row[1])[:12]
 
 
-def run(venv: Path | None, runs: int) -> dict[str, Any]:
+def run(venv: Path | None, runs: int, root: Path = ROOT,
+        deck: Path | None = None) -> dict[str, Any]:
+    """The figures of the checkout at ``root`` (this one unless given), checking ``deck``
+    (else the first real deck)."""
     work = Path(tempfile.mkdtemp(prefix="deckcheck-cold-"))
     try:
-        exe = _installed(venv or work / "venv")
+        exe = _installed(venv or work / "venv", root)
         data = work / "data"
         subprocess.run([str(exe), "data", "import", *map(str, SOURCES), "--data-dir",
                         str(data)], check=True, capture_output=True)
-        deck = sorted(DECKS.rglob("*.ydk"))[0]
+        deck = deck or sorted(DECKS.rglob("*.ydk"))[0]
         command = [str(exe), "check", str(deck), "--data-dir", str(data)]
         _run(command)  # the file cache warm, as for a user's second run
         timed = [_run(command) for _ in range(runs)]

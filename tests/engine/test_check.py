@@ -13,7 +13,8 @@ from tests.deckbuild import build, codes, legal_filler
 from validator.cards.banlist import read_banlist
 from validator.cards.db import CardDB
 from validator.cards.formats import load_format
-from validator.engine.check import check, evidence_warnings
+from validator.engine import check as engine_check
+from validator.engine.check import CheckResult, check, evidence_warnings, held_cards
 from validator.errors import ImplementationError, InputError
 from validator.inputs.decks.batch import read_deck_paths
 
@@ -237,3 +238,76 @@ def test_a_long_list_of_cards_without_release_information_ends_in_no_words() -> 
         assert "Card 30" not in text
         assert " more" not in text
         assert "40" in text
+
+
+# -- a check of few decks looks only at the cards they hold -----------------------------------
+
+
+def _both_ways(monkeypatch: pytest.MonkeyPatch, **arguments: object) -> tuple[
+        CheckResult, CheckResult]:
+    """The check over the held cards only, and the same check over every card."""
+    few = check(**arguments)  # type: ignore[arg-type]
+    monkeypatch.setattr(engine_check, "FEW_DECKS", -1)
+    every = check(**arguments)  # type: ignore[arg-type]
+    return few, every
+
+
+def _assert_same(few: CheckResult, every: CheckResult) -> None:
+    from polars.testing import assert_frame_equal
+
+    assert_frame_equal(few.decks, every.decks)
+    assert_frame_equal(few.violations, every.violations)
+    assert_frame_equal(few.resolved, every.resolved)
+    assert [(w.code, w.values) for w in few.warnings] == [
+        (w.code, w.values) for w in every.warnings]
+    assert few.release_unknown == every.release_unknown
+
+
+@pytest.mark.parametrize("with_lists", [False, True])
+def test_few_decks_get_the_verdicts_of_a_check_over_every_card(
+        demo_db: CardDB, with_lists: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    from bench.synth import synthesize
+    from validator.cards.load import load
+
+    setup = load("advanced-tcg", demo_db)
+    event = synthesize(demo_db, setup.banlist, setup.fmt, 30, seed=7, rate=0.2)
+    check_module_few = engine_check.FEW_DECKS
+    few, every = _both_ways(monkeypatch, entries=event.decks, cards=demo_db, fmt=setup.fmt,
+                            banlist=setup.banlist,
+                            registered=event.registered if with_lists else None)
+    assert few.decks.height <= check_module_few
+    assert few.violations.height > 5
+    _assert_same(few, every)
+
+
+def test_few_real_decks_get_the_verdicts_of_a_check_over_every_card(
+        ygojson_db: CardDB, monkeypatch: pytest.MonkeyPatch) -> None:
+    paths: list[object] = [*sorted(shared_path("decks", "windbot").glob("*.ydk"))[:12]]
+    files = read_deck_paths(paths)
+    few, every = _both_ways(monkeypatch, entries=files.entries, cards=ygojson_db,
+                            fmt=load_format("advanced-tcg"),
+                            banlist=read_banlist(shared_path("lflist", "0TCG.lflist.conf")))
+    assert few.violations.height > 3
+    _assert_same(few, every)
+
+
+def test_a_name_treated_as_another_is_counted_with_it_in_a_small_check(
+        ygojson_db: CardDB, monkeypatch: pytest.MonkeyPatch) -> None:
+    # neither card is "Harpie Lady" itself: the name's own row must still be looked up
+    deck = build(ygojson_db, "harpies",
+                 [("Harpie Lady 1", 3), ("Harpie Lady 2", 2), *legal_filler(ygojson_db, 12)])
+    few, every = _both_ways(monkeypatch, entries=deck, cards=ygojson_db,
+                            fmt=load_format("advanced-tcg"),
+                            banlist=read_banlist(shared_path("lflist", "0TCG.lflist.conf")))
+    over = few.violations.filter(pl.col("code") == "TOO_MANY_COPIES")
+    assert over["card"].to_list() == ["Harpie Lady"]
+    assert over["count"].to_list() == [5]
+    _assert_same(few, every)
+
+
+def test_held_cards_keeps_the_cards_held_and_the_names_they_are_treated_as() -> None:
+    attrs = pl.DataFrame({"card_id": [1, 2, 3, 4, 5], "name_id": [1, 1, 3, 4, 4]})
+    rows = pl.DataFrame({"card_id": [2, None, 2]}, schema={"card_id": pl.Int64})
+    listed = pl.DataFrame({"card_id": [5]})
+    assert held_cards(attrs, rows, None)["card_id"].to_list() == [1, 2]
+    assert held_cards(attrs, rows, listed)["card_id"].to_list() == [1, 2, 4, 5]

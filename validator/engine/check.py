@@ -46,7 +46,8 @@ from validator.engine.tables import (
 from validator.errors import ImplementationError, Problem
 from validator.text.i18n import say
 
-__all__ = ["CHUNK_ABOVE", "CHUNK_ROWS", "CheckResult", "check", "code_counts", "combine"]
+__all__ = ["CHUNK_ABOVE", "CHUNK_ROWS", "FEW_DECKS", "CheckResult", "check", "code_counts",
+           "combine", "held_cards"]
 
 _CODE_ORDER = pl.Enum(list(CODES))
 
@@ -55,6 +56,9 @@ _CODE_ORDER = pl.Enum(list(CODES))
 #: change no verdict (smaller events run whole: chunking costs a little time)
 CHUNK_ABOVE = 8_000_000
 CHUNK_ROWS = 2_000_000
+#: a check of at most FEW_DECKS decks looks only at the rows of the card table its decks
+#: and lists hold (and the cards their names are treated as), not at every card
+FEW_DECKS = 64
 
 
 @dataclass
@@ -190,6 +194,18 @@ def check(
     return combine(parts)
 
 
+def held_cards(attrs: pl.DataFrame, *frames: pl.DataFrame | None) -> pl.DataFrame:
+    """The rows of the card table ``attrs`` of the cards in ``frames`` (by ``card_id``) and
+    of the cards whose names those are treated as (``name_id``): all that the rules of a
+    check of these rows look up. Every column of the card table (``folded``, ``counts_as``)
+    was computed over all cards already, so no row's values change."""
+    ids = pl.concat([frame.select("card_id") for frame in frames if frame is not None])
+    held = attrs.filter(pl.col("card_id").is_in(ids["card_id"].drop_nulls().implode()))
+    names = held["name_id"].drop_nulls().implode()
+    return attrs.filter(pl.col("card_id").is_in(held["card_id"].implode())
+                        | pl.col("card_id").is_in(names))
+
+
 def combine(parts: list[CheckResult]) -> CheckResult:
     """Results of disjoint sets of decks as one (deck numbers continue one another)."""
     first = parts[0]
@@ -225,6 +241,8 @@ def _check(entries: pl.DataFrame, registered: pl.DataFrame | None, *, unread: pl
     if registered is not None:
         reg_df = prepare_rows(resolve(registered, cards, fmt), index)
     clock.lap("resolve")
+    if index.height <= FEW_DECKS:
+        attrs = held_cards(attrs, rows_df, reg_df)
     # card-level conditions are evaluated once per card, on the small card table
     flags: dict[str, pl.Expr] = {}
     for module in MODULES:

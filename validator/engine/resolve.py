@@ -232,7 +232,8 @@ def _fuzzy_once(missing: list[str], names: pl.DataFrame, table: pl.DataFrame,
 class Nicknames(BaseModel):
     """``validator/data/nicknames.toml``: what players write → the English card name."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # validators built at first use: a check that reads no such file never pays for them
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
     nicknames: dict[str, str] = Field(min_length=1)
 
     @field_validator("nicknames")

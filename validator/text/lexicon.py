@@ -67,7 +67,8 @@ def fold(text: str) -> str:
 
 
 class _Table(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # validators built at first use: a check that reads no such file never pays for them
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class Columns(_Table):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 import polars as pl
@@ -173,7 +174,13 @@ class Term:
     def local(self, lang: Lang) -> pl.Expr:
         if lang == "en":
             return self.expr
-        return self.expr.replace(terms(lang, self.context))
+        return self.expr.replace(_terms(lang, self.context))
+
+
+@cache
+def _terms(lang: Lang, context: str) -> dict[str, str]:
+    """The words of a kind in a language, looked up once (the catalogs are read once)."""
+    return terms(lang, context)
 
 
 #: one message in every language: lang → a string expression
@@ -182,7 +189,7 @@ Said = dict[Lang, pl.Expr]
 
 def word(context: str, english: str) -> Said:
     """A word of a kind known when the rule is written (a literal in every language)."""
-    return {lang: pl.lit(english if lang == "en" else terms(lang, context).get(english, english))
+    return {lang: pl.lit(english if lang == "en" else _terms(lang, context).get(english, english))
             for lang in LANGS}
 Value = pl.Expr | Card | Term | dict[Lang, pl.Expr]
 
