@@ -185,6 +185,16 @@ def _quantity(text: str, field: str) -> int:
     return number
 
 
+async def _typed_form(request: Request, code: str) -> tuple[str, Typed] | Response:
+    """The event's code and the player's form, or the form page again saying what is wrong
+    with it."""
+    held = _event_code(request, code)
+    try:
+        return held, await _typed(await form(request))
+    except InputError as exc:
+        return _form_page(request, held, http_status=400, errors=_errors(exc.problems))
+
+
 async def _typed(data: FormData) -> Typed:
     """The player's form; a suggestion taken without script (``fix``: field|name) replaces
     its row's name; a file of another type or a paste over the bound is refused."""
@@ -391,12 +401,10 @@ async def register_page(request: Request, code: str) -> Response:
 @router.post("/{code}/check", response_class=HTMLResponse)
 async def register_check(request: Request, code: str) -> Response:
     """The list checked, without JavaScript: the page again, with the check."""
-    held = _event_code(request, code)
-    data = await form(request)
-    try:
-        typed = await _typed(data)
-    except InputError as exc:
-        return _form_page(request, held, http_status=400, errors=_errors(exc.problems))
+    got = await _typed_form(request, code)
+    if isinstance(got, Response):
+        return got
+    held, typed = got
     try:
         checked, rows, source = await _read(request, typed, page_lang(request))
     except InputError as exc:
@@ -449,12 +457,10 @@ def _errors(problems: list[Problem]) -> list[dict[str, Any]]:
 async def register_submit(request: Request, code: str) -> Response:
     """Store the player's list (an illegal one too: the receipt says why) and show the
     receipt; a list with names that name no card is sent back to fix."""
-    held = _event_code(request, code)
-    data = await form(request)
-    try:
-        typed = await _typed(data)
-    except InputError as exc:
-        return _form_page(request, held, http_status=400, errors=_errors(exc.problems))
+    got = await _typed_form(request, code)
+    if isinstance(got, Response):
+        return got
+    held, typed = got
     state, lang = state_of(request), page_lang(request)
     limits: PlayerLimits = request.app.state.player_limits
     try:
