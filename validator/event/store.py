@@ -743,10 +743,14 @@ def _change(conn: sqlite3.Connection, target: str, entry: int, action: str,
 
 
 def _problem_json(problem: Problem) -> dict[str, Any]:
+    said = {"msgid": problem.msgid, "values": dict(problem.values)} if problem.msgid else {}
     return {"file": problem.file, "line": problem.line, "column": problem.column,
-            "message": problem.message, "code": problem.code}
+            "message": problem.message, "code": problem.code, **said}
 
 
 def _problem(data: dict[str, Any]) -> Problem:
+    msgid = data.get("msgid")
     return Problem(str(data["file"]), data["line"], data["column"], str(data["message"]),
-                   code=str(data["code"]))
+                   code=str(data["code"]), msgid=str(msgid) if msgid else None,
+                   values=tuple((str(k), str(v)) for k, v in dict(data.get("values") or {})
+                                .items()))
