@@ -533,7 +533,8 @@ def test_the_event_json_gives_each_problem_its_code_in_order() -> None:
         (str(ROOT / "decks" / "tcg"), "NO_DECK"),
         (str(ROOT / "decks" / "tcg" / "0499999999.ydk"), "UNMATCHED_DECK"),
         (str(SAMPLE), "BAD_QUANTITY")]
-    assert set(report["problems"][0]) == {"file", "line", "where", "code", "message"}
+    assert set(report["problems"][0]) == {"file", "line", "where", "code", "message",
+                                          "localized_message"}
 
 
 def test_a_file_of_many_problems_counts_the_rest_by_code(tmp_path: Path) -> None:
