@@ -595,7 +595,7 @@ LOCALIZED = {
     "BAD_QUANTITY", "NO_CARD", "BAD_SECTION", "BAD_PASSCODE", "NAME_TOO_LONG", "LINE_TOO_LONG",
     "TOTAL_MISMATCH", "BAD_DECK_ID", "DECK_TWICE", "NO_DECK_FILES", "NO_PLAYERS", "NO_DECK",
     "NOTHING_READ", "UPLOAD_TOO_SLOW", "UPLOAD_TOO_BIG_IN_MEMORY", "LIST_CONFLICT",
-    "BAD_PAIRING", MORE,
+    "BAD_PAIRING", "EMPTY_FILE", "MISSING_COLUMN", "BAD_VALUE", "PASSCODE_TWICE", MORE,
 }
 
 
@@ -608,6 +608,7 @@ def _made(code: str, tmp: Path, monkeypatch: pytest.MonkeyPatch) -> list[Problem
         checked(problem)
         made.append(problem)
 
+    _sample_event_codes.cache_clear()  # made anew, so its problems are seen being made
     with monkeypatch.context() as patch:
         patch.setattr(Problem, "__post_init__", record)
         assert code in SAMPLES[code](tmp, monkeypatch)
