@@ -59,6 +59,7 @@ from validator.report.json import report_dict
 from validator.report.model import judged_event
 from validator.sheets.convert import convert
 from validator.sheets.workbook import KonamiSheet, write_konami_workbook
+from validator.text.i18n import LOCAL_LANGS, PLACEHOLDER, catalog, problem_text
 from validator.web.app import create_app
 from validator.web.limits import PlayerLimits
 from validator.web.state import EventState
@@ -533,7 +534,8 @@ def test_the_event_json_gives_each_problem_its_code_in_order() -> None:
         (str(ROOT / "decks" / "tcg"), "NO_DECK"),
         (str(ROOT / "decks" / "tcg" / "0499999999.ydk"), "UNMATCHED_DECK"),
         (str(SAMPLE), "BAD_QUANTITY")]
-    assert set(report["problems"][0]) == {"file", "line", "where", "code", "message"}
+    assert set(report["problems"][0]) == {"file", "line", "where", "code", "message",
+                                          "localized_message"}
 
 
 def test_a_file_of_many_problems_counts_the_rest_by_code(tmp_path: Path) -> None:
@@ -579,3 +581,68 @@ def test_a_workbook_sheet_name_is_the_place_of_a_sheet_problem(tmp_path: Path) -
     workbook.save(tmp_path / "odd.xlsx")
     reg = read_registrations(tmp_path / "odd.xlsx")
     assert [(p.column, p.code) for p in reg.problems] == [("Odd", "NO_HEADER")]
+
+
+# -- problems in the reader's language
+
+#: the codes whose sample problems name their catalog entry (the readers of deck files,
+#: registration sheets, PDF forms, archives and text); the other codes' problems are English
+LOCALIZED = {
+    "FILE_MISSING", "FILE_TOO_LARGE", "WRONG_FILE_TYPE", "NOT_TEXT", "NOT_UTF8", "ZIP_DAMAGED",
+    "ZIP_UNSAFE", "SHEET_TOO_LARGE", "BAD_CSV", "HIDDEN_SHEET", "BAD_PDF", "PDF_UNSAFE",
+    "PDF_ENCRYPTED", "NOT_A_FORM", "NO_REGISTRATIONS", "NO_HEADER", "NO_PLAYER_COLUMN",
+    "NO_PLAYER_NAMES", "NO_PLAYER", "PLAYER_ID", "BLANK_LIST", "REGISTERED_TWICE", "SUPERSEDED",
+    "BAD_QUANTITY", "NO_CARD", "BAD_SECTION", "BAD_PASSCODE", "NAME_TOO_LONG", "LINE_TOO_LONG",
+    "TOTAL_MISMATCH", "BAD_DECK_ID", "DECK_TWICE", "NO_DECK_FILES", "NO_PLAYERS", "NO_DECK",
+    "NOTHING_READ", "UPLOAD_TOO_SLOW", "UPLOAD_TOO_BIG_IN_MEMORY", "LIST_CONFLICT",
+    "BAD_PAIRING", "EMPTY_FILE", "MISSING_COLUMN", "BAD_VALUE", "PASSCODE_TWICE", "NO_CARDS",
+    "BAD_CARD_DATA", MORE,
+}
+
+
+def _made(code: str, tmp: Path, monkeypatch: pytest.MonkeyPatch) -> list[Problem]:
+    """Every problem of ``code`` the code's sample input makes (in this process)."""
+    made: list[Problem] = []
+    checked = Problem.__post_init__
+
+    def record(problem: Problem) -> None:
+        checked(problem)
+        made.append(problem)
+
+    _sample_event_codes.cache_clear()  # made anew, so its problems are seen being made
+    with monkeypatch.context() as patch:
+        patch.setattr(Problem, "__post_init__", record)
+        assert code in SAMPLES[code](tmp, monkeypatch)
+    return [p for p in made if p.code == code]
+
+
+@pytest.mark.parametrize("code", sorted(LOCALIZED))
+def test_a_readers_problem_is_written_in_each_language(
+        code: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    made = _made(code, tmp_path, monkeypatch)
+    assert made
+    for problem in made:
+        assert problem.msgid is not None, problem
+        assert problem_text(problem, "en") == problem.message
+        placeholders = sorted(set(PLACEHOLDER.findall(problem.msgid)))
+        assert placeholders == sorted(name for name, _ in problem.values
+                                      if name in placeholders)
+        for lang in LOCAL_LANGS:
+            text = catalog(lang).get(problem.msgid)
+            assert text != problem.msgid
+            assert sorted(set(PLACEHOLDER.findall(text))) == placeholders
+            assert problem_text(problem, lang) != problem.message
+
+
+def test_the_terminal_writes_deck_file_problems_in_the_chosen_language(tmp_path: Path) -> None:
+    decks = tmp_path / "decks"
+    _write(decks / "p1.ydk", "#main\nnope\n4031928\n")
+    _write(decks / "p2.txt", "0 Raigeki\n3 Raigeki\n")
+    _write(decks / "p3.ydk", "#main\n4031928\n")
+    ran = CliRunner().invoke(main, ["check", str(decks), "--cards", "demo", "--lang", "ja"])
+    lines = [line for line in ran.output.splitlines() if line.startswith("error:")]
+    assert [line.split()[2] for line in lines] == ["BAD_PASSCODE", "BAD_QUANTITY"]
+    for line in lines:
+        sentence = line.split(maxsplit=3)[3]
+        assert not re.search(r"[A-Za-z]{2,} [A-Za-z]{2,}", re.sub(r"'[^']*'", "", sentence)), line
+        assert re.search(r"[\u3040-\u30ff]", sentence), line

@@ -105,6 +105,11 @@ def _shown(lines: Sequence[str], prefix: str, noun: str) -> None:
         err.print(f"… and {len(lines) - SHOWN} more {noun}", highlight=False)
 
 
+def _lang_of(value: object) -> Lang:
+    """A command's ``--lang`` when it is a language of the catalogs, else English."""
+    return value if value in LANGS else "en"
+
+
 def user_errors(func: F) -> F:
     """Turn library input errors into one clear message and exit status 2."""
 
@@ -115,7 +120,9 @@ def user_errors(func: F) -> F:
         except InputError as exc:
             from validator.report.text import problem_line
 
-            _shown([problem_line(p) for p in exc.problems], "[red]error:[/red]", "problems")
+            lang = _lang_of(kwargs.get("lang"))
+            _shown([problem_line(p, lang) for p in exc.problems], "[red]error:[/red]",
+                   "problems")
             sys.exit(2)
 
     return wrapper  # type: ignore[return-value]
@@ -448,7 +455,8 @@ def check_command(decks: tuple[Path, ...], cards_spec: str | None, banlist_spec:
     problems = files.problems + checked.problems
     from validator.report.text import problem_lines
 
-    _shown(problem_lines(problems), "[red]error:[/red]", "problems (see the JSON report)")
+    _shown(problem_lines(problems, lang), "[red]error:[/red]",
+           "problems (see the JSON report)")
     result = checked.result
     from validator.text.i18n import problem_line
 
@@ -617,7 +625,7 @@ def convert_command(decks: tuple[Path, ...], to: str, target: Path | None, lang:
             err.print(f"Wrote {escape(str(path))}", highlight=False)
     if done and not single:
         err.print(f"Wrote {len(done)} decks to {escape(str(target))}", highlight=False)
-    _shown(problem_lines(problems), "[red]error:[/red]", "problems")
+    _shown(problem_lines(problems, _lang_of(lang)), "[red]error:[/red]", "problems")
     sys.exit(2 if problems else 0)
 
 
@@ -690,7 +698,7 @@ def event_command(registrations: Path, decks: Path | None, cards_spec: str | Non
         if json_target:
             _write_json(report_pieces(judged), json_target)
         step(steps[2], 1, 1)
-    _shown(problem_lines(judged.problems), "[yellow]problem:[/yellow]",
+    _shown(problem_lines(judged.problems, lang), "[yellow]problem:[/yellow]",
            "problems (see the JSON or XLSX report)")
     if json_target != "-" and not quiet:
         print_text(judged, _made(out), every_deck=every_deck)

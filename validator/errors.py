@@ -11,6 +11,7 @@ Three different things go wrong, and each has its own type:
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -33,6 +34,16 @@ TOTAL = 1_000
 #: rows of players' lists that could not be read, kept one by one per file (each is a
 #: decision for the head judge)
 PLAYER_ROWS = 10_000
+
+#: a named placeholder of a catalog entry: ``{file}`` (the one form the catalogs use)
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+def _written(msgid: str, values: dict[str, object]) -> tuple[str, tuple[tuple[str, str], ...]]:
+    """A catalog entry's English sentence and its values, each written as text."""
+    shown = {name: str(value) for name, value in values.items()}
+    return _PLACEHOLDER.sub(lambda m: shown[m.group(1)], msgid), tuple(shown.items())
+
 
 #: Every problem's code → what it means, in one line. A code is stable: reports, scripts and
 #: tests rely on it, while a problem's wording may change.
@@ -204,6 +215,17 @@ class Problem:
             raise ImplementationError(f"unknown problem code {self.code!r}; add it to "
                                       "PROBLEM_CODES")
 
+    @classmethod
+    def of(cls, file: str, line: int | None, column: str | None, msgid: str, /, *,
+           code: str, deck_id: str | None = None, section: str | None = None,
+           text: str | None = None, **values: object) -> Problem:
+        """A problem whose message is the catalog entry ``msgid`` (English, with
+        ``{placeholders}``) filled with ``values``; each report writes it in its language.
+        A value is written as ``str`` gives it: quote typed text with ``repr`` first."""
+        message, written = _written(msgid, values)
+        return cls(file, line, column, message, code=code, deck_id=deck_id, section=section,
+                   text=text, msgid=msgid, values=written)
+
     def _key(self) -> tuple[str, bool, int, bool, str, str]:
         return (self.file, self.line is not None, self.line or 0, self.column is not None,
                 self.column or "", self.code)
@@ -246,6 +268,13 @@ class InputError(Exception):
            column: str | None = None) -> InputError:
         return cls(Problem(file, line, column, message, code=code))
 
+    @classmethod
+    def of(cls, file: str, msgid: str, /, *, code: str, line: int | None = None,
+           column: str | None = None, **values: object) -> InputError:
+        """One problem whose message is a catalog entry (see :meth:`Problem.of`)."""
+        message, written = _written(msgid, values)
+        return cls(Problem(file, line, column, message, code=code, msgid=msgid, values=written))
+
     @property
     def file(self) -> str:
         return self.problems[0].file
@@ -267,8 +296,8 @@ class ImplementationError(Exception):
 def _summary(file: str, codes: Counter[str]) -> Problem:
     counted = ", ".join(f"{n} × {code}" for code, n in sorted(
         codes.items(), key=lambda item: (-item[1], item[0])))
-    return Problem(file, None, None, f"… and {sum(codes.values())} more problems: {counted}",
-                   code=MORE)
+    return Problem.of(file, None, None, "… and {n} more problems: {counted}", code=MORE,
+                      n=sum(codes.values()), counted=counted)
 
 
 def capped(problems: list[Problem], limit: int = PER_FILE,
@@ -314,6 +343,16 @@ class ProblemCollector:
             if code not in PROBLEM_CODES:
                 raise ImplementationError(f"unknown problem code {code!r}")
             self.more[code] += 1
+
+    def say(self, msgid: str, line: int | None = None, column: str | None = None, *,
+            code: str, **values: object) -> None:
+        """:meth:`add` a problem whose message is a catalog entry (see :meth:`Problem.of`)."""
+        if len(self.problems) < self.limit:
+            message, written = _written(msgid, values)
+            self.problems.append(Problem(self.file, line, column, message, code=code,
+                                         msgid=msgid, values=written))
+        else:
+            self.add("", line, column, code=code)
 
     def raise_if_any(self) -> None:
         if self.problems:

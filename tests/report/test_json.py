@@ -25,6 +25,7 @@ from validator.report.json import (
     violations_by_deck,
 )
 from validator.report.model import Report
+from validator.text.i18n import problem_text
 
 _TEXT = st.one_of(st.none(), st.text(alphabet=st.characters(codec="utf-8"), max_size=40))
 _INT = st.one_of(st.none(), st.integers(min_value=-(2**63), max_value=2**63 - 1))
@@ -176,7 +177,8 @@ def test_the_event_report_writes_players_problems_and_decisions(
     assert [p["player_id"] for p in data["players"]] == report.items["player_id"].to_list()
     assert data["unmatched_decks"] == [NO_LIST]
     assert data["problems"] == [{"file": p.file, "line": p.line, "where": p.column,
-                                 "code": p.code, "message": p.message}
+                                 "code": p.code, "message": p.message,
+                                 "localized_message": problem_text(p, report.header.lang)}
                                 for p in sorted(report.problems)]
     assert data["summary"]["problems"] == len(report.problems)
     players = {p["player_id"]: p for p in data["players"]}

@@ -16,13 +16,15 @@ from openpyxl.workbook.workbook import Workbook
 
 from tests.deckbuild import FORBIDDEN, FUZZY, LEGAL, SHORT, UNSETTLED
 from tests.report.test_penalty_log import entry
+from validator.cards.load import Setup
 from validator.errors import ImplementationError
-from validator.event.run import EventResult
+from validator.event.run import EventResult, check_event
+from validator.inputs.registrations.read import read_registration_files
 from validator.judging.penalties import Policy
 from validator.report.model import Report, judged_event
 from validator.report.penalty_log import HEADER
 from validator.report.xlsx import event_xlsx, log_xlsx, write_event_xlsx
-from validator.text.i18n import say, term
+from validator.text.i18n import problem_text, say, term
 from validator.vocab import Lang
 
 WHEN = dt.datetime(2026, 12, 5, 9, 0, tzinfo=dt.UTC)
@@ -154,3 +156,17 @@ def test_the_workbook_is_written_in_the_event_s_language(event: EventResult, th:
     assert term(lang, "slip", "Judge signature") in slips
     violations = next(s for s in slips if "FORBIDDEN_CARD" in s)
     assert "is Forbidden" not in violations
+
+
+def test_the_problems_sheet_is_written_in_the_report_s_language(setup: Setup,
+                                                                th: Policy) -> None:
+    lists = read_registration_files([Path("lists.csv")], [
+        b"Player ID,Player Name,Section,Qty,Card Name\n"
+        b"P1,Ana,Main,three,Raigeki\nP1,Ana,Main,3,Pot of Greed\n,,Main,1,Raigeki\n"])
+    report = judged_event(check_event(lists, None, setup), th, "pre-event", "ja")
+    problems = _rows(_book(report), term("ja", "sheet", "Problems"))[1:]
+    ordered = sorted(report.problems)
+    assert [p[4] for p in problems] == [problem_text(p, "ja") for p in ordered]
+    said = [(row[4], p.message) for row, p in zip(problems, ordered, strict=True) if p.msgid]
+    assert said
+    assert all(written != message for written, message in said)

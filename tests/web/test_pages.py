@@ -4,6 +4,7 @@ own: no routers, no security layers."""
 from __future__ import annotations
 
 import asyncio
+import html
 import io
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
@@ -20,7 +21,7 @@ from tests.web.helpers import client_for, csrf_token, event_of
 from validator.cards.store import demo_cards
 from validator.errors import InputError
 from validator.event.store import EventDB, EventSettings
-from validator.text.i18n import jinja_callables
+from validator.text.i18n import jinja_callables, say
 from validator.web.pages import (
     Forbidden,
     accepted_lang,
@@ -292,3 +293,28 @@ def test_a_language_choice_is_checked_and_goes_back_only_to_this_server(
         refused = client.post("/language", data={"csrf": "forged", "lang": "th"})
         assert refused.status_code == 403
         assert '<html lang="ko">' in client.get("/").text
+
+
+def test_upload_problems_are_in_the_events_language_form_errors_in_the_pages(
+        tmp_path: Path) -> None:
+    japanese = {"accept-language": "ja"}
+    event = {"name": "Regional", "date": "2026-12-05", "format": "advanced-tcg",
+             "regulation": "th", "lang": "ko"}
+    with client_for(tmp_path / "event.sqlite") as client:
+        token = csrf_token(client)
+        assert client.post("/event", data={"csrf": token, **event}).status_code == 200
+        page = client.post("/upload/registrations", headers=japanese,
+                           data={"csrf": token, "replace": "on"},
+                           files=[("files", ("lists.csv", b"hello,world\n1,2\n"))]).text
+        assert 'data-place="lists.csv"' in page
+        no_header = ("no deck list found: expected a header with player, quantity and card "
+                     "columns, Main/Extra/Side columns, or Monster/Spell/Trap/Extra/Side blocks")
+        assert say("ko", no_header) in html.unescape(page)
+        assert no_header not in page
+        refused = client.post("/event", headers=japanese,
+                              data={"csrf": token, **event, "timezone": "Mars/Olympus"})
+        assert refused.status_code == 400
+        zone = ("{typed} is not a time zone (expected a name such as Asia/Bangkok, "
+                "Europe/Paris or UTC)")
+        assert say("ja", zone, typed="'Mars/Olympus'") in html.unescape(refused.text)
+        assert "is not a time zone" not in refused.text

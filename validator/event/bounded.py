@@ -107,12 +107,13 @@ def still_hit(record: str | None, limits: Limits) -> LimitCode | None:
 def limit_problem(name: str, code: LimitCode, limits: Limits) -> Problem:
     """The one problem of an upload whose reading hit a limit."""
     if code == "UPLOAD_TOO_SLOW":
-        what = f"reading this file took longer than {limits.seconds:g} s"
-    else:
-        what = f"reading this file needed more than {limits.memory >> 20} MiB of memory"
-    return Problem(name, None, None, f"{what}; it was not read (a file built to stall the "
-                                     "check?); check its content, or send it another way",
-                   code=code)
+        return Problem.of(name, None, None, "reading this file took longer than {seconds} s; "
+                          "it was not read (a file built to stall the check?); check its "
+                          "content, or send it another way", code=code,
+                          seconds=f"{limits.seconds:g}")
+    return Problem.of(name, None, None, "reading this file needed more than {most} MiB of "
+                      "memory; it was not read (a file built to stall the check?); check its "
+                      "content, or send it another way", code=code, most=limits.memory >> 20)
 
 
 def _status(field: str, pid: int | None = None) -> int:

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from validator.errors import InputError, Problem
-from validator.event.store import EventDB
+from validator.event.store import EventDB, problem_of_record, problem_record
 from validator.inputs.pairings import Seat
 from validator.text.lexicon import fold
 
@@ -166,11 +166,6 @@ def _closest(written: str, players: list[tuple[str, str]]) -> list[str]:
     return shown
 
 
-def _problem_json(problem: Problem) -> dict[str, Any]:
-    return {"file": problem.file, "line": problem.line, "column": problem.column,
-            "message": problem.message, "code": problem.code}
-
-
 @dataclass(frozen=True)
 class Import:
     id: int
@@ -193,7 +188,7 @@ def import_pairings(db: EventDB, placed: list[Placed], source: str,
             "INSERT INTO pairing_imports (rounds, source, seats, problems, imported_at) "
             "VALUES (?, ?, ?, ?, ?)",
             (json.dumps(held), source, len(placed),
-             json.dumps([_problem_json(p) for p in problems], ensure_ascii=False), now()))
+             json.dumps([problem_record(p) for p in problems], ensure_ascii=False), now()))
         number = int(cursor.lastrowid or 0)
         for round_ in held:
             if any(p.round == round_ for p in placed):
@@ -214,8 +209,7 @@ def last_import(db: EventDB, number: int) -> Import | None:
         return None
     i, held, source, seats, problems, when = rows[0]
     return Import(int(i), json.loads(held), str(source), int(seats),
-                  [Problem(str(p["file"]), p["line"], p["column"], str(p["message"]),
-                           code=str(p["code"])) for p in json.loads(problems)], str(when))
+                  [problem_of_record(p) for p in json.loads(problems)], str(when))
 
 
 def current_round(db: EventDB) -> int | None:

@@ -81,7 +81,7 @@ def run_event(registrations: Path, setup: Setup, *, decks: Path | None = None,
     """
     reg = read_registrations(registrations)
     if reg.players.is_empty():
-        raise InputError([*reg.problems, Problem(
+        raise InputError([*reg.problems, Problem.of(
             str(registrations), None, None, "no registered player could be read: expected a "
             "deck list workbook, CSV or PDF sheet with players", code="NO_PLAYERS")])
     submitted = None
@@ -112,10 +112,12 @@ def check_event(reg: Registrations, submitted: DeckFiles | None, setup: Setup, *
         present, labels = set(met.files.ids), met.files.labels
         without = [p for p in reg.players["player_id"].to_list() if p not in present]
         problems.extend(
-            Problem(labels[player], None, None, f"player {player}'s deck file could not be "
-                    "read: the deck is not checked", code="NO_DECK") if player in labels
-            else Problem(decks_label, None, None, f"player {player} has a registered list but "
-                         "no submitted deck", code="NO_DECK") for player in without)
+            Problem.of(labels[player], None, None, "player {player}'s deck file could not be "
+                       "read: the deck is not checked", code="NO_DECK", player=player)
+            if player in labels
+            else Problem.of(decks_label, None, None, "player {player} has a registered list "
+                            "but no submitted deck", code="NO_DECK", player=player)
+            for player in without)
         entries = met.files.entries
     index = reg.players.select("player_id", "player_name").with_row_index("deck")
     frames = [list_check.violations.with_columns(pl.lit("list").alias("on"))]

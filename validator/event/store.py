@@ -30,7 +30,8 @@ from validator.event.versions import Choice, Part, Submission, in_effect
 from validator.vocab import LANGS, Lang
 
 __all__ = ["FAULT_PAUSE", "PLAYER_KINDS", "STAFF_ROLES", "Change", "EventDB", "EventSettings",
-           "Judge", "LogEntry", "SignIn", "StaffCode", "valid_timezone"]
+           "Judge", "LogEntry", "SignIn", "StaffCode", "problem_of_record", "problem_record",
+           "valid_timezone"]
 
 T = TypeVar("T")
 
@@ -407,7 +408,7 @@ class EventDB:
         as one batch (its id returned); ``replace``: they set aside every earlier upload of
         their part (lists, or decks and links) while they are in effect."""
         now = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
-        refused = json.dumps([_problem_json(p) for p in reason or []], ensure_ascii=False)
+        refused = json.dumps([problem_record(p) for p in reason or []], ensure_ascii=False)
         with self.transaction() as conn:
             batch = int(conn.execute("SELECT coalesce(max(id), 0) + 1 FROM uploads")
                         .fetchone()[0])
@@ -422,7 +423,7 @@ class EventDB:
     def submissions(self) -> list[Submission]:
         """Every upload (without its bytes), oldest first."""
         return [Submission(int(i), int(b), str(k), str(n), str(h), str(t), str(s), bool(r),
-                           int(size), [_problem(p) for p in json.loads(why)])
+                           int(size), [problem_of_record(p) for p in json.loads(why)])
                 for i, b, k, n, h, t, s, r, size, why in self._query(
                     "SELECT id, batch, kind, name, sha256, received_at, state, replace_all, "
                     "length(data), reason FROM uploads ORDER BY id")]
@@ -742,11 +743,17 @@ def _change(conn: sqlite3.Connection, target: str, entry: int, action: str,
                  (target, entry, action, replacement, made_by, reason, when, form_key))
 
 
-def _problem_json(problem: Problem) -> dict[str, Any]:
+def problem_record(problem: Problem) -> dict[str, Any]:
+    """A problem as JSON to store (with its catalog entry, when it names one)."""
+    said = {"msgid": problem.msgid, "values": dict(problem.values)} if problem.msgid else {}
     return {"file": problem.file, "line": problem.line, "column": problem.column,
-            "message": problem.message, "code": problem.code}
+            "message": problem.message, "code": problem.code, **said}
 
 
-def _problem(data: dict[str, Any]) -> Problem:
+def problem_of_record(data: dict[str, Any]) -> Problem:
+    """A problem read back from :func:`problem_record`'s JSON."""
+    msgid = data.get("msgid")
     return Problem(str(data["file"]), data["line"], data["column"], str(data["message"]),
-                   code=str(data["code"]))
+                   code=str(data["code"]), msgid=str(msgid) if msgid else None,
+                   values=tuple((str(k), str(v)) for k, v in dict(data.get("values") or {})
+                                .items()))

@@ -101,8 +101,9 @@ def check_id(typed: str) -> str:
     problem of the form."""
     player_id, lost = player_id_of(typed[:40])
     if lost is not None or not (player_id.isdigit() and len(player_id) == KONAMI_DIGITS):
-        raise InputError.at("player_id", f"a KONAMI ID is {KONAMI_DIGITS} digits "
-                                         f"(0401234567), not {typed[:20]!r}", code="BAD_OPTION")
+        raise InputError.of("player_id", "a KONAMI ID is {digits} digits (0401234567), not "
+                                         "{typed}", code="BAD_OPTION", digits=KONAMI_DIGITS,
+                            typed=repr(typed[:20]))
     return player_id
 
 
@@ -117,8 +118,8 @@ def read_deck(text: str, files: list[tuple[str, bytes]], player_id: str) -> tupl
             entries = read.entries.with_columns(pl.lit(player_id).alias("deck_id"))
             problems = list(read.problems)
             if read.players.is_empty() and not problems:
-                problems.append(Problem(name, None, None, "no deck list could be read from "
-                                        "this PDF", code="NOTHING_READ"))
+                problems.append(Problem.of(name, None, None, "no deck list could be read from "
+                                           "this PDF", code="NOTHING_READ"))
             return entries, "pdf", problems
         found = parse_sources([Source(name, player_id, data)], [])
         return found.entries, "ydk", list(found.problems)
@@ -316,9 +317,9 @@ def pins_from(files: list[tuple[str, bytes]]) -> tuple[dict[str, str], list[Prob
                     player_id, lost = player_id_of(raw)
                     if lost or not (player_id.isdigit() and len(player_id) == KONAMI_DIGITS) \
                             or not typed.isalnum() or len(typed) > 20:
-                        problems.append(Problem(name, number, sheet.name or None,
-                                                "expected a KONAMI ID and a PIN of up to 20 "
-                                                "letters or digits", code="BAD_OPTION"))
+                        problems.append(Problem.of(name, number, sheet.name or None,
+                                                   "expected a KONAMI ID and a PIN of up to 20 "
+                                                   "letters or digits", code="BAD_OPTION"))
                         continue
                     pins.setdefault(player_id, typed)
                 break
@@ -424,11 +425,11 @@ def merged(uploaded: Registrations | None, page: Registrations,
     dropped = pl.Series([p for p in both if chosen.get(p) == "page"], dtype=pl.Utf8)
     keep = pl.Series(from_page, dtype=pl.Utf8)
     open_ = [p for p in both if p not in chosen]
-    problems = [Problem(PAGE_FILE, None, None,
-                        f"player {p} submitted a list on the registration page and is on an "
-                        "uploaded list too: the uploaded one is checked until the organizer "
-                        "chooses one (Registrations page)", code="LIST_CONFLICT", deck_id=p,
-                        section="main") for p in open_]
+    problems = [Problem.of(PAGE_FILE, None, None,
+                           "player {player} submitted a list on the registration page and is "
+                           "on an uploaded list too: the uploaded one is checked until the "
+                           "organizer chooses one (Registrations page)", code="LIST_CONFLICT",
+                           deck_id=p, section="main", player=p) for p in open_]
     entries = pl.concat([uploaded.entries.filter(~pl.col("deck_id").is_in(dropped.implode())),
                          page.entries.filter(pl.col("deck_id").is_in(keep.implode()))])
     players = pl.concat([uploaded.players.filter(~pl.col("player_id").is_in(

@@ -173,8 +173,9 @@ def _kept(problems: list[Problem], upload_players: set[str], current: set[str],
 
 
 def _nothing(sub: Submission, what: str) -> Problem:
-    return Problem(sub.name, None, None, f"no {what} could be read from this file",
-                   code="NOTHING_READ")
+    msgid = ("no list could be read from this file" if what == "list"
+             else "no deck could be read from this file")
+    return Problem.of(sub.name, None, None, msgid, code="NOTHING_READ")
 
 
 def assemble(submissions: list[Submission], lists: dict[int, Registrations],

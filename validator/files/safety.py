@@ -79,25 +79,28 @@ def check_archive(data: bytes, label: str) -> None:
     """Refuse an archive that would unpack to too much; silently accept what is not a zip."""
     if not data.startswith(b"PK"):
         if data[:8] == b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1":
-            raise InputError.at(label, "an old .xls or an encrypted workbook; save it as .xlsx",
+            raise InputError.of(label, "an old .xls or an encrypted workbook; save it as .xlsx",
                                 code="WRONG_FILE_TYPE")
-        raise InputError.at(label, "not an .xlsx workbook (not a zip file)", code="WRONG_FILE_TYPE")
+        raise InputError.of(label, "not an .xlsx workbook (not a zip file)", code="WRONG_FILE_TYPE")
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             members = archive.infolist()
     except zipfile.BadZipFile as exc:
-        raise InputError.at(label, f"a damaged zip/xlsx file ({exc})", code="ZIP_DAMAGED") from exc
+        raise InputError.of(label, "a damaged zip/xlsx file ({reason})", code="ZIP_DAMAGED",
+                            reason=exc) from exc
     if len(members) > MAX_MEMBERS:
-        raise InputError.at(label, f"more than {MAX_MEMBERS} files inside", code="ZIP_UNSAFE")
+        raise InputError.of(label, "more than {most} files inside", code="ZIP_UNSAFE",
+                            most=MAX_MEMBERS)
     unpacked = sum(m.file_size for m in members)
     packed = sum(m.compress_size for m in members) or 1
     if unpacked > MAX_UNPACKED:
-        raise InputError.at(label, f"unpacks to {unpacked >> 20} MiB; at most "
-                                   f"{MAX_UNPACKED >> 20} MiB are read (a zip bomb?)",
-                            code="ZIP_UNSAFE")
+        raise InputError.of(label, "unpacks to {size} MiB; at most {most} MiB are read (a zip "
+                                   "bomb?)", code="ZIP_UNSAFE", size=unpacked >> 20,
+                            most=MAX_UNPACKED >> 20)
     if unpacked > (1 << 20) and unpacked / packed > MAX_RATIO:
-        raise InputError.at(label, f"compressed {unpacked // packed}:1, far beyond any real "
-                                   "workbook or deck file (a zip bomb?)", code="ZIP_UNSAFE")
+        raise InputError.of(label, "compressed {ratio}:1, far beyond any real workbook or deck "
+                                   "file (a zip bomb?)", code="ZIP_UNSAFE",
+                            ratio=unpacked // packed)
 
 
 def _stream_bodies(data: bytes) -> list[tuple[int, int]]:
@@ -151,9 +154,9 @@ def check_pdf_streams(data: bytes, label: str, most: int = MAX_PDF_INFLATED) -> 
         could -= MAX_DEFLATE_RATIO * (end - body + 1)
         total += _inflated(view[body:end], most - total)
         if total > most:
-            raise InputError.at(label, f"its compressed streams unpack to more than "
-                                       f"{most >> 20} MiB: far more than a deck list form "
-                                       "(a PDF bomb?)", code="PDF_UNSAFE")
+            raise InputError.of(label, "its compressed streams unpack to more than {most} MiB: "
+                                       "far more than a deck list form (a PDF bomb?)",
+                                code="PDF_UNSAFE", most=most >> 20)
 
 
 def zip_members(data: bytes, label: str, suffixes: tuple[str, ...],
@@ -171,17 +174,18 @@ def zip_members(data: bytes, label: str, suffixes: tuple[str, ...],
                     continue
                 where = f"{label}!{member.filename}"
                 if member.file_size > largest:
-                    problems.append(Problem(where, None, None, f"larger than any such file "
-                                            f"({largest >> 20} MiB); skipped",
-                                            code="FILE_TOO_LARGE"))
+                    problems.append(Problem.of(where, None, None, "larger than any such file "
+                                               "({most} MiB); skipped",
+                                               code="FILE_TOO_LARGE", most=largest >> 20))
                     continue
                 try:
                     found.append((member.filename, archive.read(member)))
                 except _UNPACK_ERRORS as exc:
-                    problems.append(Problem(where, None, None, f"cannot be unpacked ({exc}); "
-                                                               "skipped", code="ZIP_DAMAGED"))
+                    problems.append(Problem.of(where, None, None, "cannot be unpacked ({reason}); "
+                                               "skipped", code="ZIP_DAMAGED", reason=exc))
     except zipfile.BadZipFile as exc:
-        raise InputError.at(label, f"not a readable zip file ({exc})", code="ZIP_DAMAGED") from exc
+        raise InputError.of(label, "not a readable zip file ({reason})", code="ZIP_DAMAGED",
+                            reason=exc) from exc
     return found, problems
 
 
@@ -238,8 +242,10 @@ def check_sheet_extents(data: bytes, label: str) -> None:
                     tail = text[-64:]
             sheet = names.get(member, member)
             if columns > MAX_COLUMNS or rows * max(columns, 1) > MAX_SHEET_CELLS:
-                raise InputError.at(
-                    label, f"sheet {sheet!r} reaches {columns:,} columns and {rows:,} rows: "
-                           f"more than a deck list needs (at most {MAX_COLUMNS:,} columns and "
-                           f"{MAX_SHEET_CELLS:,} cells). Delete the cells far from the list "
-                           "and save again", code="SHEET_TOO_LARGE")
+                raise InputError.of(
+                    label, "sheet {sheet} reaches {columns} columns and {rows} rows: more "
+                           "than a deck list needs (at most {most_columns} columns and "
+                           "{most_cells} cells). Delete the cells far from the list and save "
+                           "again", code="SHEET_TOO_LARGE", sheet=repr(sheet),
+                    columns=f"{columns:,}", rows=f"{rows:,}", most_columns=f"{MAX_COLUMNS:,}",
+                    most_cells=f"{MAX_SHEET_CELLS:,}")

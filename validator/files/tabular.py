@@ -67,14 +67,14 @@ def decode_text(data: bytes, file: str) -> str:
         try:
             return data[3:].decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise InputError.at(file, f"broken UTF-8 text at byte {exc.start + 3}",
-                                code="NOT_UTF8") from exc
+            raise InputError.of(file, "broken UTF-8 text at byte {byte}", code="NOT_UTF8",
+                                byte=exc.start + 3) from exc
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         try:
             return data.decode("utf-16")
         except UnicodeDecodeError as exc:
-            raise InputError.at(file, f"broken UTF-16 text at byte {exc.start}",
-                                code="NOT_TEXT") from exc
+            raise InputError.of(file, "broken UTF-16 text at byte {byte}", code="NOT_TEXT",
+                                byte=exc.start) from exc
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
@@ -94,10 +94,12 @@ def decode_text(data: bytes, file: str) -> str:
     if best is None:
         if decoded:
             return decoded[0]
-        raise InputError.at(file, "not readable as text in any known encoding", code="NOT_TEXT")
+        raise InputError.of(file, "not readable as text in any known encoding", code="NOT_TEXT")
     return str(best)
 
 
+_LONG_CELL = ("a cell of {length} characters; a deck list cell has at most {most}: the row is "
+              "not read")
 #: a CSV cell no deck list needs more of (a forms export's deck cell is a few KiB)
 MAX_FIELD = 64 << 10
 #: what the csv module reads of one cell before it stops (a longer one is reported)
@@ -123,25 +125,25 @@ def read_csv_grid(path: Path, data: bytes | None = None, *, partial: bool = Fals
         for row in reader:
             longest = max((len(cell) for cell in row), default=0)
             if len(row) > MAX_COLUMNS:
-                problems.append(Problem(str(path), reader.line_num, None,
-                                        f"a row of {len(row):,} columns; a deck list has at "
-                                        f"most {MAX_COLUMNS:,}: the row is not read",
-                                        code="SHEET_TOO_LARGE"))
+                problems.append(Problem.of(str(path), reader.line_num, None,
+                                           "a row of {columns} columns; a deck list has at "
+                                           "most {most}: the row is not read",
+                                           code="SHEET_TOO_LARGE", columns=f"{len(row):,}",
+                                           most=f"{MAX_COLUMNS:,}"))
                 rows.append([])
             elif longest > MAX_FIELD:
                 column = max(range(len(row)), key=lambda i: len(row[i]))
-                problems.append(Problem(str(path), reader.line_num,
-                                        cell_name(len(rows) + 1, column),
-                                        f"a cell of {longest:,} characters; a deck list cell "
-                                        f"has at most {MAX_FIELD:,}: the row is not read",
-                                        code="SHEET_TOO_LARGE"))
+                problems.append(Problem.of(str(path), reader.line_num,
+                                           cell_name(len(rows) + 1, column), _LONG_CELL,
+                                           code="SHEET_TOO_LARGE", length=f"{longest:,}",
+                                           most=f"{MAX_FIELD:,}"))
                 rows.append([])
             else:
                 rows.append([cell.strip() for cell in row])
     except csv.Error as exc:
-        raise InputError.at(str(path), f"not readable as CSV: {exc} (a deck list cell has at "
-                                       f"most {MAX_FIELD:,} characters)",
-                            line=reader.line_num, code="BAD_CSV") from exc
+        raise InputError.of(str(path), "not readable as CSV: {reason} (a deck list cell has "
+                                       "at most {most} characters)", line=reader.line_num,
+                            code="BAD_CSV", reason=exc, most=f"{MAX_FIELD:,}") from exc
     if problems and not partial:
         raise InputError(problems)
     return Sheet(str(path), "", rows, problems=problems)
@@ -166,7 +168,7 @@ def read_sheets(path: Path, *, include_hidden: bool = False, data: bytes | None 
     if suffix in (".csv", ".tsv", ".txt"):
         return [read_csv_grid(path, data, partial=partial)]
     if suffix not in (".xlsx", ".xlsm", ".xls", ".ods"):
-        raise InputError.at(str(path), "expected a .csv or .xlsx file", code="WRONG_FILE_TYPE")
+        raise InputError.of(str(path), "expected a .csv or .xlsx file", code="WRONG_FILE_TYPE")
     from python_calamine import CalamineWorkbook
 
     from validator.files.safety import check_archive, check_sheet_extents
@@ -177,8 +179,8 @@ def read_sheets(path: Path, *, include_hidden: bool = False, data: bytes | None 
     try:
         workbook = CalamineWorkbook.from_filelike(io.BytesIO(raw))
     except Exception as exc:
-        raise InputError.at(str(path), f"not a readable workbook ({exc})",
-                            code="BAD_WORKBOOK") from exc
+        raise InputError.of(str(path), "not a readable workbook ({reason})",
+                            code="BAD_WORKBOOK", reason=exc) from exc
     sheets: list[Sheet] = []
     for meta in workbook.sheets_metadata:
         hidden = str(meta.visible).lower().find("visible") < 0 or "hidden" in str(
@@ -189,8 +191,9 @@ def read_sheets(path: Path, *, include_hidden: bool = False, data: bytes | None 
         try:
             grid = workbook.get_sheet_by_name(meta.name).to_python(skip_empty_area=False)
         except Exception as exc:
-            raise InputError.at(str(path), f"sheet {meta.name!r} unreadable ({exc})",
-                                code="BAD_WORKBOOK") from exc
+            raise InputError.of(str(path), "sheet {sheet} unreadable ({reason})",
+                                code="BAD_WORKBOOK", sheet=repr(meta.name),
+                                reason=exc) from exc
         rows = [[_cell_text(v) for v in row] for row in grid]
         problems = _long_cells(str(path), meta.name, rows)
         if problems and not partial:
@@ -206,9 +209,9 @@ def _long_cells(file: str, sheet: str, rows: list[list[str]]) -> list[Problem]:
     for number, row in enumerate(rows, start=1):
         longest = max(range(len(row)), key=lambda i: len(row[i]), default=None)
         if longest is not None and len(row[longest]) > MAX_FIELD:
-            problems.append(Problem(file, number, f"{sheet}!{cell_name(number, longest)}",
-                                    f"a cell of {len(row[longest]):,} characters; a deck list "
-                                    f"cell has at most {MAX_FIELD:,}: the row is not read",
-                                    code="SHEET_TOO_LARGE"))
+            problems.append(Problem.of(file, number, f"{sheet}!{cell_name(number, longest)}",
+                                       _LONG_CELL, code="SHEET_TOO_LARGE",
+                                       length=f"{len(row[longest]):,}",
+                                       most=f"{MAX_FIELD:,}"))
             row.clear()
     return problems

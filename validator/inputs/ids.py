@@ -22,13 +22,18 @@ import polars as pl
 from validator.errors import Problem
 from validator.text.lexicon import fold
 
-__all__ = ["KONAMI_DIGITS", "find_player", "normalise_ids", "pad_ids", "pair_decks",
-           "player_id_of"]
+__all__ = ["KONAMI_DIGITS", "LOST_DIGITS", "find_player", "normalise_ids", "pad_ids",
+           "pair_decks", "player_id_of"]
 
 KONAMI_DIGITS = 10
 _SCIENTIFIC = re.compile(r"^\d+(?:[.,]\d+)?[eE][+\-]?\d+$")
 _NUMBER = re.compile(r"^[\d\s\-.]+$")
 _FLOAT = re.compile(r"^(\d+)\.0+$")
+
+
+#: the problem of an id that lost digits, as a catalog entry (``{typed}``: the id, quoted)
+LOST_DIGITS = ("player id {typed} is in scientific notation and has lost digits: type the id "
+               "as text (format the cell as text, or start it with an apostrophe)")
 
 
 def player_id_of(text: str) -> tuple[str, str | None]:

@@ -141,9 +141,9 @@ def read_pairing_file(name: str, data: bytes, round: int | None) -> Pairings:
         if seats or problems:
             return Pairings(seats, problems)
     if not problems:
-        problems.append(Problem(name, None, None, "expected a heading row with a table column "
-                                "and player columns (Table, Player 1, Player 2, or Table and "
-                                "Player), found none", code="BAD_PAIRING"))
+        problems.append(Problem.of(name, None, None, "expected a heading row with a table "
+                                   "column and player columns (Table, Player 1, Player 2, or "
+                                   "Table and Player), found none", code="BAD_PAIRING"))
     return Pairings(seats, problems)
 
 
@@ -306,8 +306,9 @@ def _read_tdf(name: str, data: bytes, round: int | None) -> Pairings:
                                 f"{exc}"[:200], code="BAD_PAIRING"))
         return Pairings(seats, problems)
     if not seats and not problems:
-        problems.append(Problem(name, None, None, "expected <round> elements with <match>es "
-                                "(a TOM tournament file), found none", code="BAD_PAIRING"))
+        problems.append(Problem.of(name, None, None, "expected <round> elements with "
+                                   "<match>es (a TOM tournament file), found none",
+                                   code="BAD_PAIRING"))
     return Pairings(seats, problems)
 
 
@@ -357,13 +358,14 @@ def read_pasted_pairings(text: str, round: int, label: str = "pasted pairings") 
             parts = rest.split()  # ids apart by spaces
         names = [p for p in parts if not columns.is_bye(p)]
         if table is None or table < 1:
-            problems.append(Problem(label, number, None, "expected a table number, then the "
-                                    f"players (12, Lucas Tanaka, Ana Silva), got {raw[:40]!r}",
-                                    code="BAD_PAIRING"))
+            problems.append(Problem.of(label, number, None, "expected a table number, then "
+                                       "the players (12, Lucas Tanaka, Ana Silva), got {typed}",
+                                       code="BAD_PAIRING", typed=repr(raw[:40])))
             continue
         if not names or len(names) > 2:
-            problems.append(Problem(label, number, None, "expected one or two players after "
-                                    f"the table number, got {len(names)}", code="BAD_PAIRING"))
+            problems.append(Problem.of(label, number, None, "expected one or two players "
+                                       "after the table number, got {n}", code="BAD_PAIRING",
+                                       n=len(names)))
             continue
         seats.extend(Seat(round, table, name, label, number) for name in names)
     return Pairings(seats, problems)

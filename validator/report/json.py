@@ -21,7 +21,7 @@ import polars as pl
 from validator.engine.tables import ENGINE
 from validator.errors import ImplementationError
 from validator.report.model import Report
-from validator.text.i18n import problem_line
+from validator.text.i18n import problem_line, problem_text
 
 __all__ = ["VIOLATION_FIELDS", "json_bytes", "report_bytes", "report_dict", "report_pieces",
            "violations_by_deck"]
@@ -299,7 +299,9 @@ def _event_pieces(report: Report) -> Iterator[bytes]:
         **_header(report),
         "players": _ITEMS,
         "problems": [{"file": p.file, "line": p.line, "where": p.column, "code": p.code,
-                      "message": p.message} for p in sorted(report.problems)],
+                      "message": p.message,
+                      "localized_message": problem_text(p, report.header.lang)}
+                     for p in sorted(report.problems)],
         "unmatched_decks": report.unmatched_decks,
         "players_without_deck": report.players_without_deck,
         "decisions": [d.json() for d in report.decisions],

@@ -11,7 +11,7 @@ import polars as pl
 
 from validator.errors import Problem
 from validator.report.model import Report
-from validator.text.i18n import PLACEHOLDER, catalog, say, terms
+from validator.text.i18n import PLACEHOLDER, catalog, problem_text, say, terms
 from validator.vocab import Lang
 
 if TYPE_CHECKING:  # a report printed to a pipe never imports rich
@@ -164,11 +164,11 @@ def print_text(report: Report, console: Console, *, every_deck: bool = False) ->
     console.file.write("\n".join(text_lines(report, every_deck=every_deck)) + "\n")
 
 
-def problem_line(problem: Problem) -> str:
-    """One problem on one line: where, its code, what is wrong."""
-    return f"{problem.place}: {problem.code} {problem.message}"
+def problem_line(problem: Problem, lang: Lang = "en") -> str:
+    """One problem on one line: where, its code, what is wrong (in the language)."""
+    return f"{problem.place}: {problem.code} {problem_text(problem, lang)}"
 
 
-def problem_lines(problems: list[Problem]) -> list[str]:
+def problem_lines(problems: list[Problem], lang: Lang = "en") -> list[str]:
     """The problems, one a line, by (file, line, column, code)."""
-    return [problem_line(p) for p in sorted(problems)]
+    return [problem_line(p, lang) for p in sorted(problems)]

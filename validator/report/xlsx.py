@@ -31,7 +31,7 @@ from validator.event.store import LogEntry
 from validator.report.model import Header, Report, Verdict
 from validator.report.penalty_log import HEADER, LogContext, rows
 from validator.report.style import STATUS_FILLS, autosize, put, write_header
-from validator.text.i18n import problem_line, say, term
+from validator.text.i18n import problem_line, problem_text, say, term
 from validator.vocab import STATUS_LABELS, Lang, Status
 
 __all__ = ["event_xlsx", "generated_now", "log_xlsx", "write_event_xlsx"]
@@ -218,7 +218,8 @@ def _problems(ws: Worksheet, report: Report) -> None:
     write_header(ws, 1, _said(report.header.lang, "File", "Row/line", "Where", "Code",
                               "Problem"))
     for r, p in enumerate(sorted(report.problems), start=2):
-        for c, value in enumerate([p.file, p.line, p.column, p.code, p.message], start=1):
+        for c, value in enumerate([p.file, p.line, p.column, p.code,
+                                   problem_text(p, report.header.lang)], start=1):
             put(ws, r, c, value)
     ws.freeze_panes = "A2"
     autosize(ws, {5: 90})

@@ -29,10 +29,11 @@ def read_toml(source: Traversable) -> dict[str, Any]:
     try:
         return tomllib.loads(source.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise InputError.at(str(source), f"not valid TOML: {exc}", code="BAD_TOML") from exc
+        raise InputError.of(str(source), "not valid TOML: {reason}", code="BAD_TOML",
+                            reason=exc) from exc
     except OSError as exc:
-        raise InputError.at(str(source), f"cannot be read ({exc.strerror or exc})",
-                            code="FILE_UNREADABLE") from exc
+        raise InputError.of(str(source), "cannot be read ({reason})", code="FILE_UNREADABLE",
+                            reason=exc.strerror or exc) from exc
 
 
 def read_model(model: type[M], source: Traversable, context: dict[str, Any] | None = None) -> M:

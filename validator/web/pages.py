@@ -23,7 +23,14 @@ from validator.errors import InputError, Problem
 from validator.event.store import Judge, SignIn
 from validator.report.model import Report
 from validator.report.penalty_log import local_time
-from validator.text.i18n import jinja_callables, problem_line, say, term, terms
+from validator.text.i18n import (
+    jinja_callables,
+    problem_line,
+    problem_text,
+    say,
+    term,
+    terms,
+)
 from validator.text.lexicon import whole_number
 from validator.text.when import day, moment
 from validator.vocab import LANGS, REGULATIONS, STATUS_LABELS, STATUSES, Lang
@@ -45,7 +52,7 @@ templates.env.install_gettext_callables(  # type: ignore[attr-defined]
 #: each language by its own name, for the page-language picker
 LANG_NAMES: dict[Lang, str] = {"en": "English", "ja": "日本語", "ko": "한국어", "th": "ไทย"}
 templates.env.globals.update(LANG_NAMES=LANG_NAMES, LANGS=LANGS, REGULATIONS=REGULATIONS,
-                             problem_line=problem_line,
+                             problem_line=problem_line, problem_text=problem_text,
                              CODES=CODES, quote=quote, STATUSES=STATUSES,
                              STATUS_LABELS=STATUS_LABELS)
 
@@ -123,7 +130,7 @@ def recorder(request: Request, data: FormData) -> Judge:
             state_of(request).db.set_judge(request.state.session, typed, False)
         return Judge(typed, me is not None and me.head and me.name == typed)
     if me is None:
-        raise InputError.at("judge", "enter your judge name (once on this device: "
+        raise InputError.of("judge", "enter your judge name (once on this device: "
                             "Your judge name, at the top of the page)", code="BAD_OPTION")
     return me
 
@@ -312,8 +319,8 @@ async def files(data: FormData, field_name: str, allowed: tuple[str, ...]) -> li
         name = safe_name(item.filename)
         if Path(name).suffix.lower() not in allowed:
             await data.close()
-            raise InputError.at(name, f"not an accepted file type (expected "
-                                      f"{', '.join(allowed)})", code="WRONG_FILE_TYPE")
+            raise InputError.of(name, "not an accepted file type (expected {kinds})",
+                                code="WRONG_FILE_TYPE", kinds=", ".join(allowed))
         try:
             out.append((name, await item.read()))
         finally:
@@ -329,8 +336,8 @@ def optional_number(text: str, field: str = "number") -> int | None:
         return None
     number = whole_number(text, 9999)
     if number is None:
-        raise InputError.at(field, f"{text[:20]!r} is not a whole number 0-9999",
-                            code="BAD_OPTION")
+        raise InputError.of(field, "{typed} is not a whole number 0-9999", code="BAD_OPTION",
+                            typed=repr(text[:20]))
     return number
 
 
@@ -377,8 +384,9 @@ def error_page(request: Request, http_status: int, title: str, message: str,
         own = urlsplit(referer)
         back = referer if own.netloc == request.headers.get("host") and \
             own.path != request.scope["path"] else None
+    lang = page_lang(request)
     shown = [{"where": where(request, p), "place": p.place, "code": p.code,
-              "message": p.message}
+              "message": problem_text(p, lang)}
              for p in problems or []]
     return page(request, "error.html", http_status=http_status, title=title,
                 message=message, problems=shown, more=more, back=back, status=http_status)

@@ -14,7 +14,7 @@ __all__ = ["cardcsv", "cdb", "import_source", "ygojson"]
 def import_source(path: Path) -> CardDB:
     """Import one card source, choosing the importer by its shape."""
     if not path.exists():
-        raise InputError.at(str(path), "no such file or folder", code="FILE_MISSING")
+        raise InputError.of(str(path), "no such file or folder", code="FILE_MISSING")
     suffix = path.suffix.lower()
     if path.is_dir() or suffix in (".json", ".zip"):
         return ygojson.read(path)
@@ -22,7 +22,7 @@ def import_source(path: Path) -> CardDB:
         return cdb.read(path)
     if suffix in (".csv", ".xlsx", ".tsv"):
         return cardcsv.read(path)
-    raise InputError.at(
+    raise InputError.of(
         str(path),
         "unknown card source: expected a YGOJSON cards.json, cards/ folder or zip, "
         "an EDOPro .cdb, or a .csv/.xlsx card list", code="WRONG_FILE_TYPE"

@@ -40,7 +40,7 @@ def read(path: Path) -> CardDB:
     problems = ProblemCollector(str(path))
     sheets = [s for s in read_sheets(path) if any(any(c for c in r) for r in s.rows)]
     if not sheets:
-        problems.add("no rows; expected a header with passcode and name columns", line=1,
+        problems.say("no rows; expected a header with passcode and name columns", line=1,
                      code="EMPTY_FILE")
         problems.raise_if_any()
     sheet = sheets[0]
@@ -48,9 +48,9 @@ def read(path: Path) -> CardDB:
     header = ["name_en" if h == "name" else h for h in header]
     for needed in ("passcode", "name_en"):
         if needed not in header:
-            problems.add(f"header lacks a {needed.removeprefix('name_') or needed} column "
-                         f"(found: {', '.join(h for h in header if h)})", line=1,
-                         code="MISSING_COLUMN")
+            problems.say("header lacks a {name} column (found: {found})", line=1,
+                         code="MISSING_COLUMN", name=needed.removeprefix("name_") or needed,
+                         found=", ".join(h for h in header if h))
     problems.raise_if_any()
     cols: dict[str, list[Any]] = {c: [] for c in (*CARD_SCHEMA, "alias", "treated_as")}
     for number, row in enumerate(sheet.rows[1:], start=2):
@@ -59,38 +59,40 @@ def read(path: Path) -> CardDB:
             continue
         passcode = cells.get("passcode", "")
         if not passcode.isdigit():
-            problems.add(f"passcode {passcode!r} is not a number", number, "passcode",
-                         code="BAD_PASSCODE")
+            problems.say("passcode {typed} is not a number", number, "passcode",
+                         code="BAD_PASSCODE", typed=repr(passcode))
             continue
         alias = cells.get("alias", "") or "0"
         treated_as = cells.get("treated_as", "") or "0"
         if not alias.isdigit():
-            problems.add(f"alias {alias!r} is not a passcode", number, "alias", code="BAD_PASSCODE")
+            problems.say("alias {typed} is not a passcode", number, "alias", code="BAD_PASSCODE",
+                         typed=repr(alias))
             continue
         if not treated_as.isdigit():
-            problems.add(f"treated_as {treated_as!r} is not a passcode", number, "treated_as",
-                         code="BAD_PASSCODE")
+            problems.say("treated_as {typed} is not a passcode", number, "treated_as",
+                         code="BAD_PASSCODE", typed=repr(treated_as))
             continue
         kind = (cells.get("kind") or "monster").lower()
         if kind not in KINDS:
-            problems.add(f"kind {kind!r} is not one of {', '.join(KINDS)}", number, "kind",
-                         code="BAD_VALUE")
+            problems.say("kind {typed} is not one of {kinds}", number, "kind", code="BAD_VALUE",
+                         typed=repr(kind), kinds=", ".join(KINDS))
             continue
         flags: dict[str, bool] = {}
         for flag in ("extra", "legend", "rush"):
             word = (cells.get(flag) or "").strip().lower()
             if word not in _TRUE | _FALSE:
-                problems.add(f"{flag} {word!r} is not yes/no", number, flag, code="BAD_VALUE")
+                problems.say("{field} {typed} is not yes/no", number, flag, code="BAD_VALUE",
+                             field=flag, typed=repr(word))
             flags[flag] = word in _TRUE
         points_text = cells.get("points") or ""
         try:
             points = float(points_text) if points_text else None
         except ValueError:
-            problems.add(f"points {points_text!r} is not a number", number, "points",
-                         code="BAD_VALUE")
+            problems.say("points {typed} is not a number", number, "points", code="BAD_VALUE",
+                         typed=repr(points_text))
             continue
         if not cells.get("name_en"):
-            problems.add("the name is empty", number, "name", code="NO_CARD")
+            problems.say("the name is empty", number, "name", code="NO_CARD")
             continue
         cols["passcode"].append(int(passcode))
         cols["alias"].append(int(alias))
@@ -113,7 +115,8 @@ def read(path: Path) -> CardDB:
                                        "treated_as": pl.Int64()})
     duplicated = frame.filter(pl.col("passcode").is_duplicated())["passcode"].unique().sort()
     for code in duplicated.to_list():
-        problems.add(f"passcode {code} is on more than one row", code="PASSCODE_TWICE")
+        problems.say("passcode {passcode} is on more than one row", code="PASSCODE_TWICE",
+                     passcode=code)
     problems.raise_if_any()
     links = pl.concat([
         frame.filter(pl.col(column) > 0).select(

@@ -54,7 +54,7 @@ _EXTRA = TYPE_BITS["fusion"] | TYPE_BITS["synchro"] | TYPE_BITS["xyz"] | TYPE_BI
 
 def _query(path: Path) -> list[tuple[int, int, int, int, str | None]]:
     if path.stat().st_size == 0:
-        raise InputError.at(str(path), "empty file; expected an EDOPro SQLite card database",
+        raise InputError.of(str(path), "empty file; expected an EDOPro SQLite card database",
                             code="EMPTY_FILE")
     try:
         with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as conn:
@@ -65,16 +65,16 @@ def _query(path: Path) -> list[tuple[int, int, int, int, str | None]]:
                 )
             )
     except sqlite3.DatabaseError as exc:
-        raise InputError.at(
-            str(path), f"not a readable EDOPro card database (datas/texts tables): {exc}",
-            code="BAD_CARD_DATA"
+        raise InputError.of(
+            str(path), "not a readable EDOPro card database (datas/texts tables): {reason}",
+            code="BAD_CARD_DATA", reason=exc
         ) from exc
 
 
 def read(path: Path) -> CardDB:
     rows = _query(path)
     if not rows:
-        raise InputError.at(str(path), "the datas table holds no cards", code="NO_CARDS")
+        raise InputError.of(str(path), "the datas table holds no cards", code="NO_CARDS")
     raw = pl.DataFrame(
         rows,
         schema={"passcode": pl.Int64, "ot": pl.Int64, "alias": pl.Int64, "type": pl.Int64,

@@ -38,11 +38,12 @@ def _load_json(data: bytes, name: str) -> Any:
     try:
         return json.loads(data)
     except UnicodeDecodeError as exc:
-        raise InputError.at(name, f"not UTF-8 text ({exc.reason})", code="NOT_UTF8") from exc
+        raise InputError.of(name, "not UTF-8 text ({reason})", code="NOT_UTF8",
+                            reason=exc.reason) from exc
     except json.JSONDecodeError as exc:
-        raise InputError.at(
-            name, f"invalid JSON at column {exc.colno}: {exc.msg}", line=exc.lineno,
-            code="BAD_CARD_DATA"
+        raise InputError.of(
+            name, "invalid JSON at column {at}: {reason}", line=exc.lineno,
+            code="BAD_CARD_DATA", at=exc.colno, reason=exc.msg
         ) from exc
 
 
@@ -50,7 +51,7 @@ def _documents(path: Path) -> Iterator[tuple[str, Any]]:
     if path.is_dir():
         files = sorted(path.rglob("*.json"))
         if not files:
-            raise InputError.at(str(path), "folder holds no YGOJSON .json card files",
+            raise InputError.of(str(path), "folder holds no YGOJSON .json card files",
                                 code="NO_CARDS")
         for file in files:
             yield str(file), _load_json(file.read_bytes(), str(file))
@@ -63,14 +64,14 @@ def _documents(path: Path) -> Iterator[tuple[str, Any]]:
                     if n.endswith(".json") and ("cards/" in n or n.endswith("cards.json"))
                 )
                 if not members:
-                    raise InputError.at(str(path), "zip holds no YGOJSON cards (cards/*.json)",
+                    raise InputError.of(str(path), "zip holds no YGOJSON cards (cards/*.json)",
                                         code="NO_CARDS")
                 for member in members:
                     label = f"{path}!{member}"
                     yield label, _load_json(archive.read(member), label)
         except zipfile.BadZipFile as exc:
-            raise InputError.at(str(path), f"not a readable zip file ({exc})",
-                                code="ZIP_DAMAGED") from exc
+            raise InputError.of(str(path), "not a readable zip file ({reason})",
+                                code="ZIP_DAMAGED", reason=exc) from exc
     else:
         yield str(path), _load_json(path.read_bytes(), str(path))
 
@@ -80,9 +81,9 @@ def _objects(path: Path) -> Iterator[tuple[str, int, dict[str, Any]]]:
         items: Iterable[Any] = doc if isinstance(doc, list) else [doc]
         for index, item in enumerate(items):
             if not isinstance(item, dict) or "cardType" not in item or "text" not in item:
-                raise InputError.at(
-                    label, f"card #{index + 1} is not a YGOJSON card (needs cardType and text)",
-                    code="BAD_CARD_DATA"
+                raise InputError.of(
+                    label, "card #{number} is not a YGOJSON card (needs cardType and text)",
+                    code="BAD_CARD_DATA", number=index + 1
                 )
             yield label, index, item
 
@@ -91,7 +92,7 @@ def read(path: Path) -> CardDB:
     """Read YGOJSON cards from a file, folder or zip."""
     db = cards_from_objects(_objects(path), source=str(path))
     if db.printings.is_empty():
-        raise InputError.at(str(path), "no cards found", code="NO_CARDS")
+        raise InputError.of(str(path), "no cards found", code="NO_CARDS")
     return db
 
 

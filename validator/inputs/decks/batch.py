@@ -170,4 +170,5 @@ def require_decks(files: DeckFiles, label: str) -> None:
     could not be read): a folder of other files, an empty zip."""
     if not files.ids and not files.problems:
         kinds = ", ".join((*DECK_SUFFIXES, ".zip"))
-        raise InputError.at(label, f"no deck files found ({kinds})", code="NO_DECK_FILES")
+        raise InputError.of(label, "no deck files found ({kinds})", code="NO_DECK_FILES",
+                            kinds=kinds)

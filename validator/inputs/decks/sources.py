@@ -37,16 +37,23 @@ class Source(NamedTuple):  # a tuple: made once per deck file, thousands at a ti
     kind: str = ""  # "ydke" or "code" for a pasted link or code; else decided by the content
 
 
-def deck_id_problem(deck_id: str) -> str | None:
-    """What is wrong with a deck id, or None."""
+def _deck_id_wrong(deck_id: str) -> str | None:
+    """What is wrong with a deck id, as a catalog entry (``{most}``: the longest id), or
+    None."""
     if not deck_id:
         return "the file name gives no deck id"
     if len(deck_id) > MAX_ID:
-        return f"a deck id longer than {MAX_ID} characters"
+        return "a deck id longer than {most} characters"
     if "/" in deck_id or "\\" in deck_id or (not (deck_id.isascii() and deck_id.isprintable()) \
             and any(unicodedata.category(c)[0] == "C" for c in deck_id)):
         return "the deck id holds control characters or path separators"
     return None
+
+
+def deck_id_problem(deck_id: str) -> str | None:
+    """What is wrong with a deck id, or None."""
+    wrong = _deck_id_wrong(deck_id)
+    return None if wrong is None else wrong.replace("{most}", str(MAX_ID))
 
 
 def _stem(name: str) -> str:
@@ -67,20 +74,21 @@ class _Collector:
 
     def add(self, label: str, deck_id: str, data: bytes, kind: str = "",
             line: int | None = None) -> None:
-        wrong = deck_id_problem(deck_id)
+        wrong = _deck_id_wrong(deck_id)
         if wrong:
-            self.problems.append(Problem(label, line, None, wrong, code="BAD_DECK_ID"))
+            self.problems.append(Problem.of(label, line, None, wrong, code="BAD_DECK_ID",
+                                            most=MAX_ID))
             return
         if deck_id in self.seen:
-            self.problems.append(Problem(
-                label, line, None, f"a second deck for {deck_id!r} (also "
-                                   f"{self.seen[deck_id]}); rename or remove one",
-                code="DECK_TWICE"))
+            self.problems.append(Problem.of(
+                label, line, None, "a second deck for {deck} (also {other}); rename or "
+                                   "remove one", code="DECK_TWICE", deck=repr(deck_id),
+                other=self.seen[deck_id]))
             return
         if len(data) > MAX_DECK_BYTES:
-            self.problems.append(Problem(label, line, None,
-                                         "larger than any deck file (1 MiB); skipped",
-                                         code="FILE_TOO_LARGE"))
+            self.problems.append(Problem.of(label, line, None,
+                                            "larger than any deck file (1 MiB); skipped",
+                                            code="FILE_TOO_LARGE"))
             return
         self.seen[deck_id] = label
         self.sources.append(Source(label, deck_id, data, kind))
@@ -160,13 +168,13 @@ def path_sources(paths: list[Path], progress: Progress | None = None,
     files: list[tuple[str, str, int | None]] = []
     for path in paths:
         if not path.exists():
-            raise InputError.at(str(path), "no such deck file or folder", code="FILE_MISSING")
+            raise InputError.of(str(path), "no such deck file or folder", code="FILE_MISSING")
         try:
             files += _deck_files(path) if path.is_dir() else [
                 (str(path), path.name, path.stat().st_size)]
         except OSError as exc:
-            raise InputError.at(str(path), f"cannot read: {exc.strerror}",
-                                code="FILE_UNREADABLE") from exc
+            raise InputError.of(str(path), "cannot read: {reason}", code="FILE_UNREADABLE",
+                                reason=exc.strerror) from exc
     for done, (file, name, size) in enumerate(files):
         if progress is not None and done % 200 == 0:
             progress(done, len(files))
@@ -176,12 +184,13 @@ def path_sources(paths: list[Path], progress: Progress | None = None,
             data = None if size is not None and size > limit else _read_at_most(
                 file, limit, regular=size is None)
         except OSError as exc:
-            found.problems.append(Problem(file, None, None, f"cannot read: {exc.strerror}",
-                                          code="FILE_UNREADABLE"))
+            found.problems.append(Problem.of(file, None, None, "cannot read: {reason}",
+                                             code="FILE_UNREADABLE", reason=exc.strerror))
             continue
         if data is None:
-            found.problems.append(Problem(file, None, None, "larger than any deck file; skipped",
-                                          code="FILE_TOO_LARGE"))
+            found.problems.append(Problem.of(file, None, None,
+                                             "larger than any deck file; skipped",
+                                             code="FILE_TOO_LARGE"))
             continue
         if archive:
             found.archive(data, file)
@@ -206,10 +215,9 @@ def upload_sources(files: list[tuple[str, bytes]], pasted: str = "") -> tuple[
         elif suffix in DECK_SUFFIXES or (_bare(label) and is_code(data)):
             found.add(label, _stem(label), data)
         else:
-            found.problems.append(Problem(label, None, None, "not a deck file: expected .ydk, "
-                                                             ".ydke, .omega, .txt, .zip or a "
-                                                             "deck code",
-                                          code="WRONG_FILE_TYPE"))
+            found.problems.append(Problem.of(label, None, None, "not a deck file: expected "
+                                             ".ydk, .ydke, .omega, .txt, .zip or a deck code",
+                                             code="WRONG_FILE_TYPE"))
     for number, line in enumerate(pasted.splitlines(), start=1):
         text = line.strip()
         if not text:
@@ -217,9 +225,9 @@ def upload_sources(files: list[tuple[str, bytes]], pasted: str = "") -> tuple[
         player, _, link = text.rpartition(" ")
         ydke = is_ydke(link)
         if not player.strip() or not (ydke or is_code(link)):
-            found.problems.append(Problem("pasted links", number, None,
-                                          "expected 'PLAYER_ID ydke://...' (or another deck "
-                                          "code) on each line", code="BAD_YDKE"))
+            found.problems.append(Problem.of("pasted links", number, None,
+                                             "expected 'PLAYER_ID ydke://...' (or another "
+                                             "deck code) on each line", code="BAD_YDKE"))
             continue
         found.add("pasted links", player.strip(), link.encode(), kind="ydke" if ydke else "code",
                   line=number)

@@ -49,16 +49,17 @@ def text_list_rows(data: bytes | str, file: str, deck_id: str) -> tuple[
     problems = ProblemCollector(file)
     text = decode_text(data, file) if isinstance(data, bytes) else data
     if _CONTROL.search(text):
-        problems.add("contains control characters; expected a text deck list", code="NOT_TEXT")
+        problems.say("contains control characters; expected a text deck list", code="NOT_TEXT")
         problems.raise_if_any()
     section, slot = "main", None
     rows: list[dict[str, object]] = []
     bad: list[Problem] = []
     for number, raw in enumerate(text.removeprefix("\ufeff").splitlines(), start=1):
         if len(raw) > MAX_LINE_LENGTH:
-            bad.append(Problem(file, number, None, f"a line of {len(raw):,} characters; a deck "
-                               f"list line has at most {MAX_LINE_LENGTH:,}: the line is not read",
-                               code="LINE_TOO_LONG", deck_id=deck_id, section=section))
+            bad.append(Problem.of(file, number, None, "a line of {length} characters; a deck "
+                                  "list line has at most {most}: the line is not read",
+                                  code="LINE_TOO_LONG", deck_id=deck_id, section=section,
+                                  length=f"{len(raw):,}", most=f"{MAX_LINE_LENGTH:,}"))
             continue
         line = raw.strip()
         if not line or line.startswith(("#", "//")) or total_of(line) is not None \
@@ -70,12 +71,13 @@ def text_list_rows(data: bytes | str, file: str, deck_id: str) -> tuple[
             continue
         qty, folded = entry_line(line)
         name = as_typed(line, folded)
-        wrong = (("BAD_QUANTITY", f"quantity {qty} for {name!r}") if not quantity_in_range(qty)
+        wrong = (("BAD_QUANTITY", "quantity {qty} for {name}") if not quantity_in_range(qty)
                  else ("NAME_TOO_LONG", "a card name longer than any card's") if len(name) > 150
                  else None)
         if wrong:
-            bad.append(Problem(file, number, None, wrong[1], code=wrong[0], deck_id=deck_id,
-                               section=section, text=name[:150] or None))
+            bad.append(Problem.of(file, number, None, wrong[1], code=wrong[0], deck_id=deck_id,
+                                  section=section, text=name[:150] or None, qty=qty,
+                                  name=repr(name)))
             continue
         entry: dict[str, object] = {"deck_id": deck_id, "section": section, "qty": qty,
                                     "file": file, "line": number, "slot": slot, **typed_card(name)}

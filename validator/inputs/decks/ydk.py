@@ -49,9 +49,9 @@ def _texts(labels: list[str], datas: list[bytes | str], problems: list[Problem])
             try:
                 blob.decode()
             except UnicodeDecodeError as exc:
-                problems.append(Problem(labels[i], None, None,
-                                        f"not UTF-8 text (byte {exc.start}); expected a YDK "
-                                        "deck file", code="NOT_UTF8"))
+                problems.append(Problem.of(labels[i], None, None,
+                                           "not UTF-8 text (byte {byte}); expected a YDK deck "
+                                           "file", code="NOT_UTF8", byte=exc.start))
                 continue
             good.append(i)
         keep = pl.Series(good, dtype=pl.UInt32)
@@ -164,16 +164,16 @@ def _ydk_part(labels: list[str], deck_ids: list[str], datas: list[bytes | str]) 
         for src, line, text_, section in shown.select(
                 "src", "line", "t", "section").iter_rows():
             digits = text_.isascii() and text_.isdigit() and len(text_) <= 10
-            message = (f"passcode {text_} is larger than any card's" if digits else
-                       f"expected a passcode (digits) or a #main/#extra/!side line, got "
-                       f"{text_[:40]!r}")
-            problems.append(Problem(labels[src], line, None, message, deck_id=deck_ids[src],
-                                    section=section, code="BAD_PASSCODE"))
+            msgid = ("passcode {typed} is larger than any card's" if digits else
+                     "expected a passcode (digits) or a #main/#extra/!side line, got {typed}")
+            problems.append(Problem.of(labels[src], line, None, msgid, deck_id=deck_ids[src],
+                                       section=section, code="BAD_PASSCODE",
+                                       typed=text_ if digits else repr(text_[:40])))
         more = bad.group_by("src").len().filter(pl.col("len") > PER_FILE)
         for src, count in more.iter_rows():
-            problems.append(Problem(labels[src], None, None,
-                                    f"… and {count - PER_FILE} more lines that are not passcodes",
-                                    code=MORE))
+            problems.append(Problem.of(labels[src], None, None,
+                                       "… and {n} more lines that are not passcodes",
+                                       code=MORE, n=count - PER_FILE))
     # copies on consecutive lines (as EDOPro writes a card's copies) are one entry of as
     # many, at its first line (44% fewer rows in real decks)
     same = pl.all_horizontal(pl.col(c) == pl.col(c).shift() for c in ("src", "section",

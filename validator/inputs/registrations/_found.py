@@ -50,14 +50,15 @@ class Found:
     origins: int = 0
     notes: list[Problem] = field(default_factory=list)
 
-    def problem(self, sheet: Sheet, row: int, col: int | None, message: str, *, code: str,
+    def problem(self, sheet: Sheet, row: int, col: int | None, msgid: str, *, code: str,
                 deck_id: str | None = None, section: str | None = None,
-                text: str | None = None) -> None:
-        """A problem at a cell; with ``deck_id`` the row could hold a card of that player's
-        list, so it is also a decision for the head judge."""
+                text: str | None = None, **values: Any) -> None:
+        """A problem at a cell, its message the catalog entry ``msgid`` filled with
+        ``values``; with ``deck_id`` the row could hold a card of that player's list, so it
+        is also a decision for the head judge."""
         at = where(sheet, row, col) if col is not None else (sheet.name or None)
-        self.problems.append(Problem(sheet.file, row, at, message, code=code, deck_id=deck_id,
-                                     section=section, text=text or None))
+        self.problems.append(Problem.of(sheet.file, row, at, msgid, code=code, deck_id=deck_id,
+                                        section=section, text=text or None, **values))
 
     def origin(self) -> int:
         self.origins += 1
@@ -73,11 +74,18 @@ def place(sheet: Sheet) -> str:
 def full_name(first: str, last: str, full: str) -> str:
     return full or " ".join(p for p in (first, last) if p)
 
-def quantity_and_name(qty_text: str, name_text: str) -> tuple[
-        int | None, str, tuple[str, str] | None]:
-    """A block row's quantity and card name, or what is wrong with it as a problem's code
-    and message (a quantity that is not a number; a quantity without a name). "3 Raigeki"
-    typed in the quantity cell is read as both."""
+#: catalog entries of problems more than one layout finds
+TOTAL_DIFFERS = "written {title} total {written} but its rows add up to {added}"
+FORM_TOO_LARGE = "larger than any deck list form ({most} MB); skipped"
+
+#: what is wrong with a row: a problem's code, its catalog entry and the entry's values
+Wrong = tuple[str, str, dict[str, Any]]
+
+
+def quantity_and_name(qty_text: str, name_text: str) -> tuple[int | None, str, Wrong | None]:
+    """A block row's quantity and card name, or what is wrong with it (a quantity that is not
+    a number; a quantity without a name). "3 Raigeki" typed in the quantity cell is read as
+    both."""
     qty = quantity_of(qty_text)
     if qty is None and not name_text:
         qty, name_text = entry_line(qty_text) if qty_text else (None, "")
@@ -85,10 +93,10 @@ def quantity_and_name(qty_text: str, name_text: str) -> tuple[
         if name_text == qty_text:
             qty = None
     if not quantity_in_range(qty):
-        return None, name_text, ("BAD_QUANTITY",
-                                 f"quantity {qty_text!r} is not a number 1-{MAX_QUANTITY}")
+        return None, name_text, ("BAD_QUANTITY", "quantity {typed} is not a number 1-{most}",
+                                 {"typed": repr(qty_text), "most": MAX_QUANTITY})
     if not name_text:
-        return qty, name_text, ("NO_CARD", f"quantity {qty} without a card name")
+        return qty, name_text, ("NO_CARD", "quantity {qty} without a card name", {"qty": qty})
     return qty, name_text, None
 
 def entry_row(section: str, slot: str | None, qty: int, name: str, file: str, line: int | None,

@@ -5,15 +5,16 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from dataclasses import replace
 
 import polars as pl
 
-from validator.errors import InputError, Problem
+from validator.errors import InputError
 from validator.files.tabular import Sheet
 from validator.inputs.decks.codes import is_code, parse_code
 from validator.inputs.decks.textlist import text_list_rows
 from validator.inputs.decks.ydk import is_ydke, parse_ydke
-from validator.inputs.ids import player_id_of
+from validator.inputs.ids import LOST_DIGITS, player_id_of
 from validator.inputs.registrations._found import (
     PLAYER_COLUMNS,
     Found,
@@ -70,8 +71,8 @@ def read_forms(sheet: Sheet, header_row: int, cols: dict[str, int], out: Found) 
             continue
         player, message = player_id_of(typed)
         if message:
-            out.problem(sheet, r, cols.get("player_id"), f"player id {typed!r} {message}",
-                        code="PLAYER_ID")
+            out.problem(sheet, r, cols.get("player_id"), LOST_DIGITS, code="PLAYER_ID",
+                        typed=repr(typed))
         origin = out.origin()
         failed = False
         for key, col in cols.items():
@@ -91,15 +92,15 @@ def read_forms(sheet: Sheet, header_row: int, cols: dict[str, int], out: Found) 
                 rows, bad = text_list_rows(text, sheet.file, player)
             except InputError as exc:
                 failed = True
-                out.problems.extend(Problem(sheet.file, r, at, p.message, code=p.code,
-                                            deck_id=player, section=section)
+                out.problems.extend(replace(p, file=sheet.file, line=r, column=at,
+                                            deck_id=player, section=section, text=None)
                                     for p in exc.problems)
                 continue
             # the cell's column names the section; each line has its own address
             lines = len(text.splitlines()) > 1
-            out.problems.extend(Problem(sheet.file, r, cell_line(at, p.line, lines), p.message,
-                                        code=p.code, deck_id=player,
-                                        section=section or p.section, text=p.text)
+            out.problems.extend(replace(p, file=sheet.file, line=r,
+                                        column=cell_line(at, p.line, lines), deck_id=player,
+                                        section=section or p.section)
                                 for p in bad)
             for entry in rows:
                 number = entry["line"]

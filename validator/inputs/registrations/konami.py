@@ -8,10 +8,12 @@ from typing import Any
 
 from validator.errors import Problem
 from validator.files.tabular import Sheet
-from validator.inputs.ids import player_id_of
+from validator.inputs.ids import LOST_DIGITS, player_id_of
 from validator.inputs.registrations._found import (
+    TOTAL_DIFFERS,
     Found,
     Player,
+    Wrong,
     entry_row,
     full_name,
     place,
@@ -61,8 +63,8 @@ def read_konami(sheet: Sheet, out: Found, fallback_id: str) -> bool:
                  label_value(sheet, "player_name"))
     starts = {(r, c) for r, c, *_ in blocks}
     rows: list[dict[str, Any]] = []
-    row_problems: list[tuple[int, int, tuple[str, str], str, str]] = []
-    totals: list[tuple[int, int, str]] = []
+    row_problems: list[tuple[int, int, Wrong, str, str]] = []
+    totals: list[tuple[int, int, str, int, int]] = []
     read = 0
     for r0, c, section, slot, title in blocks:
         total = 0
@@ -83,8 +85,7 @@ def read_konami(sheet: Sheet, out: Found, fallback_id: str) -> bool:
                     else quantity_of(name_text))
                 number_col = c if total_of(qty_text) is not None else c + 1
                 if written is not None and written != total:
-                    totals.append((r + 1, number_col, f"written {title} total {written} but "
-                                                      f"its rows add up to {total}"))
+                    totals.append((r + 1, number_col, title, written, total))
                 break
             read += 1
             qty, name_text, wrong = quantity_and_name(qty_text, name_text)
@@ -96,22 +97,23 @@ def read_konami(sheet: Sheet, out: Found, fallback_id: str) -> bool:
             rows.append(entry_row(section, slot, qty, name_text, sheet.file, r + 1,
                              where(sheet, r + 1, c + 1)))
     if not typed_id and not name and not rows and not row_problems:
-        out.problems.append(Problem(sheet.file, None, sheet.name or None,
-                                    "a blank deck list (no player, no cards): skipped",
-                                    code="BLANK_LIST"))
+        out.problems.append(Problem.of(sheet.file, None, sheet.name or None,
+                                       "a blank deck list (no player, no cards): skipped",
+                                       code="BLANK_LIST"))
         return True
     player_id, message = player_id_of(typed_id or fallback_id)
     if message:
-        out.problems.append(Problem(sheet.file, None, sheet.name or None,
-                                    f"player id {typed_id!r} {message}", code="PLAYER_ID"))
+        out.problems.append(Problem.of(sheet.file, None, sheet.name or None, LOST_DIGITS,
+                                       code="PLAYER_ID", typed=repr(typed_id)))
     origin = out.origin()
     out.rows_read += read
     out.rows_reported += len(row_problems)
-    for line, col, (code, text), section, card in row_problems:
-        out.problem(sheet, line, col, text, code=code, deck_id=player_id, section=section,
-                    text=card)
-    for line, col, text in totals:
-        out.problem(sheet, line, col, text, code="TOTAL_MISMATCH")
+    for line, col, (code, msgid, values), section, card in row_problems:
+        out.problem(sheet, line, col, msgid, code=code, deck_id=player_id, section=section,
+                    text=card, **values)
+    for line, col, title, written, added in totals:
+        out.problem(sheet, line, col, TOTAL_DIFFERS, code="TOTAL_MISMATCH", title=title,
+                    written=written, added=added)
     out.rows.extend({**row, "deck_id": player_id, "origin": origin} for row in rows)
     out.players.append(Player(player_id, name or player_id, sheet.file, sheet.name,
                                place(sheet), origin, len(rows),

@@ -48,10 +48,11 @@ def playerless(sheet: Sheet, header_row: int, out: Found) -> None:
     cells = sheet.rows[header_row]
     seen = ", ".join(repr(c.strip()) for c in cells if c.strip())
     expected = ", ".join(repr(w) for w in columns()["player_id"][:6])
-    out.problems.append(Problem(
+    out.problems.append(Problem.of(
         sheet.file, header_row + 1, sheet.name or None,
-        f"no player column in the header (found {seen}): expected one of {expected} or a "
-        "player name column; the sheet was not read", code="NO_PLAYER_COLUMN"))
+        "no player column in the header (found {seen}): expected one of {expected} or a "
+        "player name column; the sheet was not read", code="NO_PLAYER_COLUMN", seen=seen,
+        expected=expected))
     rows = sum(1 for row in sheet.rows[header_row + 1:] if any(c.strip() for c in row))
     out.rows_read += rows
     out.rows_reported += rows

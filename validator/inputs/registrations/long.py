@@ -8,7 +8,7 @@ import polars as pl
 from validator.errors import Problem
 from validator.files.tabular import Sheet, cell_name
 from validator.inputs.entries import ENTRY_SCHEMA
-from validator.inputs.ids import player_id_of
+from validator.inputs.ids import LOST_DIGITS, player_id_of
 from validator.inputs.registrations._found import PLAYER_COLUMNS, Found, Player, place
 from validator.text.lexicon import MAX_QUANTITY, header_of, is_total_label, quantity_of, total_of
 
@@ -17,6 +17,12 @@ __all__ = ["read_long"]
 #: the problem code of each column a row's problem is found in
 _CODE_OF = {"player": "NO_PLAYER", "section": "BAD_SECTION", "qty": "BAD_QUANTITY",
             "card": "NO_CARD", "passcode": "BAD_PASSCODE"}
+
+#: each kind of row problem's catalog entry (``{typed}``: the cell as typed)
+_SAID = {"player": "no player on this row",
+         "section": "section '{typed}' is not Main/Monster/Spell/Trap/Extra/Side",
+         "qty": "quantity '{typed}' is not a number 1-{most}",
+         "card": "no card name or passcode", "passcode": "passcode '{typed}' is not a number"}
 
 
 def read_long(sheet: Sheet, header_row: int, cols: dict[str, int], out: Found) -> None:
@@ -81,15 +87,18 @@ def read_long(sheet: Sheet, header_row: int, cols: dict[str, int], out: Found) -
         {k: v[0] for k, v in ids.items()}, default=pl.col("player"), return_dtype=pl.Utf8))
     for raw, (_, message) in ids.items():
         if message:
-            out.problems.append(Problem(sheet.file, None, sheet.name or None,
-                                        f"player id {raw!r} {message}", code="PLAYER_ID"))
-    for line, message, player_of, section_of_row, card in frame.filter(
-            pl.col("problem").is_not_null()).select("line", "problem", "player", "named",
-                                                     column("card")).iter_rows():
-        key, text_ = message.split("|", 1)
+            out.problems.append(Problem.of(sheet.file, None, sheet.name or None, LOST_DIGITS,
+                                           code="PLAYER_ID", typed=repr(raw)))
+    for line, message, player_of, section_of_row, card, *typed in frame.filter(
+            pl.col("problem").is_not_null()).select(
+                "line", "problem", "player", "named", column("card").alias("_card"),
+                *(column(k).alias(f"_{k}") for k in ("section", "qty", "passcode"))).iter_rows():
+        key, _ = message.split("|", 1)
         column_index = cols.get(key, cols.get("player_name", cols.get("player_id")))
-        out.problem(sheet, line, column_index, text_, code=_CODE_OF[key],
-                    deck_id=player_of or None, section=section_of_row, text=card)
+        out.problem(sheet, line, column_index, _SAID[key], code=_CODE_OF[key],
+                    deck_id=player_of or None, section=section_of_row, text=card,
+                    typed=dict(zip(("section", "qty", "passcode"), typed, strict=True))
+                    .get(key, ""), most=MAX_QUANTITY)
         out.rows_reported += 1
     good = frame.filter(pl.col("problem").is_null())
     by_code = code != ""
@@ -118,6 +127,6 @@ def read_long(sheet: Sheet, header_row: int, cols: dict[str, int], out: Found) -
         pl.col("player").replace_strict(origins, return_dtype=pl.Int64).alias("origin"),
     ))
     if "player_id" in cols and not any(c in cols for c in PLAYER_COLUMNS[1:]):
-        out.notes.append(Problem(sheet.file, header_row + 1, sheet.name or None,
-                                 "player ids but no player name column: players are shown by "
-                                 "their id", code="NO_PLAYER_NAMES"))
+        out.notes.append(Problem.of(sheet.file, header_row + 1, sheet.name or None,
+                                    "player ids but no player name column: players are shown "
+                                    "by their id", code="NO_PLAYER_NAMES"))

@@ -27,8 +27,16 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from validator.errors import InputError, Problem
 from validator.files.safety import check_pdf_streams
-from validator.inputs.ids import player_id_of
-from validator.inputs.registrations._found import Found, Player, entry_row, quantity_and_name
+from validator.inputs.ids import LOST_DIGITS, player_id_of
+from validator.inputs.registrations._found import (
+    FORM_TOO_LARGE,
+    TOTAL_DIFFERS,
+    Found,
+    Player,
+    Wrong,
+    entry_row,
+    quantity_and_name,
+)
 from validator.text.datafile import data_file, read_model
 from validator.text.lexicon import section_header
 
@@ -194,8 +202,8 @@ def form_fields(pdf: pikepdf.Pdf, label: str) -> dict[str, str]:
         for node in kids:
             nodes += 1
             if nodes > MAX_NODES or len(values) > MAX_FIELDS:
-                raise InputError.at(label, f"more than {MAX_FIELDS} form fields: not a deck "
-                                           "list", code="NOT_A_FORM")
+                raise InputError.of(label, "more than {most} form fields: not a deck list",
+                                    code="NOT_A_FORM", most=MAX_FIELDS)
             if not isinstance(node, pikepdf.Dictionary) and not isinstance(node,
                                                                             pikepdf.Stream):
                 continue
@@ -243,23 +251,23 @@ def _opened(data: bytes) -> Iterator[pikepdf.Pdf]:
 
 def _fields(data: bytes, label: str) -> dict[str, str]:
     if len(data) > MAX_PDF_BYTES:
-        raise InputError.at(label, f"larger than any deck list form ({MAX_PDF_BYTES >> 20} MB); "
-                                   "skipped", code="FILE_TOO_LARGE")
+        raise InputError.of(label, FORM_TOO_LARGE, code="FILE_TOO_LARGE",
+                            most=MAX_PDF_BYTES >> 20)
     if not data.lstrip()[:5] == b"%PDF-":
-        raise InputError.at(label, "not a PDF file", code="BAD_PDF")
+        raise InputError.of(label, "not a PDF file", code="BAD_PDF")
     check_pdf_streams(data, label)
     try:
         with _opened(data) as pdf:
             fields = form_fields(pdf, label)
     except pikepdf.PasswordError as exc:
-        raise InputError.at(label, "the PDF is encrypted: save the filled sheet without a "
+        raise InputError.of(label, "the PDF is encrypted: save the filled sheet without a "
                                    "password", code="PDF_ENCRYPTED") from exc
     except (pikepdf.PikepdfError, ValueError, KeyError, TypeError, AttributeError,
             RecursionError, OSError, NotImplementedError, RuntimeError) as exc:
-        raise InputError.at(label, f"not a readable PDF ({type(exc).__name__})",
-                            code="BAD_PDF") from exc
+        raise InputError.of(label, "not a readable PDF ({reason})", code="BAD_PDF",
+                            reason=type(exc).__name__) from exc
     if not fields:
-        raise InputError.at(label, "not a fillable deck list: no form fields (a scanned or "
+        raise InputError.of(label, "not a fillable deck list: no form fields (a scanned or "
                                    "printed sheet cannot be read; ask for the filled PDF form "
                                    "or a deck file)", code="NOT_A_FORM")
     return fields
@@ -271,9 +279,9 @@ def read_form(data: bytes, label: str) -> FormSheet:
     layout = next((lay for lay in layouts() if not lay.identifying.isdisjoint(fields)), None)
     if layout is None:
         shown = ", ".join(sorted(fields)[:6])
-        raise InputError.at(label, "a PDF form, but not the Konami deck registration sheet "
-                                   f"(its fields: {shown}{', ...' if len(fields) > 6 else ''})",
-                            code="NOT_A_FORM")
+        raise InputError.of(label, "a PDF form, but not the Konami deck registration sheet "
+                                   "(its fields: {fields})", code="NOT_A_FORM",
+                            fields=shown + (", ..." if len(fields) > 6 else ""))
     value = fields.get
     rows = []
     unprinted = fields.keys() - layout.printed  # the fields of any rows beyond the printed
@@ -304,12 +312,14 @@ def form_problems(sheet: FormSheet, added: dict[str, int]) -> list[Problem]:
         rows = sum(added.get(block, 0) for block in total.blocks)
         written = int(total.written) if total.written.isdigit() else None
         if written is None:
-            message = f"written {total.title} total {total.written!r} is not a number"
+            found.append(Problem.of(sheet.file, None, total.field,
+                                    "written {title} total {written} is not a number",
+                                    code="TOTAL_MISMATCH", title=total.title,
+                                    written=repr(total.written)))
         elif written != rows:
-            message = f"written {total.title} total {written} but its rows add up to {rows}"
-        else:
-            continue
-        found.append(Problem(sheet.file, None, total.field, message, code="TOTAL_MISMATCH"))
+            found.append(Problem.of(sheet.file, None, total.field, TOTAL_DIFFERS,
+                                    code="TOTAL_MISMATCH", title=total.title, written=written,
+                                    added=rows))
     return found
 
 
@@ -317,7 +327,7 @@ def read_filled_form(form: FormSheet, out: Found) -> None:
     """A filled Konami PDF sheet: rows located by their field names, written totals
     checked against the rows."""
     rows: list[dict[str, Any]] = []
-    wrong: list[tuple[str, tuple[str, str], str, str]] = []
+    wrong: list[tuple[str, Wrong, str, str]] = []
     added: dict[str, int] = {}
     headers = {key: section_header(key) for key in BLOCK_KEYS}
     for item in form.rows:
@@ -332,20 +342,21 @@ def read_filled_form(form: FormSheet, out: Found) -> None:
         rows.append(entry_row(header.section, header.slot, qty, name, form.file, None,
                          item.name_field))
     if not form.player_id and not form.player_name and not rows and not wrong:
-        out.problems.append(Problem(form.file, None, None,
-                                    "a blank deck list form (no player, no cards): skipped",
-                                    code="BLANK_LIST"))
+        out.problems.append(Problem.of(form.file, None, None,
+                                       "a blank deck list form (no player, no cards): skipped",
+                                       code="BLANK_LIST"))
         return
     player_id, message = player_id_of(form.player_id or Path(form.file).stem)
     if message:
-        out.problems.append(Problem(form.file, None, "CARD GAME ID",
-                                    f"player id {form.player_id!r} {message}", code="PLAYER_ID"))
+        out.problems.append(Problem.of(form.file, None, "CARD GAME ID", LOST_DIGITS,
+                                       code="PLAYER_ID", typed=repr(form.player_id)))
     origin = out.origin()
     out.rows_read += len(form.rows)
     out.rows_reported += len(wrong)
-    for where, (code, text), section, card in wrong:
-        out.problems.append(Problem(form.file, None, where, text, code=code, deck_id=player_id,
-                                    section=section, text=card or None))
+    for where, (code, msgid, values), section, card in wrong:
+        out.problems.append(Problem.of(form.file, None, where, msgid, code=code,
+                                       deck_id=player_id, section=section, text=card or None,
+                                       **values))
     out.problems.extend(form_problems(form, added))
     out.rows.extend({**row, "deck_id": player_id, "origin": origin} for row in rows)
     out.players.append(Player(player_id, form.player_name or player_id, form.file, "",

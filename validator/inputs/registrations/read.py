@@ -18,7 +18,7 @@ from validator.files.safety import MAX_UNPACKED, zip_members
 from validator.files.tabular import Sheet, read_sheets
 from validator.inputs.entries import ENTRY_SCHEMA, entries_frame
 from validator.inputs.ids import normalise_ids
-from validator.inputs.registrations._found import Found, Player
+from validator.inputs.registrations._found import FORM_TOO_LARGE, Found, Player
 from validator.inputs.registrations.forms import read_forms
 from validator.inputs.registrations.konami import read_konami
 from validator.inputs.registrations.layout import find_header, playerless
@@ -70,10 +70,10 @@ def read_sheet(sheet: Sheet, out: Found) -> None:
     if found is not None:
         playerless(sheet, found[1], out)
     else:
-        out.problems.append(Problem(sheet.file, None, sheet.name or None,
-                                    "no deck list found: expected a header with player, "
-                                    "quantity and card columns, Main/Extra/Side columns, or "
-                                    "Monster/Spell/Trap/Extra/Side blocks", code="NO_HEADER"))
+        out.problems.append(Problem.of(sheet.file, None, sheet.name or None,
+                                       "no deck list found: expected a header with player, "
+                                       "quantity and card columns, Main/Extra/Side columns, or "
+                                       "Monster/Spell/Trap/Extra/Side blocks", code="NO_HEADER"))
 
 def one_per_player(out: Found) -> set[int]:
     """The registration kept for each player id, and problems for the others: a later
@@ -91,16 +91,18 @@ def one_per_player(out: Found) -> set[int]:
             older = earlier if newer is player else player
             kept[player.player_id] = newer
             when = f" ({newer.stamp:%Y-%m-%d %H:%M})" if newer.stamp else ""
-            out.problems.append(Problem(older.file, older.line, older.sheet or None,
-                                        f"player {player.player_id}: this submission is "
-                                        f"superseded by the later one at {newer.place}{when}; "
-                                        "only the later one is checked", code="SUPERSEDED"))
+            out.problems.append(Problem.of(older.file, older.line, older.sheet or None,
+                                           "player {player}: this submission is superseded by "
+                                           "the later one at {later}; only the later one is "
+                                           "checked", code="SUPERSEDED",
+                                           player=player.player_id, later=newer.place + when))
             out.rows_reported += older.rows
         else:
-            out.problems.append(Problem(player.file, None, player.sheet or None,
-                                        f"player {player.player_id} is registered twice: "
-                                        f"{earlier.place} and {player.place}; only the first "
-                                        "is checked (remove one)", code="REGISTERED_TWICE"))
+            out.problems.append(Problem.of(player.file, None, player.sheet or None,
+                                           "player {player} is registered twice: {first} and "
+                                           "{second}; only the first is checked (remove one)",
+                                           code="REGISTERED_TWICE", player=player.player_id,
+                                           first=earlier.place, second=player.place))
             out.rows_reported += player.rows
     return {p.origin for p in kept.values()}
 
@@ -110,13 +112,12 @@ def pdf_bytes(path: Path, data: bytes | None) -> bytes:
         return data
     try:
         if path.stat().st_size > MAX_PDF_BYTES:
-            raise InputError.at(str(path), f"larger than any deck list form "
-                                           f"({MAX_PDF_BYTES >> 20} MB); skipped",
-                                code="FILE_TOO_LARGE")
+            raise InputError.of(str(path), FORM_TOO_LARGE, code="FILE_TOO_LARGE",
+                                most=MAX_PDF_BYTES >> 20)
         return path.read_bytes()
     except OSError as exc:
-        raise InputError.at(str(path), f"cannot read: {exc.strerror}",
-                            code="FILE_UNREADABLE") from exc
+        raise InputError.of(str(path), "cannot read: {reason}", code="FILE_UNREADABLE",
+                            reason=exc.strerror) from exc
 
 def read_file(path: Path, data: bytes | None, out: Found) -> None:
     """One workbook or CSV file."""
@@ -128,9 +129,9 @@ def read_file(path: Path, data: bytes | None, out: Found) -> None:
     for sheet in sheets:
         out.problems.extend(sheet.problems)
         if sheet.hidden:
-            out.problems.append(Problem(sheet.file, None, sheet.name,
-                                        "hidden sheet not read; unhide it to include it",
-                                        code="HIDDEN_SHEET"))
+            out.problems.append(Problem.of(sheet.file, None, sheet.name,
+                                           "hidden sheet not read; unhide it to include it",
+                                           code="HIDDEN_SHEET"))
             continue
         read_sheet(sheet, out)
 
@@ -234,13 +235,13 @@ def registration_members(path: Path, data: bytes | None,
         try:
             data = path.read_bytes()
         except OSError as exc:
-            raise InputError.at(str(path), f"cannot read: {exc.strerror}",
-                                code="FILE_UNREADABLE") from exc
+            raise InputError.of(str(path), "cannot read: {reason}", code="FILE_UNREADABLE",
+                                reason=exc.strerror) from exc
     members, found = zip_members(data, str(path), tuple(s for s in SUFFIXES if s != ".zip"),
                                     MAX_UNPACKED)
     problems.extend(found)
     if not members and not found:
-        raise InputError.at(str(path), "zip holds no .xlsx, .csv or .pdf registrations",
+        raise InputError.of(str(path), "zip holds no .xlsx, .csv or .pdf registrations",
                             code="NO_REGISTRATIONS")
     return [(Path(f"{path}!{name}"), content) for name, content in sorted(members)]
 
@@ -254,9 +255,9 @@ def read_registrations(path: Path) -> Registrations:
     if path.is_dir():
         files = sorted(p for p in path.rglob("*") if p.suffix.lower() in SUFFIXES)
         if not files:
-            raise InputError.at(str(path), "folder holds no .xlsx, .csv, .pdf or .zip "
+            raise InputError.of(str(path), "folder holds no .xlsx, .csv, .pdf or .zip "
                                            "registrations", code="NO_REGISTRATIONS")
         return read_registration_files(files)
     if not path.exists():
-        raise InputError.at(str(path), "no such registrations file", code="FILE_MISSING")
+        raise InputError.of(str(path), "no such registrations file", code="FILE_MISSING")
     return read_registration_files([path])

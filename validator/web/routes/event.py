@@ -155,15 +155,16 @@ async def save_event(request: Request) -> Response:
     regulations = (*REGULATIONS, *([CUSTOM_POLICY] if state.db.meta("policy") else []))
     if values["format"] not in format_names() or values["regulation"] not in regulations \
             or values["lang"] not in LANGS or not values["name"]:
-        raise InputError.at("event", "name, format, regulation and language are required",
+        raise InputError.of("event", "name, format, regulation and language are required",
                             code="BAD_OPTION")
     if values["banlist"] and values["banlist"] not in {
             s.name for s in store.stored_lists(state.data_dir)}:
-        raise InputError.at("banlist", "not a list of the data store", code="NO_LIST")
+        raise InputError.of("banlist", "not a list of the data store", code="NO_LIST")
     zone = values["timezone"] or "UTC"
     if not valid_timezone(zone):
-        raise InputError.at("timezone", f"{zone[:64]!r} is not a time zone (expected a name "
-                            "such as Asia/Bangkok, Europe/Paris or UTC)", code="BAD_OPTION")
+        raise InputError.of("timezone", "{typed} is not a time zone (expected a name such as "
+                            "Asia/Bangkok, Europe/Paris or UTC)", code="BAD_OPTION",
+                            typed=repr(zone[:64]))
     lang = next(code for code in LANGS if code == values["lang"])
     state.db.save_settings(EventSettings(values["name"], values["date"], values["format"],
                                          values["regulation"], lang, values["banlist"], zone))
@@ -177,7 +178,7 @@ async def upload_policy(request: Request) -> Response:
     data = await form(request)
     uploaded = await files(data, "file", (".toml",))
     if not uploaded:
-        raise InputError.at("policy", "choose a policy .toml file", code="BAD_OPTION")
+        raise InputError.of("policy", "choose a policy .toml file", code="BAD_OPTION")
     name, content = uploaded[0]
     try:
         parsed = tomllib.loads(content.decode("utf-8"))
@@ -267,7 +268,7 @@ async def upload_decks(request: Request) -> Response:
 def _batch(request: Request, batch: int) -> list[Submission]:
     found = [s for s in state_of(request).db.submissions() if s.batch == batch]
     if not found:
-        raise InputError.at(f"upload #{batch}", "no such upload", code="BAD_OPTION")
+        raise InputError.of(f"upload #{batch}", "no such upload", code="BAD_OPTION")
     return found
 
 
@@ -294,7 +295,7 @@ async def confirm(request: Request, batch: int) -> Response:
     choice = str(data.get("choice", ""))
     state = state_of(request)
     if choice not in ("replace", "add", "cancel"):
-        raise InputError.at("choice", "choose replace all, add, or cancel", code="BAD_OPTION")
+        raise InputError.of("choice", "choose replace all, add, or cancel", code="BAD_OPTION")
     if choice == "cancel":
         state.db.set_upload_state(batch, "removed", only="pending")
         return RedirectResponse("/?msg=" + quote(words_of(
@@ -332,7 +333,7 @@ async def put_back(request: Request, batch: int) -> Response:
 async def _ready(request: Request) -> Report:
     report = await judged(request, await latest(request))
     if report is None:
-        raise InputError.at("report", "upload registrations first", code="NOT_READY")
+        raise InputError.of("report", "upload registrations first", code="NOT_READY")
     return report
 
 

@@ -95,7 +95,7 @@ def _who(request: Request, data: FormData, players: pl.DataFrame | None) -> tupl
     spectator the judge chose as such. An unknown id is refused with the closest players."""
     kind = str(data.get("who", "player"))
     if kind not in PLAYER_KINDS:
-        raise InputError.at("who", "choose a player, a walk-in or a spectator",
+        raise InputError.of("who", "choose a player, a walk-in or a spectator",
                             code="BAD_OPTION")
     typed = str(data.get("pick") or data.get("player_id", "")).strip()[:MAX_JUDGE_NAME]
     if kind != "player":
@@ -104,10 +104,10 @@ def _who(request: Request, data: FormData, players: pl.DataFrame | None) -> tupl
             raise InputError.at("log", f"enter the {kind}'s name", code="BAD_OPTION")
         return typed or kind, name or typed, kind
     if not typed:
-        raise InputError.at("log", "enter the player id and the judge's name",
+        raise InputError.of("log", "enter the player id and the judge's name",
                             code="BAD_OPTION")
     if players is None:
-        raise InputError.at("log", "the event has no players yet (upload registrations), "
+        raise InputError.of("log", "the event has no players yet (upload registrations), "
                             "or record a walk-in or a spectator", code="NOT_READY")
     if typed in player_names(players):  # as the event has it
         return typed, player_names(players)[typed], kind
@@ -186,11 +186,11 @@ async def log_record(request: Request) -> Response:
     policy = state.policy()
     chosen = str(data.get("penalty") or item.penalty)
     if chosen not in policy.penalties:
-        raise InputError.at("penalty", "not a penalty of the event's regulation", code="BAD_OPTION")
+        raise InputError.of("penalty", "not a penalty of the event's regulation", code="BAD_OPTION")
     made_as = decision(item.penalty, chosen, policy)
     reason = str(data.get("reason", "")).strip()
     if made_as != "confirmed" and not reason:
-        raise InputError.at("reason", "a downgrade or upgrade needs a reason", code="BAD_OPTION")
+        raise InputError.of("reason", "a downgrade or upgrade needs a reason", code="BAD_OPTION")
     round_ = optional_number(str(data.get("round", "")), "round")
     same_round = state.db.log(player_id, round=round_, in_round=True)
     if not data.get("confirm") and (earlier := similar(same_round, player_id, round_,
@@ -240,7 +240,7 @@ async def void_entry(request: Request, entry_id: int) -> Response:
     entry = _entry(request, entry_id)
     reason = str(data.get("reason", "")).strip()
     if not reason:
-        raise InputError.at("reason", "say why the entry is voided", code="BAD_OPTION")
+        raise InputError.of("reason", "say why the entry is voided", code="BAD_OPTION")
     judge = recorder(request, data)
     done = state_of(request).db.change("log", entry.id, "void", made_by=judge.name,
                                        reason=reason, form_key=str(data.get("form_key", ""))
@@ -260,12 +260,12 @@ async def correct_entry(request: Request, entry_id: int) -> Response:
     entry = _entry(request, entry_id)
     reason = str(data.get("reason", "")).strip()
     if not reason:
-        raise InputError.at("reason", "say why the entry is corrected", code="BAD_OPTION")
+        raise InputError.of("reason", "say why the entry is corrected", code="BAD_OPTION")
     judge = recorder(request, data)
     policy = state.policy()
     penalty = str(data.get("penalty") or entry.penalty)
     if penalty not in policy.penalties:
-        raise InputError.at("penalty", "not a penalty of the event's regulation",
+        raise InputError.of("penalty", "not a penalty of the event's regulation",
                             code="BAD_OPTION")
     codes, default, details = entry.codes, entry.default_penalty, dict(entry.details)
     if entry.kind == "infraction" and data.get("code"):

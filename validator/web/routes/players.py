@@ -43,7 +43,7 @@ def player_row(players: pl.DataFrame, player_id: str) -> dict[str, Any]:
     """The player's row of an event's player table (``EventResult.players``)."""
     found = players.filter(pl.col("player_id") == player_id)
     if found.is_empty():
-        raise InputError.at(player_id, "no such player", code="UNKNOWN_PLAYER")
+        raise InputError.of(player_id, "no such player", code="UNKNOWN_PLAYER")
     row: dict[str, Any] = found.with_columns(pl.col("status").cast(pl.Utf8)).row(0, named=True)
     return row
 
@@ -116,7 +116,7 @@ async def decide(request: Request, player_id: str) -> Response:
         original = next((d for d in state.db.decisions(player_id)
                          if d["id"] == replaces), None)
         if original is None:
-            raise InputError.at("decision", "that decision is not in effect (voided or "
+            raise InputError.of("decision", "that decision is not in effect (voided or "
                                 "corrected already)", code="BAD_DECISION")
         values["where"] = str(original["where"])
         values["section"] = values["section"] or str(original["section"] or "")
@@ -132,12 +132,12 @@ async def decide(request: Request, player_id: str) -> Response:
         me = judge_of(request)
         data_judge, head = (me.name, me.head) if me else ("", False)
     if not card or not data_judge or not values["reason"]:
-        raise InputError.at("decision", "choose or type the card, and give who decided and why",
+        raise InputError.of("decision", "choose or type the card, and give who decided and why",
                             code="BAD_DECISION")
     qty = values["qty"]
     if qty and not quantity_in_range(whole_number(qty)):
-        raise InputError.at("qty", f"a quantity is a number 1-{MAX_QUANTITY}",
-                            code="BAD_QUANTITY")
+        raise InputError.of("qty", "a quantity is a number 1-{most}", code="BAD_QUANTITY",
+                            most=MAX_QUANTITY)
     section = values["section"] if values["section"] in SECTIONS else None
     _, new = state.db.add_decision(player_id=player_id, place=values["where"], card=card,
                                    qty=int(qty) if qty else None, section=section,
@@ -157,7 +157,7 @@ async def void_decision(request: Request, player_id: str, decision: int) -> Resp
     state = state_of(request)
     reason = str(data.get("reason", "")).strip()
     if not reason:
-        raise InputError.at("reason", "say why the decision is voided", code="BAD_DECISION")
+        raise InputError.of("reason", "say why the decision is voided", code="BAD_DECISION")
     if not any(d["id"] == decision for d in state.db.decisions(player_id, every=True)):
         raise InputError.at("decision", f"no decision #{decision} for this player",
                             code="BAD_DECISION")
@@ -217,7 +217,7 @@ async def restore(request: Request, player_id: str) -> Response:
     part = str(data.get("part", ""))
     upload = whole_number(str(data.get("upload", "")), 10**9)
     if part not in PARTS or upload is None:
-        raise InputError.at("version", "choose a version to restore", code="BAD_OPTION")
+        raise InputError.of("version", "choose a version to restore", code="BAD_OPTION")
     version = _version(request, player_id, part, upload)
     state = state_of(request)
     state.db.choose(player_id, version.part, version.upload)

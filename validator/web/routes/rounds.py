@@ -57,8 +57,9 @@ async def _names(request: Request) -> dict[str, str]:
 def _round_field(text: str, what: str = "round") -> int:
     number = whole_number(text, MAX_TABLE)
     if number is None or number < 1:
-        raise InputError.at(what, f"expected a round number from 1, got {text[:20]!r}"
-                            if text.strip() else "enter the round number", code="BAD_OPTION")
+        raise InputError.of(what, "expected a round number from 1, got {typed}"
+                            if text.strip() else "enter the round number", code="BAD_OPTION",
+                            typed=repr(text[:20]))
     return number
 
 
@@ -87,14 +88,14 @@ async def import_pairings(request: Request) -> Response:
     state = state_of(request)
     result = (await latest(request)).result
     if result is None:
-        raise InputError.at("pairings", "upload the registered lists first: pairings name "
+        raise InputError.of("pairings", "upload the registered lists first: pairings name "
                             "the event's players", code="NOT_READY")
     text = str(data.get("round", "")).strip()
     round_ = _round_field(text) if text else None
     uploaded = await files(data, "file", PAIRING_SUFFIXES)
     pasted = str(data.get("pasted", ""))
     if not uploaded and not pasted.strip():
-        raise InputError.at("pairings", "choose a pairings file or paste the pairings",
+        raise InputError.of("pairings", "choose a pairings file or paste the pairings",
                             code="BAD_OPTION")
     read: list[Pairings] = []
     sources: list[str] = []
@@ -103,7 +104,7 @@ async def import_pairings(request: Request) -> Response:
         sources.append(name)
     if pasted.strip():
         if round_ is None:
-            raise InputError.at("round", "enter the round of the pasted pairings",
+            raise InputError.of("round", "enter the round of the pasted pairings",
                                 code="BAD_OPTION")
         read.append(read_pasted_pairings(pasted, round_))
         sources.append("pasted pairings")
@@ -144,11 +145,12 @@ async def draw_tables(request: Request, round_: int) -> Response:
     state = state_of(request)
     size = whole_number(str(data.get("size", "")).strip() or str(DRAW_SIZE), rounds.MAX_DRAW)
     if size is None or size < 1:
-        raise InputError.at("size", f"draw 1-{rounds.MAX_DRAW} tables", code="BAD_OPTION")
+        raise InputError.of("size", "draw 1-{most} tables", code="BAD_OPTION",
+                            most=rounds.MAX_DRAW)
     seed_text = str(data.get("seed", "")).strip()
     seed = whole_number(seed_text, 10**9) if seed_text else None
     if seed_text and seed is None:
-        raise InputError.at("seed", "a seed is a whole number (or empty: a new one)",
+        raise InputError.of("seed", "a seed is a whole number (or empty: a new one)",
                             code="BAD_OPTION")
     made = rounds.draw(state.db, round_, size, seed=seed,
                        include_checked=data.get("include_checked") == "on",
@@ -192,8 +194,8 @@ def _minutes(text: str) -> int | None:
         return None
     number = whole_number(text, MAX_EXTENSION)
     if number is None:
-        raise InputError.at("extension", f"the time extension is 0-{MAX_EXTENSION} minutes, "
-                            f"not {text[:20]!r}", code="BAD_OPTION")
+        raise InputError.of("extension", "the time extension is 0-{most} minutes, not {typed}",
+                            code="BAD_OPTION", most=MAX_EXTENSION, typed=repr(text[:20]))
     return number
 
 
@@ -204,8 +206,8 @@ def deck_check_fields(data: Any) -> dict[str, Any]:
     table_text = str(data.get("table", "")).strip()
     table = whole_number(table_text, MAX_TABLE) if table_text else None
     if table_text and table is None:
-        raise InputError.at("table", f"a table is a number 1-{MAX_TABLE}, not "
-                            f"{table_text[:20]!r}", code="BAD_OPTION")
+        raise InputError.of("table", "a table is a number 1-{most}, not {typed}",
+                            code="BAD_OPTION", most=MAX_TABLE, typed=repr(table_text[:20]))
     return {"round": _round_field(round_text) if round_text else None, "table": table,
             "started_at": str(data.get("started_at", "")).strip()[:40],
             "extension": _minutes(str(data.get("extension", "")))}
@@ -219,7 +221,7 @@ async def record_check(request: Request) -> Response:
     player_id = str(data.get("player_id", "")).strip()
     names = await _names(request)
     if player_id not in names:
-        raise InputError.at(player_id or "player", "no such player", code="UNKNOWN_PLAYER")
+        raise InputError.of(player_id or "player", "no such player", code="UNKNOWN_PLAYER")
     judge = recorder(request, data)
     fields = deck_check_fields(data)
     started = fields.pop("started_at") or rounds.now()
