@@ -103,7 +103,8 @@ def parse_sources(sources: list[Source], problems: list[Problem],
         line = 1 if not source.kind else None
         codes, wrong = ydke_codes(text.splitlines()[0] if text else "")
         if wrong:
-            problems.extend(Problem(source.label, line, None, w, code="BAD_YDKE") for w in wrong)
+            problems.extend(Problem.of(source.label, line, None, msgid, code="BAD_YDKE",
+                                       **values) for msgid, values in wrong)
             continue
         links.append((codes, source.label, source.deck_id, line, None))
         read.append(source.deck_id)

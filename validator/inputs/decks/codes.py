@@ -229,7 +229,7 @@ def _ydke(text: str) -> Code | str | None:
         return None
     parts, wrong = ydke_codes("ydke://" + found.group(1))
     if wrong:
-        return "; ".join(wrong)
+        return "; ".join(msgid.format(**values) for msgid, values in wrong)
     codes = [part for _, part in parts]
     sections = np.repeat(np.array([0, 1, 2], np.uint8), [len(c) for c in codes])
     return Code("ydke", *_arrays(np.concatenate(codes), sections))
@@ -337,8 +337,8 @@ def codes_table(decks: Sequence[CodeDeck]) -> pl.DataFrame:
 def code_problem(file: str, tried: list[str], line: int | None = None,
                  cell: str | None = None) -> Problem:
     """The one problem of a deck code that does not decode."""
-    return Problem(file, line, cell, "a deck code that does not decode; tried "
-                   + "; ".join(tried), code="BAD_DECK_CODE")
+    return Problem.of(file, line, cell, "a deck code that does not decode; tried {tried}",
+                      code="BAD_DECK_CODE", tried="; ".join(tried))
 
 
 def parse_code(text: str, file: str, deck_id: str, line: int | None = None,
@@ -347,7 +347,7 @@ def parse_code(text: str, file: str, deck_id: str, line: int | None = None,
     decode."""
     found = read_code(text)
     if found is None:
-        raise InputError(Problem(file, line, cell, "not a deck code", code="BAD_DECK_CODE"))
+        raise InputError(Problem.of(file, line, cell, "not a deck code", code="BAD_DECK_CODE"))
     if isinstance(found, list):
         raise InputError(code_problem(file, found, line, cell))
     return codes_table([(found, file, deck_id, line, cell)])

@@ -200,26 +200,31 @@ def is_ydke(text: str) -> bool:
     return text.strip().lower().startswith("ydke://")
 
 
-def ydke_codes(url: str) -> tuple[list[tuple[str, np.ndarray]], list[str]]:
+#: what is wrong with a ydke link: a catalog entry and its values
+YdkeWrong = tuple[str, dict[str, str]]
+
+
+def ydke_codes(url: str) -> tuple[list[tuple[str, np.ndarray]], list[YdkeWrong]]:
     """The passcodes of each section of a ydke link, and what is wrong with it."""
     body = url.strip()
     if not body.lower().startswith("ydke://"):
-        return [], ["expected a link starting with ydke://"]
+        return [], [("expected a link starting with ydke://", {})]
     parts = body[len("ydke://"):].split("!")
     if len(parts) < 3 or any(p for p in parts[3:]):
-        return [], ["a ydke link has three parts (main!extra!side!)"]
+        return [], [("a ydke link has three parts (main!extra!side!)", {})]
     import numpy as np  # ydke links only
 
     found: list[tuple[str, np.ndarray]] = []
-    wrong: list[str] = []
+    wrong: list[YdkeWrong] = []
     for section, part in zip(SECTIONS, parts[:3], strict=True):
         try:
             raw = base64.b64decode(part, validate=True)
         except (binascii.Error, ValueError):
-            wrong.append(f"the {section} part is not base64")
+            wrong.append(("the {part} part is not base64", {"part": section}))
             continue
         if len(raw) % 4:
-            wrong.append(f"the {section} part is not whole 4-byte passcodes")
+            wrong.append(("the {part} part is not whole 4-byte passcodes",
+                          {"part": section}))
             continue
         found.append((section, np.frombuffer(raw, dtype="<u4").astype(np.int64)))
     return found, wrong
@@ -271,7 +276,8 @@ def parse_ydke(url: str, file: str, deck_id: str, line: int | None = None,
                cell: str | None = None) -> pl.DataFrame:
     found, wrong = ydke_codes(url)
     if wrong:
-        raise InputError([Problem(file, line, cell, message, code="BAD_YDKE") for message in wrong])
+        raise InputError([Problem.of(file, line, cell, msgid, code="BAD_YDKE", **values)
+                          for msgid, values in wrong])
     return ydke_frame(found, file, deck_id, line, cell)
 
 
