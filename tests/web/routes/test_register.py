@@ -627,3 +627,23 @@ def test_judges_view_the_registrations_and_only_the_organizer_changes_them(
             "judge": "Org"})
         [unlocked] = subs.unlocks(event_of(organizer).db)
         assert unlocked.reason == "late bus"
+
+
+@pytest.mark.parametrize(("fields", "code"), [
+    ({"main_qty_0": "three"}, "BAD_OPTION"),
+    ({"deck_text": "ydke://not!base64!", "source": "pasted"}, "BAD_YDKE"),
+], ids=["quantity", "ydke"])
+def test_the_player_s_form_errors_speak_the_page_language(
+        reg: TestClient, fields: dict[str, str], code: str) -> None:
+    reg.post("/language", data={"csrf": token(reg), "lang": "ja", "back": f"/r/{CODE}"})
+    try:
+        found = reg.post(f"/r/{CODE}/check.json",
+                         data={**form_of(legal_list("ja"), csrf=token(reg)), **fields})
+    finally:
+        reg.post("/language", data={"csrf": token(reg), "lang": "en", "back": f"/r/{CODE}"})
+    shown = found.json().get("errors") or found.json().get("problems")
+    assert shown
+    errors = [e for e in shown if e["code"] == code]
+    assert errors
+    for error in errors:
+        assert re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", error["message"]), error

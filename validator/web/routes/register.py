@@ -43,6 +43,7 @@ from validator.inputs.entries import entries_frame
 from validator.judging.judge import card_names, unknown_names
 from validator.report.model import localized
 from validator.report.style import export_text
+from validator.text.i18n import problem_text
 from validator.text.lexicon import MAX_QUANTITY, whole_number
 from validator.vocab import SECTIONS, Lang
 from validator.web.limits import PlayerLimits, Window
@@ -180,8 +181,8 @@ def _quantity(text: str, field: str) -> int:
         return 1
     number = whole_number(text, MAX_QUANTITY)
     if number is None:
-        raise InputError.at(field, f"a quantity is a number 0-{MAX_QUANTITY}, not "
-                                   f"{text[:10]!r}", code="BAD_OPTION")
+        raise InputError.of(field, "a quantity is a number 0-{most}, not {typed}",
+                            code="BAD_OPTION", most=MAX_QUANTITY, typed=repr(text[:10]))
     return number
 
 
@@ -192,7 +193,8 @@ async def _typed_form(request: Request, code: str) -> tuple[str, Typed] | Respon
     try:
         return held, await _typed(await form(request))
     except InputError as exc:
-        return _form_page(request, held, http_status=400, errors=_errors(exc.problems))
+        return _form_page(request, held, http_status=400,
+                          errors=_errors(exc.problems, page_lang(request)))
 
 
 async def _typed(data: FormData) -> Typed:
@@ -214,8 +216,8 @@ async def _typed(data: FormData) -> Typed:
     source = str(data.get("source", "typed"))
     pasted = str(data.get("deck_text", ""))
     if len(pasted) > MAX_PASTE:
-        raise InputError.at("deck_text", f"a pasted deck is at most {MAX_PASTE >> 10} KiB; "
-                                         "paste the deck list alone", code="FILE_TOO_LARGE")
+        raise InputError.of("deck_text", "a pasted deck is at most {kib} KiB; paste the deck "
+                            "list alone", code="FILE_TOO_LARGE", kib=MAX_PASTE >> 10)
     return Typed(str(data.get("player_id", ""))[:40].strip(),
                  " ".join(str(data.get("player_name", "")).split())[:MAX_NAME],
                  str(data.get("access", ""))[:40], rows,
@@ -295,7 +297,7 @@ def _check_list(state: EventState, entries: pl.DataFrame, player_id: str, lang: 
     return Checked(counts, status, violations,
                    {field: _local(state, unknown[name], lang) for name, field in fields.items()
                     if name in unknown},
-                   [{"where": p.place, "code": p.code, "message": p.message}
+                   [{"where": p.place, "code": p.code, "message": problem_text(p, lang)}
                     for p in problems], rows, read_as)
 
 
@@ -409,7 +411,7 @@ async def register_check(request: Request, code: str) -> Response:
         checked, rows, source = await _read(request, typed, page_lang(request))
     except InputError as exc:
         return _form_page(request, held, typed=typed, rows=typed.rows, http_status=400,
-                          errors=_errors(exc.problems))
+                          errors=_errors(exc.problems, page_lang(request)))
     # a deck pasted or uploaded is shown as rows to go on from: the rows are the list now
     return _form_page(request, held, typed=typed, rows=rows, checked=checked, source=source,
                       pasted="")
@@ -425,7 +427,7 @@ async def register_check_json(request: Request, code: str) -> Response:
         typed = await _typed(data)
         checked, _, source = await _read(request, typed, page_lang(request))
     except InputError as exc:
-        return _json({"errors": _errors(exc.problems)}, 400)
+        return _json({"errors": _errors(exc.problems, page_lang(request))}, 400)
     return _json({"counts": checked.counts, "status": checked.status, "source": source,
                   "violations": checked.violations, "unknown": checked.unknown,
                   "read_as": checked.read_as,
@@ -448,9 +450,10 @@ def _json(value: object, status: int = 200) -> Response:
                     media_type="application/json")
 
 
-def _errors(problems: list[Problem]) -> list[dict[str, Any]]:
-    return [{"where": p.place, "field": p.file, "code": p.code, "message": p.message}
-            for p in problems]
+def _errors(problems: list[Problem], lang: Lang) -> list[dict[str, Any]]:
+    """Form errors for the page, in its language."""
+    return [{"where": p.place, "field": p.file, "code": p.code,
+             "message": problem_text(p, lang)} for p in problems]
 
 
 @router.post("/{code}/submit", response_class=HTMLResponse)
@@ -466,19 +469,19 @@ async def register_submit(request: Request, code: str) -> Response:
     try:
         player_id = subs.check_id(typed.player_id)
         if not typed.player_name:
-            raise InputError.at("player_name", "enter your name", code="BAD_OPTION")
+            raise InputError.of("player_name", "enter your name", code="BAD_OPTION")
         if not _may_open(request, held, player_id, typed.access):
-            raise InputError.at("access", "this KONAMI ID has a list already: enter your "
+            raise InputError.of("access", "this KONAMI ID has a list already: enter your "
                                 "receipt code or PIN to replace it", code="WRONG_PLAYER_CODE")
         past, unlocked = subs.locked_for(state.db, player_id)
         if past and unlocked is None:
-            raise InputError.at("deadline", "the lists are locked: the deadline has passed",
+            raise InputError.of("deadline", "the lists are locked: the deadline has passed",
                                 code="LISTS_LOCKED")
         typed.player_id = player_id
         checked, rows, source = await _read(request, typed, lang)
     except InputError as exc:
         return _form_page(request, held, typed=typed, rows=typed.rows, http_status=400,
-                          errors=_errors(exc.problems))
+                          errors=_errors(exc.problems, page_lang(request)))
     if checked.unknown or checked.problems or not checked.rows:
         return _form_page(request, held, typed=typed, rows=rows, checked=checked,
                           source=source, http_status=400, errors=[{
@@ -509,7 +512,8 @@ async def register_open(request: Request, code: str) -> Response:
     try:
         player_id = subs.check_id(str(data.get("player_id", "")))
     except InputError as exc:
-        return _form_page(request, held, http_status=400, errors=_errors(exc.problems))
+        return _form_page(request, held, http_status=400,
+                          errors=_errors(exc.problems, page_lang(request)))
     db = state_of(request).db
     given = str(data.get("access", ""))[:40]
     if not given.strip() or (not subs.history(db, player_id) and subs.pin(db, player_id) is None) \
