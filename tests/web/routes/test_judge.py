@@ -350,3 +350,23 @@ def test_a_judge_s_record_sent_again_records_once(sample: TestClient) -> None:
         **form, "form_key": "another-form", "penalty": "DUEL_FORFEITURE"})
     assert f'data-entry="{entry.id}"' in other.text  # the same incident: asked first
     assert [e.id for e in event_of(sample).db.log(player)] == [entry.id]
+
+
+@pytest.mark.parametrize("fields", [
+    {"n:main:14558127": "three"}, {"add_name_0": "Raigekki Storrm", "add_qty_0": "1"},
+], ids=["count", "name"])
+def test_the_judge_form_s_errors_speak_the_page_language(sample: TestClient,
+                                                          fields: dict[str, str]) -> None:
+    token = csrf_token(sample, f"/judge/{LEGAL_PLAYER}")
+    sample.post("/language", data={"csrf": token, "lang": "ja", "back": "/"})
+    try:
+        answer = sample.post(f"/judge/{LEGAL_PLAYER}/check",
+                             data={"csrf": token, "judge": "J", **fields})
+    finally:
+        sample.post("/language", data={"csrf": token, "lang": "en", "back": "/"})
+    assert answer.status_code == 400
+    shown = re.findall(r'<li data-field="[^"]*" data-code="[^"]+"><strong>([^<]*)</strong>: '
+                       r'([^<]*)', answer.text)
+    assert shown
+    for _label, message in shown:
+        assert re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", message), message

@@ -32,14 +32,16 @@ from validator.judging.judge import (
 )
 from validator.report.model import Report, judged_check
 from validator.report.penalty_log import repeats
+from validator.text.i18n import problem_text, say, term
 from validator.text.lexicon import MAX_QUANTITY, whole_number
-from validator.vocab import SECTIONS, STAGES, Stage
+from validator.vocab import SECTIONS, STAGES, Lang, Stage
 from validator.web.pages import (
     MAX_JUDGE_NAME,
     form,
     latest,
     new_key,
     page,
+    page_lang,
     recorder,
     signed_in_as,
     state_of,
@@ -68,8 +70,8 @@ def _number(text: str, what: str, most: int = MAX_QUANTITY) -> int:
         return 0
     number = whole_number(text, most)
     if number is None:
-        raise InputError.at(what, f"expected a number 0-{most}, got {text[:20]!r}",
-                            code="BAD_OPTION")
+        raise InputError.of(what, "expected a number 0-{most}, got {typed}", code="BAD_OPTION",
+                            most=most, typed=repr(text[:20]))
     return number
 
 
@@ -127,7 +129,7 @@ def judge_inputs(data: FormData) -> JudgeForm:
         if name:
             section = str(data.get(f"add_section_{i}", "main"))
             if section not in SECTIONS:
-                raise InputError.at(f"add_section_{i}", "expected main, extra or side",
+                raise InputError.of(f"add_section_{i}", "expected main, extra or side",
                                     code="BAD_SECTION")
             # the number typed, as the page's totals count it (no field: the form's 1)
             copies = _number(str(data.get(f"add_qty_{i}", "1")), f"add_qty_{i}")
@@ -167,7 +169,7 @@ async def _run(request: Request, player_id: str, data: FormData) -> tuple[Report
             _known_names(state_of(request), data)
         if fields.pasted.strip() and not fields.use and counts_changed(
                 _lines(state_of(request), result, player_id), fields.counts, fields.extra):
-            raise InputError.at("judge", "the counts were changed and a deck was pasted: "
+            raise InputError.of("judge", "the counts were changed and a deck was pasted: "
                                 "choose which of the two to check", column="use",
                                 code="BAD_OPTION")
         checked = await run_in_threadpool(_check, request, result, player_id, fields)
@@ -195,10 +197,11 @@ def _known_names(state: EventState, data: FormData) -> None:
         return
     setup = state.setup()
     unknown = unknown_names(list(typed.values()), setup.cards, setup.fmt)
-    problems = [Problem(field, None, field,
-                        f"no card is named {name[:60]!r}"
-                        + (f"; did you mean {', '.join(unknown[name][:3])}?"
-                           if unknown[name] else ""), code="UNKNOWN_CARD_NAME")
+    problems = [Problem.of(field, None, field, "no card is named {name}; did you mean {names}?",
+                           code="UNKNOWN_CARD_NAME", name=repr(name[:60]),
+                           names=", ".join(unknown[name][:3])) if unknown[name] else
+                Problem.of(field, None, field, "no card is named {name}",
+                           code="UNKNOWN_CARD_NAME", name=repr(name[:60]))
                 for field, name in typed.items() if name in unknown]
     if problems:
         raise UnknownCards(problems, {p.file: unknown[typed[p.file]] for p in problems})
@@ -251,7 +254,7 @@ async def set_judge_me(request: Request) -> Response:
         raise InputError.at("judge", "your name and role come from your staff code; the "
                             "organizer issues a new code to change them", code="BAD_OPTION")
     if not name:
-        raise InputError.at("judge", "enter your name", code="BAD_OPTION")
+        raise InputError.of("judge", "enter your name", code="BAD_OPTION")
     head = bool(data.get("head")) and who is not None and who.role in ("head", "organizer")
     state_of(request).db.set_judge(request.state.session, name, head)
     back = _own_path(str(data.get("back", "")))
@@ -324,7 +327,8 @@ def _judge_page(request: Request, state: EventState, result: EventResult,
                 lines=lines, extra_rows=min(extra, MAX_EXTRA_ROWS),
                 unreadable=[line for line in lines if line.key is None],
                 history=state.db.log(player_id), sections=SECTIONS, values=values,
-                errors=[_form_error(p) for p in error.problems] if error else [],
+                errors=[_form_error(p, page_lang(request)) for p in error.problems]
+                if error else [],
                 invalid={p.column for p in error.problems} if error else set(),
                 ask_use=bool(error and "use" in [p.column for p in error.problems]),
                 form_key=values.get("form_key") or new_key(),
@@ -335,18 +339,22 @@ def _judge_page(request: Request, state: EventState, result: EventResult,
 _LABELS = {"duel": "Duel", "round": "Round", "stage": "When", "use": "Counts or pasted deck"}
 
 
-def _form_error(problem: Problem) -> dict[str, str]:
-    """A problem of the judge's form, by the field it is in, in the form's words."""
+def _form_error(problem: Problem, lang: Lang) -> dict[str, str]:
+    """A problem of the judge's form, by the field it is in, in the form's words and the
+    page's language."""
     field = problem.column or ""
-    if field in _LABELS:
-        label = _LABELS[field]
+    if field in ("duel", "round", "stage"):
+        label = term(lang, "web", _LABELS[field])
+    elif field in _LABELS:
+        label = say(lang, _LABELS[field])
     elif field.startswith("add_name_") and field[9:].isdigit():
-        label = f"Card not on the list, row {int(field[9:]) + 1}"
+        label = say(lang, "Card not on the list, row {row}", row=int(field[9:]) + 1)
     elif problem.file == "judge" and problem.line is not None:
-        label, field = f"Pasted deck, line {problem.line}", "deck_text"
+        label, field = say(lang, "Pasted deck, line {line}", line=problem.line), "deck_text"
     else:
         label = field or problem.place
-    return {"field": field, "label": label, "message": problem.message, "code": problem.code}
+    return {"field": field, "label": label, "message": problem_text(problem, lang),
+            "code": problem.code}
 
 
 async def judge_form_error(request: Request, exc: FormError) -> Response:
@@ -397,19 +405,19 @@ async def judge_record(request: Request, player_id: str) -> Response:
         return await judge_form_error(request, exc)
     deck = _deck(checked)
     if checked.status(deck) == "legal":
-        raise InputError.at("judge", "the deck matches the list: nothing to record",
+        raise InputError.of("judge", "the deck matches the list: nothing to record",
                             code="BAD_OPTION")
     judge = recorder(request, data)
     verdict, policy, header = checked.verdict(deck), state.policy(), checked.header
     prescribed = verdict.penalty if verdict is not None else None
     chosen = str(data.get("penalty") or prescribed or "")
     if chosen not in policy.penalties:
-        raise InputError.at("penalty", "choose a penalty of the event's regulation (the "
+        raise InputError.of("penalty", "choose a penalty of the event's regulation (the "
                                        "regulation prescribes none here)", code="BAD_OPTION")
     made_as = decision(prescribed, chosen, policy)
     reason = str(data.get("reason", "")).strip()
     if made_as != "confirmed" and not reason:
-        raise InputError.at("reason", "a downgrade, an upgrade or a penalty the regulation "
+        raise InputError.of("reason", "a downgrade, an upgrade or a penalty the regulation "
                                       "does not prescribe needs a reason", code="BAD_OPTION")
     db = state.db
     check = deck_check_fields(data)
