@@ -133,20 +133,20 @@ def _register_codes(tmp: Path, case: str) -> list[str]:
         db = app.state.event.db
         submissions.set_event_code(db, "ABC234")
 
-        def sent() -> str:
+        def sent(copies: int) -> str:
             page = client.get("/r/ABC234").text
             token = re.search(r'name="csrf" value="([^"]+)"', page)
             assert token
             return client.post("/r/ABC234/submit", data={
                 "csrf": token.group(1), "player_id": "0401234567", "player_name": "Ana",
-                "main_name_0": "Raigeki", "main_qty_0": "3"}).text
+                "main_name_0": "Raigeki", "main_qty_0": str(copies)}).text
 
-        sent()
+        sent(3)
         if case == "locked":
             submissions.set_deadline(db, dt.datetime.now(dt.UTC) - dt.timedelta(minutes=1))
         if case == "other":
             client.cookies.clear()
-        return re.findall(r'data-code="([A-Z_]+)"', sent())
+        return re.findall(r'data-code="([A-Z_]+)"', sent(2))  # another list
 
 
 def _list_conflict(tmp: Path) -> list[str]:

@@ -53,7 +53,7 @@ def test_every_submission_is_kept_and_the_newest_is_current(tmp_path: Path) -> N
 def test_submissions_past_the_limit_are_refused_and_not_stored(tmp_path: Path) -> None:
     db = _db(tmp_path)
     made = [subs.add(db, player_id="0401234567", player_name="Ana", source="typed", lang="en",
-                     rows=[("main", RAIGEKI, 1)], limit=4, window=600) for _ in range(9)]
+                     rows=[("main", RAIGEKI, 1 + n)], limit=4, window=600) for n in range(9)]
     assert [m is not None for m in made] == [True] * 4 + [False] * 5
     assert len(subs.history(db, "0401234567")) == 4
     assert subs.count_since(db, "0401234567", 600) == 4
@@ -199,3 +199,11 @@ def test_names_typed_in_each_language_are_stored_as_the_real_cards_passcodes(
     assert rows == [("main", 14558127, 8), ("main", 55144522, 1), ("extra", 86066372, 1)]
     assert subs.list_hash(rows) == hashlib.sha256(
         b"main\t14558127\t8\nmain\t55144522\t1\nextra\t86066372\t1\n").hexdigest()
+
+
+def test_the_newest_list_sent_again_is_not_a_new_submission(tmp_path: Path) -> None:
+    db = _db(tmp_path)
+    made = [subs.add(db, player_id="0401234567", player_name="Ana", source="typed", lang="en",
+                     rows=[("main", RAIGEKI, qty)], limit=10, window=600) for qty in (1, 1, 2, 1)]
+    assert [m.number for m in made if m is not None] == [1, 1, 2, 3]
+    assert len(subs.history(db, "0401234567")) == 3

@@ -180,14 +180,21 @@ def add(db: EventDB, *, player_id: str, player_name: str, source: str, lang: str
         unlock_id: int | None = None) -> Stored | None:
     """Store a submission, unless the player already made ``limit`` within the last
     ``window`` seconds (then None: nothing is stored). ``unlock_id``: the organizer's unlock
-    this late submission uses up."""
+    this late submission uses up. The same list and name as the player's newest submission
+    is that submission, not a new one."""
     if source not in SOURCES:
         raise ValueError(f"not a source: {source!r}")
     ordered = rows_of(canonical(rows))
     since = (dt.datetime.now(dt.UTC) - dt.timedelta(seconds=window)).isoformat(
         timespec="seconds")
     now = _now()
+    digest = list_hash(ordered)
     with db.transaction() as conn:
+        newest = conn.execute(f"SELECT {_COLUMNS} FROM register_submissions WHERE player_id = ? "
+                              "ORDER BY id DESC LIMIT 1", (player_id,)).fetchone()
+        if (newest is not None and unlock_id is None and str(newest[7]) == digest
+                and str(newest[2]) == player_name and bool(newest[8]) == late):
+            return _stored(newest)  # the same list sent again (Back, a double tap): kept once
         made = conn.execute("SELECT count(*) FROM register_submissions WHERE player_id = ? "
                             "AND submitted_at > ?", (player_id, since)).fetchone()[0]
         if int(made) >= limit:

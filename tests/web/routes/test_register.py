@@ -332,12 +332,21 @@ def test_the_organizer_sets_code_deadline_and_pins(reg: TestClient) -> None:
     assert subs.event_code(db) is None
 
 
+def _variant(n: int) -> dict[str, list[tuple[str, int]]]:
+    """The n-th of 27 different lists (the copies of the first three main deck cards)."""
+    lists = legal_list()
+    for k in range(3):
+        name, _ = lists["main"][k]
+        lists["main"][k] = (name, 1 + (n // 3 ** k) % 3)
+    return lists
+
+
 def test_a_burst_of_submissions_past_the_limit_is_refused_and_not_stored(
         tmp_path: Path) -> None:
     limits = PlayerLimits(submissions=7, id_seconds=60.0)
     with app_client(tmp_path / "event.sqlite", player_limits=limits) as client:
         open_page(client)
-        answers = [submit(client, ANA).status_code for _ in range(30)]
+        answers = [submit(client, ANA, _variant(n)).status_code for n in range(30)]
         assert answers == [303] * 7 + [429] * 23
         assert len(subs.history(event_of(client).db, ANA)) == 7
 
@@ -647,3 +656,16 @@ def test_the_player_s_form_errors_speak_the_page_language(
     assert errors
     for error in errors:
         assert re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", error["message"]), error
+
+
+def test_the_same_list_sent_again_is_the_same_submission(tmp_path: Path) -> None:
+    with app_client(tmp_path / "event.sqlite") as client:
+        open_page(client)
+        first, again = submit(client, ANA), submit(client, ANA)  # Back, then Submit again
+        assert (first.status_code, again.status_code) == (303, 303)
+        db = event_of(client).db
+        assert len(subs.history(db, ANA)) == 1
+        changed = legal_list()
+        changed["side"] = changed["side"][:-1]
+        assert submit(client, ANA, changed).status_code == 303
+        assert len(subs.history(db, ANA)) == 2
