@@ -83,14 +83,21 @@ def _judge(runs: int, folder: Path) -> dict[str, Any]:
         counts = dict(re.findall(r'name="(n:[^"]+)" value="(\d+)"', page))
         form = {"csrf": csrf_token(client, f"/judge/{LEGAL_PLAYER}"), "judge": "J",
                 "round": "1", "duel": "1", "stage": "in-duel", **counts}
-        times = []
-        for at in range(runs + 3):
-            began = time.perf_counter()
-            answer = client.post(f"/judge/{LEGAL_PLAYER}/check", data=form)
-            if at >= 3:  # the first ones warm
-                times.append(time.perf_counter() - began)
-            answer.raise_for_status()
+        times, _ = _timed_posts(client, f"/judge/{LEGAL_PLAYER}/check", form, runs)
     return {"p50_ms": _median_ms(times), "p95_ms": _p95_ms(times), "fields": len(counts)}
+
+
+def _timed_posts(client: Any, path: str, form: dict[str, str], runs: int
+                 ) -> tuple[list[float], Any]:
+    """The times of ``runs`` posts of ``form`` (after 3 that warm), and the last answer."""
+    times = []
+    for at in range(runs + 3):
+        began = time.perf_counter()
+        answer = client.post(path, data=form)
+        if at >= 3:
+            times.append(time.perf_counter() - began)
+        answer.raise_for_status()
+    return times, answer
 
 
 def _register(runs: int, folder: Path) -> dict[str, Any]:
@@ -106,14 +113,8 @@ def _register(runs: int, folder: Path) -> dict[str, Any]:
     with app_client(folder / "register.sqlite") as client:
         open_page(client)
         form = form_of(legal_list(), csrf=token(client))
-        times, status = [], ""
-        for at in range(runs + 3):
-            began = time.perf_counter()
-            answer = client.post(f"/r/{CODE}/check.json", data=form)
-            if at >= 3:  # the first ones warm
-                times.append(time.perf_counter() - began)
-            answer.raise_for_status()
-            status = answer.json()["status"]
+        times, answer = _timed_posts(client, f"/r/{CODE}/check.json", form, runs)
+        status = answer.json()["status"]
     return {"median_ms": _median_ms(times), "p95_ms": _p95_ms(times), "status": status}
 
 
