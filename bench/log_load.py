@@ -1,6 +1,6 @@
 """Many judges recording in the penalty log at once, on a live server.
 
-``python -m bench.log_load [--judges 50] [--records 20] [--players 200]`` starts
+``python -m bench.log_load [--judges 50] [--records 20] [--players 200] [--spy F]`` starts
 ``deckcheck serve`` on a loopback port (demo card pool), creates an event of synthetic
 players, then lets each judge (its own client: its own session, its judge name given once)
 record ``--records`` infractions as fast as the server answers, each form sent twice (a
@@ -18,7 +18,11 @@ import argparse
 import json
 import os
 import re
+import shutil
+import signal
 import statistics
+import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -61,7 +65,7 @@ def _judge(url: str, number: int, player: str, records: int, start: threading.Ba
         out[player] = {"firsts": firsts, "resends": resends, "made": made, "again": again}
 
 
-def run(judges: int, records: int, players: int) -> dict[str, Any]:
+def run(judges: int, records: int, players: int, spy: Path | None = None) -> dict[str, Any]:
     data = _registrations(max(players, judges))
     with tempfile.TemporaryDirectory() as folder, Server(Path(folder) / "e.sqlite") as server:
         with httpx.Client(base_url=server.url, timeout=120, follow_redirects=True) as client:
@@ -82,10 +86,14 @@ def run(judges: int, records: int, players: int) -> dict[str, Any]:
                    for n, player in enumerate(ids)]
         began, cpu = time.perf_counter(), cpu_seconds(server.process.pid)
         mine = time.process_time()
+        sampler = _sampler(server.process.pid, spy) if spy else None
         for thread in threads:
             thread.start()
         for thread in threads:
             thread.join()
+        if sampler is not None:
+            sampler.send_signal(signal.SIGINT)
+            sampler.wait(timeout=60)
         wall = time.perf_counter() - began
         cpu = cpu_seconds(server.process.pid) - cpu
         mine = time.process_time() - mine
@@ -108,6 +116,14 @@ def run(judges: int, records: int, players: int) -> dict[str, Any]:
                                                2)}
 
 
+def _sampler(pid: int, out: Path) -> subprocess.Popen[bytes]:
+    """py-spy sampling the server's stacks while the judges record (collapsed stacks)."""
+    exe = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
+    return subprocess.Popen([exe, "record", "--pid", str(pid), "--rate", "250", "--format",
+                             "raw", "--output", str(out), "--nonblocking"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
 def cpu_seconds(pid: int) -> float:
     """The CPU time a process has used so far (user and system), in seconds."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -123,8 +139,10 @@ def main() -> None:
     parser.add_argument("--judges", type=int, default=50)
     parser.add_argument("--records", type=int, default=20)
     parser.add_argument("--players", type=int, default=200)
+    parser.add_argument("--spy", type=Path, help="write the server's sampled stacks (py-spy, "
+                        "collapsed) over the records to this file")
     args = parser.parse_args()
-    print(json.dumps(run(args.judges, args.records, args.players)))
+    print(json.dumps(run(args.judges, args.records, args.players, args.spy)))
 
 
 if __name__ == "__main__":
