@@ -511,6 +511,20 @@ def test_forwarded_headers_are_believed_only_from_named_proxies() -> None:
     assert named.forwarded_allow_ips == "10.0.0.2"
 
 
+def test_the_server_parses_http_in_c_on_a_libuv_loop() -> None:
+    """The installed server runs on httptools and uvloop, not h11 and asyncio's loop."""
+    import sys
+
+    from validator.cli import server_config
+
+    config = server_config(object(), None)
+    config.load()
+    assert config.http_protocol_class.__name__ == "HttpToolsProtocol"
+    if sys.platform != "win32":
+        factory = config.get_loop_factory()
+        assert factory is not None and factory.__module__.startswith("uvloop")
+
+
 def test_a_busy_port_is_one_clear_line(tmp_path: Path) -> None:
     import socket
 

@@ -9,7 +9,7 @@ import contextlib
 import re
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, MutableMapping
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +22,8 @@ from tests.web.helpers import HOSTS, LEGAL_PLAYER, client_for, csrf_token, event
 from validator.event.store import EventDB
 from validator.web.app import create_app
 from validator.web.security import (
+    SMALL_BODY,
+    BodyLimit,
     Sessions,
     Throttle,
     allowed_hosts,
@@ -478,6 +480,46 @@ def test_a_control_character_in_any_field_leaves_every_export_working(tmp_path: 
         assert log_csv.status_code == 200
         assert f"Ann{REPLACED}Judge" in log_csv.text
         assert client.get("/report.json").status_code == 200
+
+
+def test_small_forms_pass_while_the_upload_turns_are_taken() -> None:
+    """With the only upload turn held, a judge's small form is answered at once, and a
+    second upload waits its time and is told the server is busy."""
+    release = asyncio.Event()
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        if scope["path"] == "/upload":
+            await release.wait()
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"ok"})
+
+    def request(path: str, size: int) -> dict[str, Any]:
+        return {"type": "http", "method": "POST", "path": path,
+                "headers": [(b"content-length", str(size).encode())]}
+
+    async def answer(guarded: BodyLimit, path: str, size: int) -> int:
+        statuses: list[int] = []
+
+        async def receive() -> dict[str, Any]:
+            return {"type": "http.request", "body": b"", "more_body": False}
+
+        async def send(message: MutableMapping[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                statuses.append(message["status"])
+
+        await guarded(request(path, size), receive, send)
+        return statuses[0]
+
+    async def walk() -> tuple[int, int, int]:
+        guarded = BodyLimit(app, 100 << 20, at_once=1, wait=0.2)
+        upload = asyncio.create_task(answer(guarded, "/upload", 10 << 20))
+        await asyncio.sleep(0.01)  # the upload holds the turn
+        form = await asyncio.wait_for(answer(guarded, "/log", SMALL_BODY), 0.1)
+        busy = await answer(guarded, "/upload", SMALL_BODY + 1)
+        release.set()
+        return form, busy, await upload
+
+    assert asyncio.run(walk()) == (200, 503, 200)
 
 
 def test_signed_out_uploads_at_once_leave_the_server_s_memory_alone(tmp_path: Path) -> None:

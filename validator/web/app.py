@@ -22,6 +22,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from validator.cards import store
 from validator.errors import SHOWN, InputError, Problem
@@ -104,46 +105,7 @@ def create_app(db_path: Path, *, password: str | None = None,
     for router in ROUTERS:
         app.include_router(router)
 
-    @app.middleware("http")
-    async def guard(request: Request, call_next: Any) -> Response:
-        sessions: Sessions = app.state.sessions
-        sid = sessions.verify(request.cookies.get(SESSION))
-        cookie = None
-        if sid is None:  # an id the server never issued is replaced
-            sid, cookie = sessions.issue()
-        request.state.session = sid
-        request.state.csrf = sessions.csrf(sid)
-        request.state.who = sessions.who(sid)  # a staff sign-in only: role and person
-        request.state.signed_in = request.state.who is not None
-        path = request.scope["path"]  # as sent, never rebuilt from the Host header
-        refused = request.scope.get(REFUSED_BODY)
-        response: Response
-        if refused is not None and (request.state.signed_in or path.startswith(PLAYER_PATHS)):
-            title = "Upload too large" if refused[0] == 413 else "Server busy"
-            response = error_page(request, refused[0], words_of(request, title), refused[1],
-                                  back="/" if path.startswith("/upload") else None)
-            response.headers["Connection"] = "close"
-        elif request.method == "POST" and not same_origin(
-                request.headers.get("origin"), request.headers.get("referer"), hosts):
-            response = page(request, "message.html", http_status=403,
-                            title=words_of(request, "Form refused"),
-                            message=words_of(request, "This form was sent from another site."))
-        elif refused is not None or not _open(request, path):
-            response = RedirectResponse("/login", status_code=303)
-            if request.method not in ("GET", "HEAD"):
-                response.headers["Connection"] = "close"  # the body is never read
-        else:
-            response = await call_next(request)
-        own = any(h.startswith(f"{SESSION}=") for h in response.headers.getlist("set-cookie"))
-        if cookie is not None and not own:
-            set_session_cookie(request, response, cookie)
-        response.headers["X-Content-Type-Options"] = "nosniff"
-        response.headers["X-Frame-Options"] = "DENY"
-        response.headers["Referrer-Policy"] = "same-origin"
-        response.headers["Content-Security-Policy"] = (
-            "default-src 'self'; img-src 'self' data:; style-src 'self'; "
-            "script-src 'self'; form-action 'self'; frame-ancestors 'none'")
-        return response
+    app.add_middleware(Guard, state=app.state, hosts=hosts)
 
     @app.exception_handler(Forbidden)
     async def forbidden(request: Request, exc: Forbidden) -> HTMLResponse:
@@ -220,6 +182,99 @@ def create_app(db_path: Path, *, password: str | None = None,
     wrapped.state = app.state  # type: ignore[attr-defined]
     wrapped.fastapi = app  # type: ignore[attr-defined]
     return wrapped
+
+
+#: headers of every answer
+SECURITY_HEADERS = (
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"same-origin"),
+    (b"content-security-policy", b"default-src 'self'; img-src 'self' data:; style-src 'self'; "
+     b"script-src 'self'; form-action 'self'; frame-ancestors 'none'"),
+)
+_SECURITY_NAMES = frozenset(name for name, _ in SECURITY_HEADERS)
+
+
+class Guard:
+    """Every request's session (a signed id, issued when missing or forged), its CSRF token
+    and staff sign-in, kept on ``request.state``; requests that may not reach the app are
+    answered here: a refused body (too large, server busy), a form from another site, and
+    anything but the sign-in page and static files before signing in. Every answer gets the
+    security headers, and the session cookie when the id is new. A plain ASGI middleware:
+    a response passes through as it is sent, without a task or a stream of its own."""
+
+    def __init__(self, app: ASGIApp, state: Any, hosts: frozenset[str]) -> None:
+        self.app = app
+        self.state = state
+        self.hosts = hosts
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        request = Request(scope, receive)
+        sessions: Sessions = self.state.sessions
+        sid = sessions.verify(request.cookies.get(SESSION))
+        cookie = None
+        if sid is None:  # an id the server never issued is replaced
+            sid, cookie = sessions.issue()
+        request.state.session = sid
+        request.state.csrf = sessions.csrf(sid)
+        request.state.who = sessions.who(sid)  # a staff sign-in only: role and person
+        request.state.signed_in = request.state.who is not None
+        extra = list(SECURITY_HEADERS)
+        if cookie is not None:
+            extra.append(_session_header(request, cookie))
+        answer = self._refusal(request)
+        if answer is not None:
+            await answer(scope, receive, _adding(send, extra))
+        else:
+            await self.app(scope, receive, _adding(send, extra))
+
+    def _refusal(self, request: Request) -> Response | None:
+        """The answer to a request that may not reach the app; None when it may."""
+        path = request.scope["path"]  # as sent, never rebuilt from the Host header
+        refused = request.scope.get(REFUSED_BODY)
+        response: Response
+        if refused is not None and (request.state.signed_in or path.startswith(PLAYER_PATHS)):
+            title = "Upload too large" if refused[0] == 413 else "Server busy"
+            response = error_page(request, refused[0], words_of(request, title), refused[1],
+                                  back="/" if path.startswith("/upload") else None)
+            response.headers["Connection"] = "close"
+        elif request.method == "POST" and not same_origin(
+                request.headers.get("origin"), request.headers.get("referer"), self.hosts):
+            response = page(request, "message.html", http_status=403,
+                            title=words_of(request, "Form refused"),
+                            message=words_of(request, "This form was sent from another site."))
+        elif refused is not None or not _open(request, path):
+            response = RedirectResponse("/login", status_code=303)
+            if request.method not in ("GET", "HEAD"):
+                response.headers["Connection"] = "close"  # the body is never read
+        else:
+            return None
+        return response
+
+
+def _session_header(request: Request, cookie: str) -> tuple[bytes, bytes]:
+    """The ``set-cookie`` header of a new session id."""
+    made = Response()
+    set_session_cookie(request, made, cookie)
+    return next((k, v) for k, v in made.raw_headers if k == b"set-cookie")
+
+
+def _adding(send: Send, extra: list[tuple[bytes, bytes]]) -> Send:
+    """``send`` with ``extra`` headers on the response: the security headers replace any of
+    the same name, and a new session cookie is left out when the app set its own."""
+    async def sending(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            headers = list(message.get("headers", ()))
+            own = any(k == b"set-cookie" and v.startswith(f"{SESSION}=".encode())
+                      for k, v in headers)
+            headers = [(k, v) for k, v in headers if k not in _SECURITY_NAMES]
+            headers += [(k, v) for k, v in extra if not (own and k == b"set-cookie")]
+            message = {**message, "headers": headers}
+        await send(message)
+    return sending
 
 
 def _open(request: Request, path: str) -> bool:

@@ -34,7 +34,6 @@ from validator.text.i18n import (
 from validator.text.lexicon import whole_number
 from validator.text.when import day, moment
 from validator.vocab import LANGS, REGULATIONS, STATUS_LABELS, STATUSES, Lang
-from validator.web.security import BodyTooLarge
 from validator.web.state import EventState, Snapshot, safe_name
 
 __all__ = ["HEAD", "ORGANIZER", "ROLE_NAMES", "Forbidden", "Needs", "RoleRefused",
@@ -292,16 +291,7 @@ async def form(request: Request) -> FormData:
     """The posted form, once its CSRF token is checked."""
     import hmac
 
-    try:
-        data = await request.form(max_files=2000, max_fields=5000)
-    except ExceptionGroup as group:  # the middleware's task group wraps a refused body
-        refused = group.subgroup(BodyTooLarge)
-        if refused is None:
-            raise
-        leaf: BaseException = refused
-        while isinstance(leaf, BaseExceptionGroup):
-            leaf = leaf.exceptions[0]
-        raise BodyTooLarge(str(leaf)) from None
+    data = await request.form(max_files=2000, max_fields=5000)
     token = data.get("csrf")
     if not isinstance(token, str) or not hmac.compare_digest(token, request.state.csrf):
         raise Forbidden

@@ -75,6 +75,10 @@ async def _answer(send: Send, status: int, text: str) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
+#: a declared body this small (a form's fields) takes no upload turn
+SMALL_BODY = 64 << 10
+
+
 class BodyTooLarge(Exception):
     """A chunked request body passed the limit while the application was reading it."""
 
@@ -84,8 +88,10 @@ class BodyLimit:
     holding a body in memory: the body is handed on as it arrives, counted, and cut off with
     :class:`BodyTooLarge` once over the limit (multipart files are spooled to disk by the form
     parser). At most ``at_once`` bodies are received at a time; others wait ``wait`` seconds
-    for their turn, then get 503. ``inside``: the application answers a refusal itself (as a
-    page of its own), given no body and the reason under :data:`REFUSED_BODY`."""
+    for their turn, then get 503. A body declared no larger than :data:`SMALL_BODY` (a form
+    without files) takes no turn: judges recording are never held up behind uploads.
+    ``inside``: the application answers a refusal itself (as a page of its own), given no
+    body and the reason under :data:`REFUSED_BODY`."""
 
     def __init__(self, app: ASGIApp, limit: int, inside: bool = False, at_once: int = 4,
                  wait: float = 30.0) -> None:
@@ -117,6 +123,9 @@ class BodyLimit:
         if declared is not None and (not declared.isdigit() or len(declared) > 15
                                      or int(declared) > self.limit):
             await self._refuse(scope, send, self.too_large())
+            return
+        if declared is not None and int(declared) <= SMALL_BODY:  # a form, not an upload
+            await self.app(scope, receive, send)
             return
         try:
             await asyncio.wait_for(self.turns.acquire(), self.wait)
