@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import click
 
-from validator.cards import store
 from validator.errors import SHOWN, InputError
 from validator.files.safety import MAX_UPLOAD, READ_MEMORY, READ_SECONDS
 from validator.vocab import LANGS, NAME_LANGS, STAGES
@@ -199,7 +198,43 @@ decisions_option = click.option(
          "on names and rows of the lists the tool could not settle.")
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def _exit_status(code: object) -> int:
+    """The process's exit status for ``sys.exit(code)``, as Python gives it."""
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code
+    print(code, file=sys.stderr)
+    return 1
+
+
+class _Program(click.Group):
+    """The command group. Run as the ``deckcheck`` program it ends the process as soon as
+    its output is written: the interpreter's teardown (freeing every module and table one
+    by one) would add a tenth of a second to every run. Called in-process (``main.main()``,
+    a test's runner) it is a plain group."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        import atexit
+        import threading
+
+        try:
+            self.main(*args, **kwargs)
+            status = 0
+        except SystemExit as exc:
+            status = _exit_status(exc.code)
+        if threading.active_count() > 1:  # a thread still at work ends as it would
+            sys.exit(status)
+        atexit._run_exitfuncs()
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):  # a closed pipe: as Python says it
+                status = status or 120
+        os._exit(status)
+
+
+@click.group(cls=_Program, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="deckcheck")
 def main() -> None:
     """Deck and deck-list legality validator for Yu-Gi-Oh! tournaments.
@@ -240,6 +275,8 @@ def data_import(sources: tuple[Path, ...], effective: tuple[str, ...],
     for source in sources:
         if not source.exists():
             raise InputError.at(str(source), "no such file or folder", code="FILE_MISSING")
+    from validator.cards import store
+
     given: dict[str, str] = {}
     for item in effective:
         name, _, day = item.rpartition("=")
@@ -257,6 +294,8 @@ def data_remove(name: str, data_dir: Path | None) -> None:
 
     Example: deckcheck data remove cards.delta.cdb
     """
+    from validator.cards import store
+
     store.remove_from_store(name, data_dir)
     out.print(f"Removed {escape(name)}.")
     _print_info(store.data_dir(data_dir))
@@ -270,10 +309,14 @@ def data_info(data_dir: Path | None) -> None:
 
     Example: deckcheck data info
     """
+    from validator.cards import store
+
     _print_info(store.data_dir(data_dir))
 
 
 def _print_info(folder: Path) -> None:
+    from validator.cards import store
+
     db = store.load_store(folder)
     if db is None:
         out.print(f"No card data in {folder}; checks use the embedded demo pool.")
@@ -488,6 +531,7 @@ def data_update(mirror: str | None, only: tuple[str, ...], data_dir: Path | None
 
     Example: deckcheck data update --only ygojson --only tcg
     """
+    from validator.cards import store
     from validator.cards.update import update
 
     with _progress(downloads=True) as progress:
