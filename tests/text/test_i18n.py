@@ -16,9 +16,11 @@ from validator.errors import ImplementationError, Problem
 from validator.text.i18n import (
     LOCAL_LANGS,
     PLACEHOLDER,
+    _from_po,
     catalog,
     jinja_callables,
     korean_particles,
+    mo_entries,
     po_path,
     problem_line,
     problem_text,
@@ -147,6 +149,24 @@ def test_the_wheel_holds_compiled_catalogs_that_load(tmp_path: Path) -> None:
     assert shown.stdout.split() == [say("ja", "card data: {cards}", cards="x"), "2",
                                     "players", str(len(source.entries)),
                                     str(len(catalog("en").plurals))]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_compiled_catalog_read_without_babel_gives_the_entries_of_its_po(
+        tmp_path: Path, lang: Lang) -> None:
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+    try:
+        from hatch_build import compile_catalog
+    finally:
+        sys.path.pop(0)
+    compiled = tmp_path / "deckcheck.mo"
+    compile_catalog(po_path(lang), compiled, lang)
+    entries, plurals, forms = mo_entries(compiled.read_bytes())
+    po_entries, po_plurals, po_forms = _from_po(lang)
+    assert len(entries) > 100
+    assert plurals
+    assert (entries, plurals) == (po_entries, po_plurals)
+    assert forms.replace(" ", "").rstrip(";") == po_forms.replace(" ", "").rstrip(";")
 
 
 def test_a_problem_that_names_its_entry_is_written_in_each_language() -> None:

@@ -28,23 +28,21 @@ A sentence that counts (``{n} players``) is a plural entry (``msgid_plural``, on
 ``msgstr[i]`` per form of the language: English has two, Japanese, Korean and Thai one),
 read with :func:`say_n`; the catalog's ``Plural-Forms`` header chooses the form.
 
-The wheel holds the catalogs compiled to ``.mo`` (``hatch_build.py`` compiles them at build);
-a source checkout has only the ``.po`` files, read with Babel when first used (a few
-milliseconds). Both give the same entries.
+The wheel holds the catalogs compiled to ``.mo`` (``hatch_build.py`` compiles them at build),
+read here without Babel (a ``.mo`` is two tables of strings); a source checkout has only the
+``.po`` files, read with Babel when first used (a few milliseconds). Both give the same
+entries.
 """
 
 from __future__ import annotations
 
 import gettext
 import re
+import struct
 from collections.abc import Callable, Mapping
 from functools import cache
 from importlib import resources
 from typing import Any
-
-from babel.messages.catalog import Catalog as Messages
-from babel.messages.mofile import read_mo
-from babel.messages.pofile import read_po
 
 from validator.errors import ImplementationError, Problem
 from validator.vocab import LANGS, Lang
@@ -110,21 +108,15 @@ def mo_path(lang: Lang) -> Any:
                                                  f"{DOMAIN}.mo")
 
 
-def _messages(lang: Lang) -> Messages:
-    """A language's messages: the compiled ``.mo`` when the package has one, else the
-    ``.po``."""
-    compiled = mo_path(lang)
-    if compiled.is_file():
-        with compiled.open("rb") as handle:
-            return read_mo(handle)
+Entries = tuple[dict[Key, str], dict[Key, tuple[str, ...]], str]
+
+
+def _from_po(lang: Lang) -> Entries:
+    """A language's entries read from its ``.po`` with Babel."""
+    from babel.messages.pofile import read_po
+
     with po_path(lang).open("rb") as handle:
-        return read_po(handle, locale=lang, domain=DOMAIN)
-
-
-@cache
-def catalog(lang: Lang) -> Catalog:
-    """A language's catalog, read once (English: every msgid as itself)."""
-    messages = _messages(lang)
+        messages = read_po(handle, locale=lang, domain=DOMAIN)
     entries: dict[Key, str] = {}
     plurals: dict[Key, tuple[str, ...]] = {}
     for message in messages:
@@ -137,7 +129,53 @@ def catalog(lang: Lang) -> Catalog:
         ids = tuple(str(part) for part in message.id)
         written = tuple(str(part) for part in message.string or ())
         plurals[(message.context, ids[0])] = written if any(written) else ids
-    plural_forms = messages.plural_forms
+    return entries, plurals, messages.plural_forms
+
+
+_PLURAL_FORMS = re.compile(r"^Plural-Forms:\s*(.*?)\s*$", re.MULTILINE | re.IGNORECASE)
+
+
+def mo_entries(data: bytes) -> Entries:
+    """The entries of a compiled catalog (GNU ``.mo``): a context is written before its
+    msgid and ``\\x04``, a plural entry's msgids and texts are joined by ``\\x00``."""
+    order = "<" if data[:4] == b"\xde\x12\x04\x95" else ">"
+    count, ids_at, texts_at = struct.unpack_from(order + "3I", data, 8)
+    entries: dict[Key, str] = {}
+    plurals: dict[Key, tuple[str, ...]] = {}
+    plural_forms = _ONE_OR_MORE
+    for number in range(count):
+        id_length, id_offset = struct.unpack_from(order + "2I", data, ids_at + 8 * number)
+        text_length, text_offset = struct.unpack_from(order + "2I", data,
+                                                      texts_at + 8 * number)
+        msgid = data[id_offset:id_offset + id_length].decode()
+        text = data[text_offset:text_offset + text_length].decode()
+        if not msgid:  # the header
+            found = _PLURAL_FORMS.search(text)
+            plural_forms = found.group(1) if found else plural_forms
+            continue
+        context, _, msgid = msgid.rpartition("\x04")
+        key = (context or None, msgid)
+        if "\x00" in msgid:
+            singular = msgid.split("\x00")[0]
+            plurals[(key[0], singular)] = tuple(text.split("\x00"))
+        else:
+            entries[key] = text or msgid
+    return entries, plurals, plural_forms
+
+
+def _entries(lang: Lang) -> Entries:
+    """A language's entries: the compiled ``.mo`` when the package has one, else the
+    ``.po``."""
+    compiled = mo_path(lang)
+    if compiled.is_file():
+        return mo_entries(compiled.read_bytes())
+    return _from_po(lang)
+
+
+@cache
+def catalog(lang: Lang) -> Catalog:
+    """A language's catalog, read once (English: every msgid as itself)."""
+    entries, plurals, plural_forms = _entries(lang)
     return Catalog(lang, entries, plurals, plural_forms)
 
 
