@@ -21,6 +21,7 @@ from validator.text.i18n import (
     jinja_callables,
     korean_particles,
     mo_entries,
+    po_entries,
     po_path,
     problem_line,
     problem_text,
@@ -149,6 +150,48 @@ def test_the_wheel_holds_compiled_catalogs_that_load(tmp_path: Path) -> None:
     assert shown.stdout.split() == [say("ja", "card data: {cards}", cards="x"), "2",
                                     "players", str(len(source.entries)),
                                     str(len(catalog("en").plurals))]
+
+
+def _babel_entries(lang: Lang) -> tuple[dict[tuple[str | None, str], str],
+                                          dict[tuple[str | None, str], tuple[str, ...]], str]:
+    """A catalog's entries as Babel reads its ``.po`` (the reference)."""
+    with po_path(lang).open("rb") as handle:
+        messages = read_po(handle, locale=lang)
+    entries: dict[tuple[str | None, str], str] = {}
+    plurals: dict[tuple[str | None, str], tuple[str, ...]] = {}
+    for message in messages:
+        if not message.id:
+            continue
+        if isinstance(message.id, str):
+            text = message.string if isinstance(message.string, str) else ""
+            entries[(message.context, message.id)] = text or message.id
+            continue
+        ids = tuple(str(part) for part in message.id)
+        written = tuple(str(part) for part in message.string or ())
+        plurals[(message.context, ids[0])] = written if any(written) else ids
+    return entries, plurals, messages.plural_forms
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_po_file_is_read_as_babel_reads_it(lang: Lang) -> None:
+    entries, plurals, forms = _from_po(lang)
+    babel_entries, babel_plurals, babel_forms = _babel_entries(lang)
+    assert len(entries) > 100
+    assert plurals
+    assert (entries, plurals) == (babel_entries, babel_plurals)
+    assert forms.replace(" ", "").rstrip(";") == babel_forms.replace(" ", "").rstrip(";")
+
+
+def test_a_po_text_with_escapes_continued_strings_contexts_and_obsolete_entries() -> None:
+    text = ('msgid ""\nmsgstr ""\n"Plural-Forms: nplurals=1; plural=0;\\n"\n\n'
+            '#, fuzzy\nmsgctxt "kind"\nmsgid "say \\"hi\\""\nmsgstr ""\n"line\\n"\n"two\\t"\n\n'
+            'msgid "untranslated"\nmsgstr ""\n\n'
+            '#~ msgid "gone"\n#~ msgstr "weg"\n\n'
+            'msgid "{n} card"\nmsgid_plural "{n} cards"\nmsgstr[0] ""\n')
+    entries, plurals, forms = po_entries(text)
+    assert entries == {("kind", 'say "hi"'): "line\ntwo\t", (None, "untranslated"): "untranslated"}
+    assert plurals == {(None, "{n} card"): ("{n} card", "{n} cards")}
+    assert forms == "nplurals=1; plural=0;"
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -29,9 +29,8 @@ A sentence that counts (``{n} players``) is a plural entry (``msgid_plural``, on
 read with :func:`say_n`; the catalog's ``Plural-Forms`` header chooses the form.
 
 The wheel holds the catalogs compiled to ``.mo`` (``hatch_build.py`` compiles them at build),
-read here without Babel (a ``.mo`` is two tables of strings); a source checkout has only the
-``.po`` files, read with Babel when first used (a few milliseconds). Both give the same
-entries.
+read here (a ``.mo`` is two tables of strings); a source checkout has only the ``.po`` files,
+read here too, as Babel reads them. Both give the same entries, and neither imports Babel.
 """
 
 from __future__ import annotations
@@ -111,25 +110,68 @@ def mo_path(lang: Lang) -> Any:
 Entries = tuple[dict[Key, str], dict[Key, tuple[str, ...]], str]
 
 
-def _from_po(lang: Lang) -> Entries:
-    """A language's entries read from its ``.po`` with Babel."""
-    from babel.messages.pofile import read_po
+#: one line of a ``.po``: a keyword (``msgid``, ``msgstr[1]``, ...) or none (a string
+#: continued), then one quoted string
+_PO_LINE = re.compile(r'(?:(msgctxt|msgid_plural|msgid|msgstr(?:\[\d+\])?)\s+)?"(.*)"')
+_PO_ESCAPE = re.compile(r'\\([\\trn"])')
+_UNESCAPED = {"n": "\n", "t": "\t", "r": "\r"}
 
-    with po_path(lang).open("rb") as handle:
-        messages = read_po(handle, locale=lang, domain=DOMAIN)
+
+def _unescaped(text: str) -> str:
+    return _PO_ESCAPE.sub(lambda m: _UNESCAPED.get(m.group(1), m.group(1)), text)
+
+
+def po_entries(text: str) -> Entries:
+    """The entries of a catalog's ``.po`` text, as Babel reads them: comments (obsolete
+    entries among them) skipped, an entry without a translation its own msgid, the
+    header's ``Plural-Forms``."""
     entries: dict[Key, str] = {}
     plurals: dict[Key, tuple[str, ...]] = {}
-    for message in messages:
-        if not message.id:
+    plural_forms = _ONE_OR_MORE
+    fields: dict[str, str] = {}
+    key = ""
+
+    def finish() -> None:
+        nonlocal plural_forms
+        msgid = fields.get("msgid")
+        context = fields.get("msgctxt")
+        if msgid is None:
+            pass
+        elif not msgid:  # the header
+            found = _PLURAL_FORMS.search(fields.get("msgstr", ""))
+            plural_forms = found.group(1) if found else plural_forms
+        elif "msgid_plural" in fields:
+            forms = sorted((int(k[7:-1]), v) for k, v in fields.items()
+                           if k.startswith("msgstr["))
+            written = tuple(v for _, v in forms)
+            plurals[(context, msgid)] = written if any(written) else (
+                msgid, fields["msgid_plural"])
+        else:
+            entries[(context, msgid)] = fields.get("msgstr") or msgid
+        fields.clear()
+
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#"):
             continue
-        if isinstance(message.id, str):
-            text = message.string if isinstance(message.string, str) else ""
-            entries[(message.context, message.id)] = text or message.id
+        found = _PO_LINE.fullmatch(line)
+        if found is None:
             continue
-        ids = tuple(str(part) for part in message.id)
-        written = tuple(str(part) for part in message.string or ())
-        plurals[(message.context, ids[0])] = written if any(written) else ids
-    return entries, plurals, messages.plural_forms
+        keyword, value = found.group(1), _unescaped(found.group(2))
+        if keyword is None:
+            fields[key] = fields.get(key, "") + value
+            continue
+        if keyword in ("msgctxt", "msgid") and any(k.startswith("msgstr") for k in fields):
+            finish()
+        key = keyword
+        fields[key] = value
+    finish()
+    return entries, plurals, plural_forms
+
+
+def _from_po(lang: Lang) -> Entries:
+    """A language's entries read from its ``.po``."""
+    return po_entries(po_path(lang).read_text(encoding="utf-8"))
 
 
 _PLURAL_FORMS = re.compile(r"^Plural-Forms:\s*(.*?)\s*$", re.MULTILINE | re.IGNORECASE)
