@@ -10,11 +10,14 @@ from pathlib import Path
 
 import pytest
 from babel.messages.pofile import read_po
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from jinja2 import Environment
 
 from validator.errors import ImplementationError, Problem
 from validator.text.i18n import (
     LOCAL_LANGS,
+    PARTICLES,
     PLACEHOLDER,
     _from_po,
     catalog,
@@ -116,6 +119,32 @@ def test_templates_read_the_catalog_of_the_language() -> None:
 ])
 def test_korean_particles_fit_the_word_before_them(written: str, read: str) -> None:
     assert korean_particles(written) == read
+
+
+def _by_patterns(text: str) -> str:
+    """The particles resolved by the pattern table the engine applies (the reference)."""
+    for pattern, replacement in PARTICLES:
+        text = re.sub(pattern, replacement.replace("${1}", "\\1"), text)
+    return text
+
+
+#: syllables of every kind of final (none, ㄹ, others), particles, and what is not Hangul
+_PIECES = ["가", "각", "갈", "힣", "로", "를", "이", "은", "을", "으", "(", ")", "가)", "A", " ",
+           '"', "이(가)", "은(는)", "을(를)", "(으)로", "\uac00", "\ud7a3", "\ud7a4", "ㄱ"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=12).map("".join))
+def test_korean_particles_are_those_of_the_engine_patterns(text: str) -> None:
+    assert korean_particles(text) == _by_patterns(text)
+
+
+def test_korean_particles_of_every_korean_entry_with_a_card_name_are_those_of_the_patterns(
+        ) -> None:
+    texts = [PLACEHOLDER.sub(name, text) for text in catalog("ko").entries.values()
+             for name in ("무덤의 지명자", "번개", "스킬", "Maxx \"C\"")]
+    assert sum("(" in t for t in texts) > 10  # the catalog has doubled particles to read
+    assert [korean_particles(t) for t in texts] == [_by_patterns(t) for t in texts]
 
 
 def test_a_plural_sentence_takes_the_form_of_its_number() -> None:

@@ -253,10 +253,39 @@ PARTICLES: tuple[tuple[str, str], ...] = (
 )
 
 
+#: the passes of :data:`PARTICLES`, read from a syllable's code instead of a character
+#: class: (doubled particle, what it becomes, the finals of the syllable before it:
+#: open = none, or none and ㄹ, closed = any)
+_PASSES: tuple[tuple[str, str, frozenset[int] | None], ...] = (
+    ("이(가)", "가", frozenset({0})), ("이(가)", "이", None),
+    ("은(는)", "는", frozenset({0})), ("은(는)", "은", None),
+    ("을(를)", "를", frozenset({0})), ("을(를)", "을", None),
+    ("(으)로", "로", frozenset({0, 8})), ("(으)로", "으로", None),
+)
+
+
+def _resolved(text: str, doubled: str, particle: str, opens: frozenset[int] | None) -> str:
+    """One pass of :data:`PARTICLES` (``re.sub`` of the pattern: matches taken left to
+    right, none inside the one before)."""
+    parts: list[str] = []
+    taken = search = 0  # the end of the last match; where the next search starts
+    while (found := text.find(doubled, search)) >= 0:
+        before = found - 1
+        final = (ord(text[before]) - 0xAC00) % 28 if before >= taken and \
+            "\uac00" <= text[before] <= "\ud7a3" else None
+        if final is not None and (final in opens if opens is not None else final != 0):
+            parts += [text[taken:before], text[before], particle]
+            taken = search = found + len(doubled)
+        else:
+            search = found + 1
+    return "".join(parts) + text[taken:] if parts else text
+
+
 def korean_particles(text: str) -> str:
     """A Korean sentence with each doubled particle resolved by the word before it."""
-    for pattern, replacement in PARTICLES:
-        text = re.sub(pattern, replacement.replace("${1}", "\\1"), text)
+    for doubled, particle, opens in _PASSES:
+        if doubled in text:
+            text = _resolved(text, doubled, particle, opens)
     return text
 
 
