@@ -164,11 +164,11 @@ def loop(folder: Path, out: Path) -> None:
 
 
 def phases(folder: Path, out: Path) -> None:
-    """Where the tool's time goes, in a new process: each step of ``deckcheck check`` timed
-    (imports counted from the process's start). Writes JSON."""
+    """Where the tool's time goes, in a new process: each step of ``deckcheck check`` timed,
+    wall and CPU time (imports counted from the process's start). Writes JSON."""
     import gc
 
-    began = time.perf_counter()
+    began, began_cpu = time.perf_counter(), time.process_time()
     from validator.cards.load import load
     from validator.inputs.decks.batch import read_deck_paths
     from validator.judging.checking import check_decks
@@ -179,9 +179,11 @@ def phases(folder: Path, out: Path) -> None:
     gc.freeze()
     gc.set_threshold(100_000, 50, 100)  # as the command does
     laps = {"imports": time.perf_counter() - began}
+    cpu = {"imports": time.process_time() - began_cpu}  # every thread's
 
     def lap(name: str) -> None:
         laps[name] = time.perf_counter() - began - sum(laps.values())
+        cpu[name] = time.process_time() - began_cpu - sum(cpu.values())
 
     setup = load(FORMAT)
     policy = load_policy("th")
@@ -195,7 +197,7 @@ def phases(folder: Path, out: Path) -> None:
             stream.write(piece)
     lap("build and write the JSON report")
     size = (out.parent / "phases-report.json").stat().st_size
-    out.write_text(json.dumps({"laps": laps, "report_bytes": size}))
+    out.write_text(json.dumps({"laps": laps, "cpu": cpu, "report_bytes": size}))
 
 
 def _tool_verdicts(report: dict[str, Any], card_of: dict[int, int],
@@ -229,17 +231,21 @@ def _loop_verdicts(payload: dict[str, Any], name_of: dict[int, int],
 
 #: page faults of the last command timed (memory touched for the first time)
 FAULTS: list[int] = []
+#: CPU time (user + system, every thread) of the last command timed
+CPU: list[float] = []
 
 
 def _timed(command: list[str], env: dict[str, str]) -> float:
     import resource
 
-    faults = resource.getrusage(resource.RUSAGE_CHILDREN).ru_minflt
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     began = time.perf_counter()
     done = subprocess.run(command, env=env, cwd=ROOT, capture_output=True, text=True,
                           check=False)
     spent = time.perf_counter() - began
-    FAULTS[:] = [resource.getrusage(resource.RUSAGE_CHILDREN).ru_minflt - faults]
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    FAULTS[:] = [after.ru_minflt - before.ru_minflt]
+    CPU[:] = [after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime]
     if done.returncode not in (0, 1):
         raise SystemExit(f"{' '.join(command)} failed ({done.returncode}):\n"
                          f"{done.stderr[-3000:]}")
@@ -265,12 +271,16 @@ def run(count: int, repeats: int) -> dict[str, Any]:
                         str(ROOT / "bench")], check=True, capture_output=True)
         _timed(tool, env)  # warm the file cache and the store for both
         tool_s, quiet_s, loop_s, tool_faults, loop_faults = [], [], [], [], []
+        cpu: dict[str, list[float]] = {"tool": [], "quiet": [], "loop": []}
         for _ in range(repeats):  # interleaved: a busy machine slows all three alike
             quiet_s.append(_timed(quiet, env))
+            cpu["quiet"] += CPU
             tool_s.append(_timed(tool, env))  # the illegal decks printed to a pipe
             tool_faults += FAULTS
+            cpu["tool"] += CPU
             loop_s.append(_timed(plain, env))
             loop_faults += FAULTS
+            cpu["loop"] += CPU
         os.environ["DECKCHECK_DATA"] = str(store)
         from validator.cards.store import load_cards
 
@@ -290,6 +300,9 @@ def run(count: int, repeats: int) -> dict[str, Any]:
             "quiet_s": quiet_median, "quiet_runs": quiet_s,
             "quiet_ratio": loop_median / quiet_median,
             "loop_runs": loop_s, "ratio": loop_median / tool_median,
+            **{f"{name}_cpu_s": statistics.median(times) for name, times in cpu.items()},
+            "cpu_ratio": statistics.median(cpu["loop"]) / statistics.median(cpu["tool"]),
+            "load": os.getloadavg(),
             "tool_faults": statistics.median(tool_faults),
             "loop_faults": statistics.median(loop_faults),
             "decks_checked": [tool_decks, loop_decks],
