@@ -511,9 +511,9 @@ def check_command(decks: tuple[Path, ...], cards_spec: str | None, banlist_spec:
            "warnings (see the JSON report)")
     if report is not None and shown:
         if _plain(out, sys.stdout):
-            from validator.report.text import text_lines
+            from validator.report.text import report_text
 
-            sys.stdout.write("\n".join(text_lines(report, every_deck=every_deck)) + "\n")
+            sys.stdout.write(report_text(report, every_deck=every_deck))
         else:
             from validator.report.text import print_text
 
