@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from validator.cards.load import Setup
+    from validator.engine.tables import CardTable
     from validator.judging.decisions import Decision
     from validator.judging.penalties import Policy
     from validator.vocab import Lang, Stage
@@ -452,18 +453,19 @@ def check_command(decks: tuple[Path, ...], cards_spec: str | None, banlist_spec:
     """
     from concurrent.futures import ThreadPoolExecutor
 
-    from validator.cards.load import load
-    from validator.engine.tables import CardTable, card_attributes
     from validator.inputs.decks.batch import read_deck_paths, require_decks
-    from validator.judging.checking import check_decks
     from validator.judging.siding import stage_of
-    from validator.report.json import report_pieces
-    from validator.report.model import judged_check
 
     stage = stage_of(duel, stage)
     day = _day(date) if date else None
 
     def prepared() -> tuple[Setup, CardTable, Policy]:
+        # the check's modules are imported here too, while the deck files are read (reading
+        # waits on the system, importing does not)
+        import validator.report.json  # noqa: F401
+        from validator.cards.load import load
+        from validator.engine.tables import card_attributes
+
         setup = load(format_spec, cards_spec, banlist_spec, list_name, data_dir, day)
         table = card_attributes(setup.cards, setup.banlist, setup.fmt)
         return setup, table, _policy(regulation, setup.fmt.rush)
@@ -485,6 +487,10 @@ def check_command(decks: tuple[Path, ...], cards_spec: str | None, banlist_spec:
 
             reg = read_registrations(registrations)
         require_decks(files, " ".join(map(str, decks)))
+        from validator.judging.checking import check_decks
+        from validator.report.json import report_pieces
+        from validator.report.model import judged_check
+
         step("Checking decks", 0, 1)
         checked = check_decks(files, setup, registrations=reg,
                               decisions=_decisions(decisions), duel=duel, stage=stage,
