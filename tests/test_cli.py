@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import time
@@ -894,3 +895,28 @@ def test_a_plain_check_of_one_deck_imports_no_heavy_module(tmp_path: Path,
     if options[:1] == ["--json"]:
         assert json.loads((tmp_path / "report.json").read_text())["decks"][0]["deck_id"] == \
             deck.stem
+
+
+def test_the_program_ends_with_its_output_flushed_and_its_exit_status(tmp_path: Path) -> None:
+    # the program ends without the interpreter's teardown: what it wrote to a buffered
+    # pipe, and the exit functions, must not be lost on the way
+    probe = ("import atexit, sys\n"
+             "atexit.register(lambda: sys.stderr.write('exit functions ran\\n'))\n"
+             "sys.argv[0] = 'deckcheck'\n"
+             "from validator.cli import main\n"
+             "main()\n")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    deck = sorted((ROOT / "decks" / "tcg").glob("*.ydk"))[0]
+    done = subprocess.run([sys.executable, "-c", probe, "check", str(deck), "--cards", "demo",
+                           "--all"], capture_output=True, text=True, cwd=tmp_path, env=env,
+                          check=False)
+    lines = done.stdout.splitlines()
+    assert lines[2] == "1 decks: 1 legal, 0 illegal, 0 need a head judge's decision"
+    assert lines[-1].split()[0] == deck.stem  # the last line, the deck's own, written
+    assert done.returncode == 0
+    assert "exit functions ran" in done.stderr
+    missing = subprocess.run([sys.executable, "-c", probe, "check", str(tmp_path / "none.ydk"),
+                              "--cards", "demo"], capture_output=True, text=True, cwd=tmp_path,
+                             env=env, check=False)
+    assert missing.returncode == 2
+    assert "FILE_MISSING" in missing.stderr
