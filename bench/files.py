@@ -11,6 +11,10 @@ new processes:
   card data and list from the store as plain tuples per passcode, each file read, counted
   with dicts and checked rule by rule.
 
+With ``--baseline REV`` the tool of that revision (a detached git worktree, its own data
+store) is timed too, in the same rounds: ``before_s``, ``before_quiet_s``, their CPU times and
+the speedups.
+
 Both verdict sets are compared (every deck's violations by code, section and card); the
 script exits non-zero if they differ. Prints one JSON line with the figures.
 """
@@ -235,12 +239,12 @@ FAULTS: list[int] = []
 CPU: list[float] = []
 
 
-def _timed(command: list[str], env: dict[str, str]) -> float:
+def _timed(command: list[str], env: dict[str, str], cwd: Path = ROOT) -> float:
     import resource
 
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     began = time.perf_counter()
-    done = subprocess.run(command, env=env, cwd=ROOT, capture_output=True, text=True,
+    done = subprocess.run(command, env=env, cwd=cwd, capture_output=True, text=True,
                           check=False)
     spent = time.perf_counter() - began
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -252,7 +256,30 @@ def _timed(command: list[str], env: dict[str, str]) -> float:
     return spent
 
 
-def run(count: int, repeats: int) -> dict[str, Any]:
+#: the ``deckcheck`` program run from the tree first on ``PYTHONPATH`` (a baseline's)
+PROGRAM = "import sys; sys.argv[0] = 'deckcheck'; from validator.cli import main; main()"
+
+
+def _baseline(work: Path, revision: str, decks: Path) -> dict[str, tuple[
+        list[str], dict[str, str], Path]]:
+    """The tool's two commands at ``revision`` (a detached worktree with its own store)."""
+    base = work / "baseline"
+    subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(base),
+                    revision], check=True, capture_output=True)
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(base / "validator")],
+                   check=True, capture_output=True)
+    env = {**os.environ, "DECKCHECK_DATA": str(work / "data-before"),
+           "PYTHONPATH": str(base)}
+    program = [sys.executable, "-c", PROGRAM]
+    subprocess.run([*program, "data", "import", *map(str, SOURCES)], env=env, cwd=base,
+                   check=True, capture_output=True)
+    tool = [*program, "check", str(decks), "--format", FORMAT, "--json",
+            str(work / "before.json")]
+    _timed(tool, env, base)  # its store and files warm
+    return {"before": (tool, env, base), "before_quiet": ([*tool, "--quiet"], env, base)}
+
+
+def run(count: int, repeats: int, baseline: str | None = None) -> dict[str, Any]:
     work = Path(tempfile.mkdtemp(prefix="deckcheck-files-"))
     try:
         decks, store = work / "decks", work / "data"
@@ -270,9 +297,15 @@ def run(count: int, repeats: int) -> dict[str, Any]:
         subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "validator"),
                         str(ROOT / "bench")], check=True, capture_output=True)
         _timed(tool, env)  # warm the file cache and the store for both
+        before = _baseline(work, baseline, decks) if baseline else {}
         tool_s, quiet_s, loop_s, tool_faults, loop_faults = [], [], [], [], []
         cpu: dict[str, list[float]] = {"tool": [], "quiet": [], "loop": []}
+        walls: dict[str, list[float]] = {name: [] for name in before}
+        cpu.update({name: [] for name in before})
         for _ in range(repeats):  # interleaved: a busy machine slows all three alike
+            for name, (command, its_env, cwd) in before.items():
+                walls[name].append(_timed(command, its_env, cwd))
+                cpu[name] += CPU
             quiet_s.append(_timed(quiet, env))
             cpu["quiet"] += CPU
             tool_s.append(_timed(tool, env))  # the illegal decks printed to a pipe
@@ -301,6 +334,12 @@ def run(count: int, repeats: int) -> dict[str, Any]:
             "quiet_ratio": loop_median / quiet_median,
             "loop_runs": loop_s, "ratio": loop_median / tool_median,
             **{f"{name}_cpu_s": statistics.median(times) for name, times in cpu.items()},
+            **{f"{name}_s": statistics.median(times) for name, times in walls.items()},
+            **({"baseline": baseline,
+                "speedup": statistics.median(walls["before"]) / tool_median,
+                "quiet_speedup": statistics.median(walls["before_quiet"]) / quiet_median,
+                "cpu_speedup": statistics.median(cpu["before"])
+                / statistics.median(cpu["tool"])} if before else {}),
             "cpu_ratio": statistics.median(cpu["loop"]) / statistics.median(cpu["tool"]),
             "load": os.getloadavg(),
             "tool_faults": statistics.median(tool_faults),
@@ -312,6 +351,9 @@ def run(count: int, repeats: int) -> dict[str, Any]:
             "phases": json.loads(split.read_text()),
         }
     finally:
+        if baseline:
+            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force",
+                            str(work / "baseline")], check=False, capture_output=True)
         shutil.rmtree(work, ignore_errors=True)
 
 
@@ -322,6 +364,8 @@ def main() -> None:
     parser.add_argument("out", nargs="?", type=Path)
     parser.add_argument("--decks", type=int, default=10_000)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--baseline", default=None,
+                        help="a git revision whose tool is timed alternately with this one")
     args = parser.parse_args()
     if args.what in ("loop", "phases"):
         (loop if args.what == "loop" else phases)(args.folder, args.out)
@@ -329,7 +373,7 @@ def main() -> None:
     if not all(path.exists() for path in (DECKS, *SOURCES)):  # skipped, not failed
         print(json.dumps({"skipped": f"bench.files needs the real data in {SHARED}"}))
         return
-    figures = run(args.decks, args.repeats)
+    figures = run(args.decks, args.repeats, args.baseline)
     print(json.dumps(figures))
     if not figures["identical"]:
         raise SystemExit(f"verdicts differ: {figures['differences']} violations")
