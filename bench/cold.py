@@ -1,11 +1,15 @@
 """Cold start as a user installs it: ``deckcheck check one.ydk`` with real card data stored.
 
-``python -m bench.cold [--venv DIR] [--runs 7]``: the package installed (not editable) with
-``pip install .`` into a throwaway virtual environment (or ``DIR``, reused), the real card
-data and the TCG list imported with ``deckcheck data import ... --data-dir D``, then
-``deckcheck check DECK.ydk --data-dir D`` timed from process start, each run a new process:
-wall time, CPU time (user + system) and page faults; and the slowest imports of one run
-(``python -X importtime``, cumulative). Prints one JSON line.
+``python -m bench.cold [--venv DIR] [--runs 7] [--baseline REV]``: the package installed (not
+editable) with ``pip install .`` into a throwaway virtual environment (or ``DIR``, reused),
+the real card data and the TCG list imported with ``deckcheck data import ... --data-dir D``,
+then ``deckcheck check DECK.ydk --data-dir D`` timed from process start, each run a new
+process: wall time, CPU time (user + system) and page faults; and the slowest imports of one
+run (``python -X importtime``, cumulative). Prints one JSON line.
+
+With ``--baseline REV`` that revision is installed too (a detached git worktree, its own
+virtual environment and data store) and the two are timed alternately, run by run, so both
+see the same load: ``before`` and ``after`` beside each other, with the ratios.
 """
 
 from __future__ import annotations
@@ -93,16 +97,60 @@ def run(venv: Path | None, runs: int, root: Path = ROOT,
         shutil.rmtree(work, ignore_errors=True)
 
 
+def side_by_side(baseline: str, runs: int, deck: Path | None = None) -> dict[str, Any]:
+    """``baseline`` and this checkout, each installed with its own data store, timed
+    alternately (one run of each in turn)."""
+    work = Path(tempfile.mkdtemp(prefix="deckcheck-cold-"))
+    base = work / "baseline"
+    try:
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(base),
+                        baseline], check=True, capture_output=True)
+        deck = deck or sorted(DECKS.rglob("*.ydk"))[0]
+        commands = {}
+        for name, root in (("before", base), ("after", ROOT)):
+            exe = _installed(work / f"venv-{name}", root)
+            data = work / f"data-{name}"
+            subprocess.run([str(exe), "data", "import", *map(str, SOURCES), "--data-dir",
+                            str(data)], check=True, capture_output=True)
+            commands[name] = [str(exe), "check", str(deck), "--data-dir", str(data)]
+            _run(commands[name])  # the file cache warm
+        timed: dict[str, list[dict[str, float]]] = {name: [] for name in commands}
+        load_before = os.getloadavg()
+        for _ in range(runs):
+            for name, command in commands.items():
+                timed[name].append(_run(command))
+        medians = {name: {key: statistics.median(t[key] for t in times)
+                          for key in ("wall", "cpu", "faults")}
+                   for name, times in timed.items()}
+        figures = {name: {**{f"{key}_median": value for key, value in medians[name].items()},
+                          "walls": [t["wall"] for t in times],
+                          "cpus": [t["cpu"] for t in times]}
+                   for name, times in timed.items()}
+        return {"deck": deck.name, "baseline": baseline, "runs": runs, **figures,
+                "wall_ratio": medians["before"]["wall"] / medians["after"]["wall"],
+                "cpu_ratio": medians["before"]["cpu"] / medians["after"]["cpu"],
+                "load_before": load_before, "load_after": os.getloadavg()}
+    finally:
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(base)],
+                       check=False, capture_output=True)
+        shutil.rmtree(work, ignore_errors=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--venv", type=Path, default=None,
                         help="install into (or reuse) this virtual environment")
     parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--baseline", default=None,
+                        help="a git revision timed alternately with this checkout")
     args = parser.parse_args()
     if not all(path.exists() for path in (DECKS, *SOURCES)):
         print(json.dumps({"skipped": "bench.cold needs the real data in ../shared/data"}))
         return
     os.environ.pop("DECKCHECK_DATA", None)
+    if args.baseline:
+        print(json.dumps(side_by_side(args.baseline, args.runs)))
+        return
     print(json.dumps(run(args.venv, args.runs)))
 
 

@@ -11,6 +11,10 @@ new processes:
   card data and list from the store as plain tuples per passcode, each file read, counted
   with dicts and checked rule by rule.
 
+With ``--baseline REV`` the tool of that revision (a detached git worktree, its own data
+store) is timed too, in the same rounds: ``before_s``, ``before_quiet_s``, their CPU times and
+the speedups.
+
 Both verdict sets are compared (every deck's violations by code, section and card); the
 script exits non-zero if they differ. Prints one JSON line with the figures.
 """
@@ -164,11 +168,11 @@ def loop(folder: Path, out: Path) -> None:
 
 
 def phases(folder: Path, out: Path) -> None:
-    """Where the tool's time goes, in a new process: each step of ``deckcheck check`` timed
-    (imports counted from the process's start). Writes JSON."""
+    """Where the tool's time goes, in a new process: each step of ``deckcheck check`` timed,
+    wall and CPU time (imports counted from the process's start). Writes JSON."""
     import gc
 
-    began = time.perf_counter()
+    began, began_cpu = time.perf_counter(), time.process_time()
     from validator.cards.load import load
     from validator.inputs.decks.batch import read_deck_paths
     from validator.judging.checking import check_decks
@@ -179,9 +183,11 @@ def phases(folder: Path, out: Path) -> None:
     gc.freeze()
     gc.set_threshold(100_000, 50, 100)  # as the command does
     laps = {"imports": time.perf_counter() - began}
+    cpu = {"imports": time.process_time() - began_cpu}  # every thread's
 
     def lap(name: str) -> None:
         laps[name] = time.perf_counter() - began - sum(laps.values())
+        cpu[name] = time.process_time() - began_cpu - sum(cpu.values())
 
     setup = load(FORMAT)
     policy = load_policy("th")
@@ -195,7 +201,7 @@ def phases(folder: Path, out: Path) -> None:
             stream.write(piece)
     lap("build and write the JSON report")
     size = (out.parent / "phases-report.json").stat().st_size
-    out.write_text(json.dumps({"laps": laps, "report_bytes": size}))
+    out.write_text(json.dumps({"laps": laps, "cpu": cpu, "report_bytes": size}))
 
 
 def _tool_verdicts(report: dict[str, Any], card_of: dict[int, int],
@@ -229,24 +235,51 @@ def _loop_verdicts(payload: dict[str, Any], name_of: dict[int, int],
 
 #: page faults of the last command timed (memory touched for the first time)
 FAULTS: list[int] = []
+#: CPU time (user + system, every thread) of the last command timed
+CPU: list[float] = []
 
 
-def _timed(command: list[str], env: dict[str, str]) -> float:
+def _timed(command: list[str], env: dict[str, str], cwd: Path = ROOT) -> float:
     import resource
 
-    faults = resource.getrusage(resource.RUSAGE_CHILDREN).ru_minflt
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     began = time.perf_counter()
-    done = subprocess.run(command, env=env, cwd=ROOT, capture_output=True, text=True,
+    done = subprocess.run(command, env=env, cwd=cwd, capture_output=True, text=True,
                           check=False)
     spent = time.perf_counter() - began
-    FAULTS[:] = [resource.getrusage(resource.RUSAGE_CHILDREN).ru_minflt - faults]
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    FAULTS[:] = [after.ru_minflt - before.ru_minflt]
+    CPU[:] = [after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime]
     if done.returncode not in (0, 1):
         raise SystemExit(f"{' '.join(command)} failed ({done.returncode}):\n"
                          f"{done.stderr[-3000:]}")
     return spent
 
 
-def run(count: int, repeats: int) -> dict[str, Any]:
+#: the ``deckcheck`` program run from the tree first on ``PYTHONPATH`` (a baseline's)
+PROGRAM = "import sys; sys.argv[0] = 'deckcheck'; from validator.cli import main; main()"
+
+
+def _baseline(work: Path, revision: str, decks: Path) -> dict[str, tuple[
+        list[str], dict[str, str], Path]]:
+    """The tool's two commands at ``revision`` (a detached worktree with its own store)."""
+    base = work / "baseline"
+    subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(base),
+                    revision], check=True, capture_output=True)
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(base / "validator")],
+                   check=True, capture_output=True)
+    env = {**os.environ, "DECKCHECK_DATA": str(work / "data-before"),
+           "PYTHONPATH": str(base)}
+    program = [sys.executable, "-c", PROGRAM]
+    subprocess.run([*program, "data", "import", *map(str, SOURCES)], env=env, cwd=base,
+                   check=True, capture_output=True)
+    tool = [*program, "check", str(decks), "--format", FORMAT, "--json",
+            str(work / "before.json")]
+    _timed(tool, env, base)  # its store and files warm
+    return {"before": (tool, env, base), "before_quiet": ([*tool, "--quiet"], env, base)}
+
+
+def run(count: int, repeats: int, baseline: str | None = None) -> dict[str, Any]:
     work = Path(tempfile.mkdtemp(prefix="deckcheck-files-"))
     try:
         decks, store = work / "decks", work / "data"
@@ -264,13 +297,23 @@ def run(count: int, repeats: int) -> dict[str, Any]:
         subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "validator"),
                         str(ROOT / "bench")], check=True, capture_output=True)
         _timed(tool, env)  # warm the file cache and the store for both
+        before = _baseline(work, baseline, decks) if baseline else {}
         tool_s, quiet_s, loop_s, tool_faults, loop_faults = [], [], [], [], []
+        cpu: dict[str, list[float]] = {"tool": [], "quiet": [], "loop": []}
+        walls: dict[str, list[float]] = {name: [] for name in before}
+        cpu.update({name: [] for name in before})
         for _ in range(repeats):  # interleaved: a busy machine slows all three alike
+            for name, (command, its_env, cwd) in before.items():
+                walls[name].append(_timed(command, its_env, cwd))
+                cpu[name] += CPU
             quiet_s.append(_timed(quiet, env))
+            cpu["quiet"] += CPU
             tool_s.append(_timed(tool, env))  # the illegal decks printed to a pipe
             tool_faults += FAULTS
+            cpu["tool"] += CPU
             loop_s.append(_timed(plain, env))
             loop_faults += FAULTS
+            cpu["loop"] += CPU
         os.environ["DECKCHECK_DATA"] = str(store)
         from validator.cards.store import load_cards
 
@@ -290,6 +333,15 @@ def run(count: int, repeats: int) -> dict[str, Any]:
             "quiet_s": quiet_median, "quiet_runs": quiet_s,
             "quiet_ratio": loop_median / quiet_median,
             "loop_runs": loop_s, "ratio": loop_median / tool_median,
+            **{f"{name}_cpu_s": statistics.median(times) for name, times in cpu.items()},
+            **{f"{name}_s": statistics.median(times) for name, times in walls.items()},
+            **({"baseline": baseline,
+                "speedup": statistics.median(walls["before"]) / tool_median,
+                "quiet_speedup": statistics.median(walls["before_quiet"]) / quiet_median,
+                "cpu_speedup": statistics.median(cpu["before"])
+                / statistics.median(cpu["tool"])} if before else {}),
+            "cpu_ratio": statistics.median(cpu["loop"]) / statistics.median(cpu["tool"]),
+            "load": os.getloadavg(),
             "tool_faults": statistics.median(tool_faults),
             "loop_faults": statistics.median(loop_faults),
             "decks_checked": [tool_decks, loop_decks],
@@ -299,6 +351,9 @@ def run(count: int, repeats: int) -> dict[str, Any]:
             "phases": json.loads(split.read_text()),
         }
     finally:
+        if baseline:
+            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force",
+                            str(work / "baseline")], check=False, capture_output=True)
         shutil.rmtree(work, ignore_errors=True)
 
 
@@ -309,6 +364,8 @@ def main() -> None:
     parser.add_argument("out", nargs="?", type=Path)
     parser.add_argument("--decks", type=int, default=10_000)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--baseline", default=None,
+                        help="a git revision whose tool is timed alternately with this one")
     args = parser.parse_args()
     if args.what in ("loop", "phases"):
         (loop if args.what == "loop" else phases)(args.folder, args.out)
@@ -316,7 +373,7 @@ def main() -> None:
     if not all(path.exists() for path in (DECKS, *SOURCES)):  # skipped, not failed
         print(json.dumps({"skipped": f"bench.files needs the real data in {SHARED}"}))
         return
-    figures = run(args.decks, args.repeats)
+    figures = run(args.decks, args.repeats, args.baseline)
     print(json.dumps(figures))
     if not figures["identical"]:
         raise SystemExit(f"verdicts differ: {figures['differences']} violations")

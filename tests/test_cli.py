@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -866,3 +869,68 @@ def test_a_text_deck_with_a_huge_line_is_refused_fast_with_its_place(
         assert ("0400001301.txt" if code == "FILE_TOO_LARGE" else "0400001301.txt:2") \
             in result.stderr
     assert "Traceback" not in result.output
+
+
+#: modules a plain check of one deck never needs: each would cost its import at every start
+HEAVY = ("babel", "openpyxl", "rich", "numpy", "jinja2", "fastapi", "starlette", "uvicorn",
+         "pikepdf", "sqlite3", "validator.text._lexicon_tables", "validator.inputs.decks.codes",
+         "validator.inputs.decks.textlist", "validator.cards.importers", "validator.web",
+         "validator.sheets", "validator.report.xlsx", "validator.event")
+_PROBE = """
+import json, sys
+from validator.cli import main
+try:
+    main.main(sys.argv[1:])
+except SystemExit as exc:
+    print(json.dumps({"status": exc.code, "modules": sorted(sys.modules)}))
+"""
+
+
+def _heavy(modules: list[str]) -> list[str]:
+    return [m for m in modules if any(m == h or m.startswith(h + ".") for h in HEAVY)]
+
+
+@pytest.mark.parametrize("options", [[], ["--quiet"], ["--json", "report.json"]])
+def test_a_plain_check_of_one_deck_imports_no_heavy_module(tmp_path: Path,
+                                                           options: list[str]) -> None:
+    data = tmp_path / "data"
+    imported = CliRunner().invoke(main, [
+        "data", "import", str(ROOT / "validator" / "data" / "demo_cards.csv"),
+        str(ROOT / "banlists" / "lists" / "demo-tcg.lflist.conf"), "--data-dir", str(data)])
+    assert imported.exit_code == 0, imported.output
+    deck = sorted((ROOT / "decks" / "tcg").glob("*.ydk"))[0]
+    done = subprocess.run([sys.executable, "-c", _PROBE, "check", str(deck), "--data-dir",
+                           str(data), *options], capture_output=True, text=True, cwd=tmp_path,
+                          check=False)
+    found = json.loads(done.stdout.splitlines()[-1])
+    assert found["status"] in (0, 1), done.stderr
+    assert "validator.engine.check" in found["modules"]  # the deck was checked
+    assert _heavy(found["modules"]) == []
+    if options[:1] == ["--json"]:
+        assert json.loads((tmp_path / "report.json").read_text())["decks"][0]["deck_id"] == \
+            deck.stem
+
+
+def test_the_program_ends_with_its_output_flushed_and_its_exit_status(tmp_path: Path) -> None:
+    # the program ends without the interpreter's teardown: what it wrote to a buffered
+    # pipe, and the exit functions, must not be lost on the way
+    probe = ("import atexit, sys\n"
+             "atexit.register(lambda: sys.stderr.write('exit functions ran\\n'))\n"
+             "sys.argv[0] = 'deckcheck'\n"
+             "from validator.cli import main\n"
+             "main()\n")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    deck = sorted((ROOT / "decks" / "tcg").glob("*.ydk"))[0]
+    done = subprocess.run([sys.executable, "-c", probe, "check", str(deck), "--cards", "demo",
+                           "--all"], capture_output=True, text=True, cwd=tmp_path, env=env,
+                          check=False)
+    lines = done.stdout.splitlines()
+    assert lines[2] == "1 decks: 1 legal, 0 illegal, 0 need a head judge's decision"
+    assert lines[-1].split()[0] == deck.stem  # the last line, the deck's own, written
+    assert done.returncode == 0
+    assert "exit functions ran" in done.stderr
+    missing = subprocess.run([sys.executable, "-c", probe, "check", str(tmp_path / "none.ydk"),
+                              "--cards", "demo"], capture_output=True, text=True, cwd=tmp_path,
+                             env=env, check=False)
+    assert missing.returncode == 2
+    assert "FILE_MISSING" in missing.stderr

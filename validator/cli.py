@@ -5,8 +5,14 @@ Exit codes: 0 all legal (or the command succeeded), 1 violations found, 2 bad in
 
 from __future__ import annotations
 
-import functools
 import gc
+
+# a command imports a few hundred modules, builds large reports of short-lived objects and
+# then exits: the cyclic collector would walk them again and again (a tenth of a 10,000-deck
+# check, and of the imports), so it runs rarely from the first import on
+gc.set_threshold(100_000, 50, 100)
+
+import functools
 import os
 import re
 import sys
@@ -17,7 +23,6 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import click
 
-from validator.cards import store
 from validator.errors import SHOWN, InputError
 from validator.files.safety import MAX_UPLOAD, READ_MEMORY, READ_SECONDS
 from validator.vocab import LANGS, NAME_LANGS, STAGES
@@ -26,6 +31,7 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from validator.cards.load import Setup
+    from validator.engine.tables import CardTable
     from validator.judging.decisions import Decision
     from validator.judging.penalties import Policy
     from validator.vocab import Lang, Stage
@@ -199,16 +205,50 @@ decisions_option = click.option(
          "on names and rows of the lists the tool could not settle.")
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def _exit_status(code: object) -> int:
+    """The process's exit status for ``sys.exit(code)``, as Python gives it."""
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code
+    print(code, file=sys.stderr)
+    return 1
+
+
+class _Program(click.Group):
+    """The command group. Run as the ``deckcheck`` program it ends the process as soon as
+    its output is written: the interpreter's teardown (freeing every module and table one
+    by one) would add a tenth of a second to every run. Called in-process (``main.main()``,
+    a test's runner) it is a plain group."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        import atexit
+        import threading
+
+        try:
+            self.main(*args, **kwargs)
+            status = 0
+        except SystemExit as exc:
+            status = _exit_status(exc.code)
+        if threading.active_count() > 1:  # a thread still at work ends as it would
+            sys.exit(status)
+        atexit._run_exitfuncs()
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):  # a closed pipe: as Python says it
+                status = status or 120
+        os._exit(status)
+
+
+@click.group(cls=_Program, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="deckcheck")
 def main() -> None:
     """Deck and deck-list legality validator for Yu-Gi-Oh! tournaments.
 
     Example: deckcheck check decks/ --format advanced-tcg --json -
     """
-    # a command builds large reports of short-lived objects and then exits: the cyclic
-    # collector would walk them again and again (a tenth of a 10,000-deck check)
-    gc.freeze()
+    gc.freeze()  # what the imports made is never collected
     gc.set_threshold(100_000, 50, 100)
 
 
@@ -240,6 +280,8 @@ def data_import(sources: tuple[Path, ...], effective: tuple[str, ...],
     for source in sources:
         if not source.exists():
             raise InputError.at(str(source), "no such file or folder", code="FILE_MISSING")
+    from validator.cards import store
+
     given: dict[str, str] = {}
     for item in effective:
         name, _, day = item.rpartition("=")
@@ -257,6 +299,8 @@ def data_remove(name: str, data_dir: Path | None) -> None:
 
     Example: deckcheck data remove cards.delta.cdb
     """
+    from validator.cards import store
+
     store.remove_from_store(name, data_dir)
     out.print(f"Removed {escape(name)}.")
     _print_info(store.data_dir(data_dir))
@@ -270,10 +314,14 @@ def data_info(data_dir: Path | None) -> None:
 
     Example: deckcheck data info
     """
+    from validator.cards import store
+
     _print_info(store.data_dir(data_dir))
 
 
 def _print_info(folder: Path) -> None:
+    from validator.cards import store
+
     db = store.load_store(folder)
     if db is None:
         out.print(f"No card data in {folder}; checks use the embedded demo pool.")
@@ -405,18 +453,19 @@ def check_command(decks: tuple[Path, ...], cards_spec: str | None, banlist_spec:
     """
     from concurrent.futures import ThreadPoolExecutor
 
-    from validator.cards.load import load
-    from validator.engine.tables import CardTable, card_attributes
     from validator.inputs.decks.batch import read_deck_paths, require_decks
-    from validator.judging.checking import check_decks
     from validator.judging.siding import stage_of
-    from validator.report.json import report_pieces
-    from validator.report.model import judged_check
 
     stage = stage_of(duel, stage)
     day = _day(date) if date else None
 
     def prepared() -> tuple[Setup, CardTable, Policy]:
+        # the check's modules are imported here too, while the deck files are read (reading
+        # waits on the system, importing does not)
+        import validator.report.json  # noqa: F401
+        from validator.cards.load import load
+        from validator.engine.tables import card_attributes
+
         setup = load(format_spec, cards_spec, banlist_spec, list_name, data_dir, day)
         table = card_attributes(setup.cards, setup.banlist, setup.fmt)
         return setup, table, _policy(regulation, setup.fmt.rush)
@@ -438,6 +487,10 @@ def check_command(decks: tuple[Path, ...], cards_spec: str | None, banlist_spec:
 
             reg = read_registrations(registrations)
         require_decks(files, " ".join(map(str, decks)))
+        from validator.judging.checking import check_decks
+        from validator.report.json import report_pieces
+        from validator.report.model import judged_check
+
         step("Checking decks", 0, 1)
         checked = check_decks(files, setup, registrations=reg,
                               decisions=_decisions(decisions), duel=duel, stage=stage,
@@ -464,9 +517,9 @@ def check_command(decks: tuple[Path, ...], cards_spec: str | None, banlist_spec:
            "warnings (see the JSON report)")
     if report is not None and shown:
         if _plain(out, sys.stdout):
-            from validator.report.text import text_lines
+            from validator.report.text import report_text
 
-            sys.stdout.write("\n".join(text_lines(report, every_deck=every_deck)) + "\n")
+            sys.stdout.write(report_text(report, every_deck=every_deck))
         else:
             from validator.report.text import print_text
 
@@ -488,6 +541,7 @@ def data_update(mirror: str | None, only: tuple[str, ...], data_dir: Path | None
 
     Example: deckcheck data update --only ygojson --only tcg
     """
+    from validator.cards import store
     from validator.cards.update import update
 
     with _progress(downloads=True) as progress:

@@ -20,7 +20,7 @@ from validator.engine.check import check
 from validator.inputs.decks.batch import read_deck_paths
 from validator.judging.penalties import Policy, load_policy
 from validator.report.model import Report, judged_check
-from validator.report.text import header_lines, print_text, text_lines
+from validator.report.text import header_lines, print_text, report_text, text_lines
 from validator.vocab import Lang
 
 
@@ -100,6 +100,22 @@ def test_a_long_listing_ends_with_the_counts_again(judged: Report) -> None:
     lines = text_lines(twice, every_deck=True)
     assert lines[-1] == f"\n{lines[2]}"
     assert lines[2].startswith("14 decks: ")
+
+
+@pytest.mark.parametrize("every_deck", [False, True])
+@pytest.mark.parametrize("copies", [1, 2])  # twice: the counts repeated under the listing
+def test_the_report_text_is_the_lines_each_ended(judged: Report, every_deck: bool,
+                                                 copies: int) -> None:
+    report = dataclasses.replace(judged, items=pl.concat([judged.items] * copies))
+    lines = text_lines(report, every_deck=every_deck)
+    assert len(lines) > 10
+    assert report_text(report, every_deck=every_deck) == "\n".join(lines) + "\n"
+
+
+def test_the_report_text_of_an_all_legal_check_has_no_blocks(judged: Report) -> None:
+    legal = dataclasses.replace(judged, items=judged.items.filter(pl.col("status") == "legal"))
+    assert report_text(legal) == "\n".join(text_lines(legal)) + "\n"
+    assert report_text(legal).count("\n") == len(text_lines(legal))
 
 
 def test_print_text_writes_the_lines(judged: Report) -> None:

@@ -10,15 +10,21 @@ from pathlib import Path
 
 import pytest
 from babel.messages.pofile import read_po
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from jinja2 import Environment
 
 from validator.errors import ImplementationError, Problem
 from validator.text.i18n import (
     LOCAL_LANGS,
+    PARTICLES,
     PLACEHOLDER,
+    _from_po,
     catalog,
     jinja_callables,
     korean_particles,
+    mo_entries,
+    po_entries,
     po_path,
     problem_line,
     problem_text,
@@ -115,6 +121,32 @@ def test_korean_particles_fit_the_word_before_them(written: str, read: str) -> N
     assert korean_particles(written) == read
 
 
+def _by_patterns(text: str) -> str:
+    """The particles resolved by the pattern table the engine applies (the reference)."""
+    for pattern, replacement in PARTICLES:
+        text = re.sub(pattern, replacement.replace("${1}", "\\1"), text)
+    return text
+
+
+#: syllables of every kind of final (none, ㄹ, others), particles, and what is not Hangul
+_PIECES = ["가", "각", "갈", "힣", "로", "를", "이", "은", "을", "으", "(", ")", "가)", "A", " ",
+           '"', "이(가)", "은(는)", "을(를)", "(으)로", "\uac00", "\ud7a3", "\ud7a4", "ㄱ"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=12).map("".join))
+def test_korean_particles_are_those_of_the_engine_patterns(text: str) -> None:
+    assert korean_particles(text) == _by_patterns(text)
+
+
+def test_korean_particles_of_every_korean_entry_with_a_card_name_are_those_of_the_patterns(
+        ) -> None:
+    texts = [PLACEHOLDER.sub(name, text) for text in catalog("ko").entries.values()
+             for name in ("무덤의 지명자", "번개", "스킬", "Maxx \"C\"")]
+    assert sum("(" in t for t in texts) > 10  # the catalog has doubled particles to read
+    assert [korean_particles(t) for t in texts] == [_by_patterns(t) for t in texts]
+
+
 def test_a_plural_sentence_takes_the_form_of_its_number() -> None:
     english, japanese = catalog("en"), catalog("ja")
     assert (english.form(1), english.form(2), japanese.form(1), japanese.form(5)) == (
@@ -147,6 +179,66 @@ def test_the_wheel_holds_compiled_catalogs_that_load(tmp_path: Path) -> None:
     assert shown.stdout.split() == [say("ja", "card data: {cards}", cards="x"), "2",
                                     "players", str(len(source.entries)),
                                     str(len(catalog("en").plurals))]
+
+
+def _babel_entries(lang: Lang) -> tuple[dict[tuple[str | None, str], str],
+                                          dict[tuple[str | None, str], tuple[str, ...]], str]:
+    """A catalog's entries as Babel reads its ``.po`` (the reference)."""
+    with po_path(lang).open("rb") as handle:
+        messages = read_po(handle, locale=lang)
+    entries: dict[tuple[str | None, str], str] = {}
+    plurals: dict[tuple[str | None, str], tuple[str, ...]] = {}
+    for message in messages:
+        if not message.id:
+            continue
+        if isinstance(message.id, str):
+            text = message.string if isinstance(message.string, str) else ""
+            entries[(message.context, message.id)] = text or message.id
+            continue
+        ids = tuple(str(part) for part in message.id)
+        written = tuple(str(part) for part in message.string or ())
+        plurals[(message.context, ids[0])] = written if any(written) else ids
+    return entries, plurals, messages.plural_forms
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_po_file_is_read_as_babel_reads_it(lang: Lang) -> None:
+    entries, plurals, forms = _from_po(lang)
+    babel_entries, babel_plurals, babel_forms = _babel_entries(lang)
+    assert len(entries) > 100
+    assert plurals
+    assert (entries, plurals) == (babel_entries, babel_plurals)
+    assert forms.replace(" ", "").rstrip(";") == babel_forms.replace(" ", "").rstrip(";")
+
+
+def test_a_po_text_with_escapes_continued_strings_contexts_and_obsolete_entries() -> None:
+    text = ('msgid ""\nmsgstr ""\n"Plural-Forms: nplurals=1; plural=0;\\n"\n\n'
+            '#, fuzzy\nmsgctxt "kind"\nmsgid "say \\"hi\\""\nmsgstr ""\n"line\\n"\n"two\\t"\n\n'
+            'msgid "untranslated"\nmsgstr ""\n\n'
+            '#~ msgid "gone"\n#~ msgstr "weg"\n\n'
+            'msgid "{n} card"\nmsgid_plural "{n} cards"\nmsgstr[0] ""\n')
+    entries, plurals, forms = po_entries(text)
+    assert entries == {("kind", 'say "hi"'): "line\ntwo\t", (None, "untranslated"): "untranslated"}
+    assert plurals == {(None, "{n} card"): ("{n} card", "{n} cards")}
+    assert forms == "nplurals=1; plural=0;"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_compiled_catalog_read_without_babel_gives_the_entries_of_its_po(
+        tmp_path: Path, lang: Lang) -> None:
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+    try:
+        from hatch_build import compile_catalog
+    finally:
+        sys.path.pop(0)
+    compiled = tmp_path / "deckcheck.mo"
+    compile_catalog(po_path(lang), compiled, lang)
+    entries, plurals, forms = mo_entries(compiled.read_bytes())
+    po_entries, po_plurals, po_forms = _from_po(lang)
+    assert len(entries) > 100
+    assert plurals
+    assert (entries, plurals) == (po_entries, po_plurals)
+    assert forms.replace(" ", "").rstrip(";") == po_forms.replace(" ", "").rstrip(";")
 
 
 def test_a_problem_that_names_its_entry_is_written_in_each_language() -> None:

@@ -17,7 +17,8 @@ from validator.vocab import Lang
 if TYPE_CHECKING:  # a report printed to a pipe never imports rich
     from rich.console import Console
 
-__all__ = ["header_lines", "print_text", "problem_line", "problem_lines", "text_lines"]
+__all__ = ["header_lines", "print_text", "problem_line", "problem_lines", "report_text",
+           "text_lines"]
 
 
 #: a listing of more decks than this ends with the counts again
@@ -90,12 +91,9 @@ def _heads(report: Report, shown: pl.DataFrame) -> pl.DataFrame:
     return shown.select("deck", "status", head.alias("head"))
 
 
-def text_lines(report: Report, *, every_deck: bool = False) -> list[str]:
-    """The terminal report of a check or an event, in the report's language: the header and
-    the counts first, then one block per deck (player) that is not legal (every one with
-    ``every_deck``) — its violations, penalty or the head judge's decision, remedies —, and
-    the counts again under a long listing. Built column-wise, so 10,000 decks print in one
-    write."""
+def _parts(report: Report, every_deck: bool) -> tuple[list[str], pl.Series, str | None]:
+    """The lines before the decks' blocks, each block's lines (a list per deck, none empty)
+    and the counts repeated after them (or None)."""
     header, violations = report.header, report.violations
     lang = header.lang
     decks = report.items if every_deck else report.items.filter(pl.col("status") != "legal")
@@ -153,15 +151,35 @@ def text_lines(report: Report, *, every_deck: bool = False) -> list[str]:
         out.append(say(lang, "head judge's decisions applied: {decisions}; problems "
                        "(unreadable rows and files, unmatched decks): {problems}",
                        decisions=len(report.decisions), problems=len(report.problems)))
-    out.extend(line for block in blocks["block"].to_list() for line in block)
-    if blocks.height > _REPEAT_TOTALS_AFTER:
-        out.append(f"\n{totals}")
-    return out
+    block = blocks["block"].filter(blocks["block"].list.len() > 0)
+    return out, block, f"\n{totals}" if blocks.height > _REPEAT_TOTALS_AFTER else None
+
+
+def text_lines(report: Report, *, every_deck: bool = False) -> list[str]:
+    """The terminal report of a check or an event, in the report's language: the header and
+    the counts first, then one block per deck (player) that is not legal (every one with
+    ``every_deck``) — its violations, penalty or the head judge's decision, remedies —, and
+    the counts again under a long listing. Built column-wise."""
+    out, blocks, again = _parts(report, every_deck)
+    out.extend(line for block in blocks.to_list() for line in block)
+    return out if again is None else [*out, again]
+
+
+def report_text(report: Report, *, every_deck: bool = False) -> str:
+    """:func:`text_lines` as the text written, each line ended: the decks' blocks joined by
+    polars (10,000 decks are one string, never a Python string per line)."""
+    out, blocks, again = _parts(report, every_deck)
+    parts = ["\n".join(out)]
+    if blocks.len():
+        parts.append(blocks.list.join("\n").str.join("\n").item())
+    if again is not None:
+        parts.append(again)
+    return "\n".join(parts) + "\n"
 
 
 def print_text(report: Report, console: Console, *, every_deck: bool = False) -> None:
-    """:func:`text_lines` to a console (plain text: user data is never markup)."""
-    console.file.write("\n".join(text_lines(report, every_deck=every_deck)) + "\n")
+    """:func:`report_text` to a console (plain text: user data is never markup)."""
+    console.file.write(report_text(report, every_deck=every_deck))
 
 
 def problem_line(problem: Problem, lang: Lang = "en") -> str:

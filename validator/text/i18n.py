@@ -28,23 +28,20 @@ A sentence that counts (``{n} players``) is a plural entry (``msgid_plural``, on
 ``msgstr[i]`` per form of the language: English has two, Japanese, Korean and Thai one),
 read with :func:`say_n`; the catalog's ``Plural-Forms`` header chooses the form.
 
-The wheel holds the catalogs compiled to ``.mo`` (``hatch_build.py`` compiles them at build);
-a source checkout has only the ``.po`` files, read with Babel when first used (a few
-milliseconds). Both give the same entries.
+The wheel holds the catalogs compiled to ``.mo`` (``hatch_build.py`` compiles them at build),
+read here (a ``.mo`` is two tables of strings); a source checkout has only the ``.po`` files,
+read here too, as Babel reads them. Both give the same entries, and neither imports Babel.
 """
 
 from __future__ import annotations
 
 import gettext
 import re
+import struct
 from collections.abc import Callable, Mapping
 from functools import cache
 from importlib import resources
 from typing import Any
-
-from babel.messages.catalog import Catalog as Messages
-from babel.messages.mofile import read_mo
-from babel.messages.pofile import read_po
 
 from validator.errors import ImplementationError, Problem
 from validator.vocab import LANGS, Lang
@@ -110,34 +107,117 @@ def mo_path(lang: Lang) -> Any:
                                                  f"{DOMAIN}.mo")
 
 
-def _messages(lang: Lang) -> Messages:
-    """A language's messages: the compiled ``.mo`` when the package has one, else the
+Entries = tuple[dict[Key, str], dict[Key, tuple[str, ...]], str]
+
+
+#: one line of a ``.po``: a keyword (``msgid``, ``msgstr[1]``, ...) or none (a string
+#: continued), then one quoted string
+_PO_LINE = re.compile(r'(?:(msgctxt|msgid_plural|msgid|msgstr(?:\[\d+\])?)\s+)?"(.*)"')
+_PO_ESCAPE = re.compile(r'\\([\\trn"])')
+_UNESCAPED = {"n": "\n", "t": "\t", "r": "\r"}
+
+
+def _unescaped(text: str) -> str:
+    return _PO_ESCAPE.sub(lambda m: _UNESCAPED.get(m.group(1), m.group(1)), text)
+
+
+def po_entries(text: str) -> Entries:
+    """The entries of a catalog's ``.po`` text, as Babel reads them: comments (obsolete
+    entries among them) skipped, an entry without a translation its own msgid, the
+    header's ``Plural-Forms``."""
+    entries: dict[Key, str] = {}
+    plurals: dict[Key, tuple[str, ...]] = {}
+    plural_forms = _ONE_OR_MORE
+    fields: dict[str, str] = {}
+    key = ""
+
+    def finish() -> None:
+        nonlocal plural_forms
+        msgid = fields.get("msgid")
+        context = fields.get("msgctxt")
+        if msgid is None:
+            pass
+        elif not msgid:  # the header
+            found = _PLURAL_FORMS.search(fields.get("msgstr", ""))
+            plural_forms = found.group(1) if found else plural_forms
+        elif "msgid_plural" in fields:
+            forms = sorted((int(k[7:-1]), v) for k, v in fields.items()
+                           if k.startswith("msgstr["))
+            written = tuple(v for _, v in forms)
+            plurals[(context, msgid)] = written if any(written) else (
+                msgid, fields["msgid_plural"])
+        else:
+            entries[(context, msgid)] = fields.get("msgstr") or msgid
+        fields.clear()
+
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        found = _PO_LINE.fullmatch(line)
+        if found is None:
+            continue
+        keyword, value = found.group(1), _unescaped(found.group(2))
+        if keyword is None:
+            fields[key] = fields.get(key, "") + value
+            continue
+        if keyword in ("msgctxt", "msgid") and any(k.startswith("msgstr") for k in fields):
+            finish()
+        key = keyword
+        fields[key] = value
+    finish()
+    return entries, plurals, plural_forms
+
+
+def _from_po(lang: Lang) -> Entries:
+    """A language's entries read from its ``.po``."""
+    return po_entries(po_path(lang).read_text(encoding="utf-8"))
+
+
+_PLURAL_FORMS = re.compile(r"^Plural-Forms:\s*(.*?)\s*$", re.MULTILINE | re.IGNORECASE)
+
+
+def mo_entries(data: bytes) -> Entries:
+    """The entries of a compiled catalog (GNU ``.mo``): a context is written before its
+    msgid and ``\\x04``, a plural entry's msgids and texts are joined by ``\\x00``."""
+    order = "<" if data[:4] == b"\xde\x12\x04\x95" else ">"
+    count, ids_at, texts_at = struct.unpack_from(order + "3I", data, 8)
+    entries: dict[Key, str] = {}
+    plurals: dict[Key, tuple[str, ...]] = {}
+    plural_forms = _ONE_OR_MORE
+    for number in range(count):
+        id_length, id_offset = struct.unpack_from(order + "2I", data, ids_at + 8 * number)
+        text_length, text_offset = struct.unpack_from(order + "2I", data,
+                                                      texts_at + 8 * number)
+        msgid = data[id_offset:id_offset + id_length].decode()
+        text = data[text_offset:text_offset + text_length].decode()
+        if not msgid:  # the header
+            found = _PLURAL_FORMS.search(text)
+            plural_forms = found.group(1) if found else plural_forms
+            continue
+        context, _, msgid = msgid.rpartition("\x04")
+        key = (context or None, msgid)
+        if "\x00" in msgid:
+            singular = msgid.split("\x00")[0]
+            plurals[(key[0], singular)] = tuple(text.split("\x00"))
+        else:
+            entries[key] = text or msgid
+    return entries, plurals, plural_forms
+
+
+def _entries(lang: Lang) -> Entries:
+    """A language's entries: the compiled ``.mo`` when the package has one, else the
     ``.po``."""
     compiled = mo_path(lang)
     if compiled.is_file():
-        with compiled.open("rb") as handle:
-            return read_mo(handle)
-    with po_path(lang).open("rb") as handle:
-        return read_po(handle, locale=lang, domain=DOMAIN)
+        return mo_entries(compiled.read_bytes())
+    return _from_po(lang)
 
 
 @cache
 def catalog(lang: Lang) -> Catalog:
     """A language's catalog, read once (English: every msgid as itself)."""
-    messages = _messages(lang)
-    entries: dict[Key, str] = {}
-    plurals: dict[Key, tuple[str, ...]] = {}
-    for message in messages:
-        if not message.id:
-            continue
-        if isinstance(message.id, str):
-            text = message.string if isinstance(message.string, str) else ""
-            entries[(message.context, message.id)] = text or message.id
-            continue
-        ids = tuple(str(part) for part in message.id)
-        written = tuple(str(part) for part in message.string or ())
-        plurals[(message.context, ids[0])] = written if any(written) else ids
-    plural_forms = messages.plural_forms
+    entries, plurals, plural_forms = _entries(lang)
     return Catalog(lang, entries, plurals, plural_forms)
 
 
@@ -173,10 +253,39 @@ PARTICLES: tuple[tuple[str, str], ...] = (
 )
 
 
+#: the passes of :data:`PARTICLES`, read from a syllable's code instead of a character
+#: class: (doubled particle, what it becomes, the finals of the syllable before it:
+#: open = none, or none and ㄹ, closed = any)
+_PASSES: tuple[tuple[str, str, frozenset[int] | None], ...] = (
+    ("이(가)", "가", frozenset({0})), ("이(가)", "이", None),
+    ("은(는)", "는", frozenset({0})), ("은(는)", "은", None),
+    ("을(를)", "를", frozenset({0})), ("을(를)", "을", None),
+    ("(으)로", "로", frozenset({0, 8})), ("(으)로", "으로", None),
+)
+
+
+def _resolved(text: str, doubled: str, particle: str, opens: frozenset[int] | None) -> str:
+    """One pass of :data:`PARTICLES` (``re.sub`` of the pattern: matches taken left to
+    right, none inside the one before)."""
+    parts: list[str] = []
+    taken = search = 0  # the end of the last match; where the next search starts
+    while (found := text.find(doubled, search)) >= 0:
+        before = found - 1
+        final = (ord(text[before]) - 0xAC00) % 28 if before >= taken and \
+            "\uac00" <= text[before] <= "\ud7a3" else None
+        if final is not None and (final in opens if opens is not None else final != 0):
+            parts += [text[taken:before], text[before], particle]
+            taken = search = found + len(doubled)
+        else:
+            search = found + 1
+    return "".join(parts) + text[taken:] if parts else text
+
+
 def korean_particles(text: str) -> str:
     """A Korean sentence with each doubled particle resolved by the word before it."""
-    for pattern, replacement in PARTICLES:
-        text = re.sub(pattern, replacement.replace("${1}", "\\1"), text)
+    for doubled, particle, opens in _PASSES:
+        if doubled in text:
+            text = _resolved(text, doubled, particle, opens)
     return text
 
 

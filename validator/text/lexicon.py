@@ -20,13 +20,14 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from functools import cache
-from importlib.resources.abc import Traversable
-from typing import Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
 
-from validator.text.datafile import data_file, read_model
-from validator.vocab import Section, Slot
+    from pydantic import BaseModel
+
+    from validator.text._lexicon_tables import Lexicon, SectionWords
 
 __all__ = ["MAX_HEADER_LENGTH", "MAX_LABEL_LENGTH", "MAX_LINE_LENGTH", "MAX_QUANTITY", "Header",
            "Lexicon", "SectionKey", "column_of", "columns", "entry_line", "fold", "header_of",
@@ -54,8 +55,6 @@ MAX_QUANTITY = 99
 Group = Literal["columns", "list_columns", "status"]
 #: the lexicon's section headers (what :func:`section_header` is asked for)
 SectionKey = Literal["main", "monster", "spell", "trap", "skill", "extra", "side"]
-Words = list[str]
-
 _BRACKETS = re.compile(r"[\(\[（【][^\)\]）】]*[\)\]）】]")
 
 
@@ -66,90 +65,23 @@ def fold(text: str) -> str:
                    if unicodedata.category(c)[0] not in "PSZC")
 
 
-class _Table(BaseModel):
-    # validators built at first use: a check that reads no such file never pays for them
-    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
-
-
-class Columns(_Table):
-    """Header cells of tabular layouts, by what the column holds."""
-
-    player_id: Words
-    player_name: Words
-    first_name: Words
-    last_name: Words
-    section: Words
-    qty: Words
-    card: Words
-    passcode: Words
-    timestamp: Words
-    ydke: Words
-    event: Words
-    date: Words
-
-
-class SectionWords(_Table):
-    """The headers of one part of the deck, and the kind of card that follows them."""
-
-    section: Section
-    slot: Slot | None = None
-    words: Words = Field(min_length=1)
-
-
-class Totals(_Table):
-    words: Words = Field(min_length=1)
-
-
-class Quantity(_Table):
-    counters: Words = Field(min_length=1)
-    words: Words
-
-
-class Statuses(_Table):
-    """Forbidden/Limited status words, by the copies they allow."""
-
-    forbidden: Words
-    limited: Words
-    semi_limited: Words
-    unlimited: Words
-
-
-class ListColumns(_Table):
-    """Columns of CSV/XLSX Forbidden/Limited lists."""
-
-    passcode: Words
-    name: Words
-    status: Words
-    points: Words
-
-
-class Sections(_Table):
-    """Headers that name a part of the deck, by the lexicon's own key."""
-
-    main: SectionWords
-    monster: SectionWords
-    spell: SectionWords
-    trap: SectionWords
-    skill: SectionWords
-    extra: SectionWords
-    side: SectionWords
-
-
-class Lexicon(_Table):
-    """``validator/data/lexicon.toml``: every word the readers recognise."""
-
-    columns: Columns
-    sections: Sections
-    totals: Totals
-    quantity: Quantity
-    status: Statuses
-    list_columns: ListColumns
-
-
 @cache
 def load_lexicon(source: Traversable | None = None) -> Lexicon:
-    """The lexicon the package ships, or the one in ``source``."""
+    """The lexicon the package ships, or the one in ``source`` (its tables and pydantic are
+    imported here, at first use: most commands read no word of it)."""
+    from validator.text._lexicon_tables import Lexicon
+    from validator.text.datafile import data_file, read_model
+
     return read_model(Lexicon, source or data_file("lexicon.toml"))
+
+
+def __getattr__(name: str) -> Any:
+    """``Lexicon``, the model of the lexicon's tables, imported when first asked for."""
+    if name != "Lexicon":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from validator.text._lexicon_tables import Lexicon
+
+    return Lexicon
 
 
 def _data() -> Lexicon:

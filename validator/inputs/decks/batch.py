@@ -14,18 +14,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import polars as pl
 
 from validator.errors import InputError, Problem, capped
-from validator.inputs.decks.codes import (
-    Code,
-    CodeDeck,
-    code_problem,
-    codes_table,
-    maybe_code,
-    read_code,
-)
 from validator.inputs.decks.sources import (
     DECK_SUFFIXES,
     Progress,
@@ -33,9 +26,11 @@ from validator.inputs.decks.sources import (
     path_sources,
     upload_sources,
 )
-from validator.inputs.decks.textlist import text_list_rows
 from validator.inputs.decks.ydk import YdkeDeck, YdkParts, ydk_table, ydke_codes, ydke_table
 from validator.inputs.entries import conform, entries_frame
+
+if TYPE_CHECKING:
+    from validator.inputs.decks.codes import CodeDeck
 
 __all__ = ["DeckFiles", "parse_sources", "read_deck_file", "read_deck_paths", "read_deck_uploads",
            "require_decks", "ydk_parts"]
@@ -64,6 +59,8 @@ def _kind(source: Source) -> str:
     if source.label.lower().endswith(".ydk") or head.startswith(
             (b"#created", b"#main", b"#extra", b"!side")):
         return "ydk"
+    from validator.inputs.decks.codes import maybe_code  # deck codes and text lists only
+
     return "code" if maybe_code(source.data) else "text"  # read_code tells
 
 
@@ -111,6 +108,8 @@ def parse_sources(sources: list[Source], problems: list[Problem],
     if links:
         frames.append(ydke_table(links))
     decoded: list[CodeDeck] = []
+    if by_kind["code"]:
+        from validator.inputs.decks.codes import Code, code_problem, codes_table, read_code
     for source in by_kind["code"]:
         code = read_code(source.data.decode("utf-8", errors="replace"))
         if code is None:  # one word, no code: a text list of one card
@@ -125,6 +124,8 @@ def parse_sources(sources: list[Source], problems: list[Problem],
     if decoded:
         frames.append(codes_table(decoded))
     rows: list[dict[str, object]] = []
+    if by_kind["text"]:
+        from validator.inputs.decks.textlist import text_list_rows
     for source in by_kind["text"]:
         try:
             found_rows, found = text_list_rows(source.data, source.label, source.deck_id)

@@ -19,7 +19,6 @@ from typing import NamedTuple
 
 from validator.errors import InputError, Problem
 from validator.files.safety import MAX_UNPACKED, zip_members
-from validator.inputs.decks.codes import is_code
 from validator.inputs.decks.ydk import is_ydke
 
 __all__ = ["DECK_SUFFIXES", "MAX_DECK_BYTES", "Source", "deck_id_problem", "path_sources",
@@ -111,6 +110,14 @@ def _bare(name: str) -> bool:
     return "." not in name
 
 
+def _is_code(data: bytes | str) -> bool:
+    """Whether ``data`` is a deck code (``codes.is_code``; its module imported when a file
+    without an extension or a pasted line asks)."""
+    from validator.inputs.decks.codes import is_code
+
+    return is_code(data)
+
+
 def _deck_files(folder: Path) -> list[tuple[str, str, int | None]]:
     """Deck files, zips and files without an extension under a folder, recursively, sorted
     by path: each one's path, name and, for a zip, size; a deck file's size is None: it is a
@@ -194,7 +201,7 @@ def path_sources(paths: list[Path], progress: Progress | None = None,
             continue
         if archive:
             found.archive(data, file)
-        elif not _bare(name) or size is not None or is_code(data):
+        elif not _bare(name) or size is not None or _is_code(data):
             # a file without an extension found in a folder is taken when it holds a code
             found.add(file, _stem(name), data)
     if progress is not None:
@@ -212,7 +219,7 @@ def upload_sources(files: list[tuple[str, bytes]], pasted: str = "") -> tuple[
         suffix = PurePosixPath(label).suffix.lower()
         if suffix == ".zip":
             found.archive(data, label)
-        elif suffix in DECK_SUFFIXES or (_bare(label) and is_code(data)):
+        elif suffix in DECK_SUFFIXES or (_bare(label) and _is_code(data)):
             found.add(label, _stem(label), data)
         else:
             found.problems.append(Problem.of(label, None, None, "not a deck file: expected "
@@ -224,7 +231,7 @@ def upload_sources(files: list[tuple[str, bytes]], pasted: str = "") -> tuple[
             continue
         player, _, link = text.rpartition(" ")
         ydke = is_ydke(link)
-        if not player.strip() or not (ydke or is_code(link)):
+        if not player.strip() or not (ydke or _is_code(link)):
             found.problems.append(Problem.of("pasted links", number, None,
                                              "expected 'PLAYER_ID ydke://...' (or another "
                                              "deck code) on each line", code="BAD_YDKE"))
