@@ -525,7 +525,8 @@ def test_the_server_parses_http_in_c_on_a_libuv_loop() -> None:
     assert config.http_protocol_class.__name__ == "HttpToolsProtocol"
     if sys.platform != "win32":
         factory = config.get_loop_factory()
-        assert factory is not None and factory.__module__.startswith("uvloop")
+        assert factory is not None
+        assert factory.__module__.startswith("uvloop")
 
 
 def test_a_busy_port_is_one_clear_line(tmp_path: Path) -> None:
