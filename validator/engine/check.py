@@ -284,9 +284,13 @@ def _check(entries: pl.DataFrame, registered: pl.DataFrame | None, *, unread: pl
         .select(pl.col("card_id").unique()).join(silent.lazy(), on="card_id")
         .select(pl.col("card").unique()).collect(engine=ENGINE)["card"].drop_nulls().to_list())
     missing = _mostly_unknown(collected[0], index, cards)
-    frames = [frame for module in MODULES for frame in module.check(ctx)]
-    plan = pl.concat(frames) if frames else pl.LazyFrame(schema=VIOLATION_SCHEMA)
-    found = plan.collect(engine=ENGINE)
+    # every rule's failing rows collected at once; only the rules that found rows are
+    # worded, over those rows alone
+    failing = [item for module in MODULES for item in module.check(ctx)]
+    worded = [item.rows(rows_found) for item, rows_found in
+              zip(failing, pl.collect_all([item.frame for item in failing], engine=ENGINE),
+                  strict=True) if rows_found.height]
+    found = pl.concat(worded) if worded else pl.DataFrame(schema=VIOLATION_SCHEMA)
     clock.lap("rules")
     found = locate(found, rows_df, reg_df)
     open_lists = open_decisions(reg_df, unread, on_list=True)

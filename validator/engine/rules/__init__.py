@@ -32,11 +32,11 @@ from validator.engine.rules import (
     unresolved,
     wrong_section,
 )
-from validator.engine.rules._context import VIOLATION_SCHEMA, Context
+from validator.engine.rules._context import VIOLATION_SCHEMA, Context, Found
 from validator.errors import ImplementationError
 
 __all__ = ["CODES", "COMPARING_CODES", "COUNTING_CODES", "DECISION_CODES", "MODULES", "RULES",
-           "VIOLATION_SCHEMA", "Context", "RuleModule", "rule_for"]
+           "VIOLATION_SCHEMA", "Context", "Found", "RuleModule", "rule_for"]
 
 
 class RuleModule(Protocol):
@@ -56,7 +56,7 @@ class RuleModule(Protocol):
 
     def card_flags(self, fmt: Format, whitelist: bool) -> dict[str, pl.Expr]: ...
 
-    def check(self, ctx: Context) -> list[pl.LazyFrame]: ...
+    def check(self, ctx: Context) -> list[Found]: ...
 
 
 MODULES: tuple[RuleModule, ...] = (

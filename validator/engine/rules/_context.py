@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -19,9 +20,11 @@ __all__ = [
     "VIOLATION_SCHEMA",
     "Card",
     "Context",
+    "Found",
     "Said",
     "Term",
     "Value",
+    "Wording",
     "by_section",
     "choose",
     "name_totals",
@@ -228,24 +231,48 @@ def choose(*cases: tuple[pl.Expr, Said], otherwise: Said) -> Said:
     return out
 
 
-def violations(frame: pl.LazyFrame, code: str | pl.Expr, message: pl.Expr | Said,
-               **columns: pl.Expr) -> pl.LazyFrame:
-    """Shape a rule's failing rows as violation rows (a plain expression: a message that is
-    the same in every language, such as a reader's)."""
-    said = message if isinstance(message, dict) else dict.fromkeys(LANGS, message)
-    korean = said["ko"]
-    for pattern, replacement in PARTICLES:
-        korean = korean.str.replace_all(pattern, replacement)
-    said = {**said, "ko": korean}
-    exprs = {"code": code if isinstance(code, pl.Expr) else pl.lit(code),
-             "message": said["en"], **{f"message_{lang}": said[lang] for lang in LOCAL_LANGS},
-             **columns}
-    out = frame.with_columns(**exprs)
-    present = set(out.collect_schema().names())
-    return out.select(
-        [pl.col(c).cast(t) if c in present else pl.lit(None, t).alias(c)
-         for c, t in VIOLATION_SCHEMA.items()]
-    )
+#: a rule's message: one expression for every language (a reader's), or one per language
+Wording = pl.Expr | Said
+
+
+@dataclass(frozen=True)
+class Found:
+    """A rule's failing rows (``frame``, lazy) and how to word them as violation rows.
+
+    The engine collects every rule's failing rows at once, then words only the rules that
+    found rows: a message is built (``message`` may be a function that builds it) and
+    evaluated over the few failing rows, not planned for every row of the event.
+    """
+
+    frame: pl.LazyFrame
+    code: str | pl.Expr
+    message: Wording | Callable[[], Wording]
+    columns: dict[str, pl.Expr]
+
+    def rows(self, failing: pl.DataFrame) -> pl.DataFrame:
+        """The collected failing rows of ``frame`` as violation rows (``VIOLATION_SCHEMA``)."""
+        message = self.message if isinstance(self.message, pl.Expr | dict) \
+            else self.message()
+        said = message if isinstance(message, dict) else dict.fromkeys(LANGS, message)
+        korean = said["ko"]
+        for pattern, replacement in PARTICLES:
+            korean = korean.str.replace_all(pattern, replacement)
+        said = {**said, "ko": korean}
+        exprs = {"code": self.code if isinstance(self.code, pl.Expr) else pl.lit(self.code),
+                 "message": said["en"],
+                 **{f"message_{lang}": said[lang] for lang in LOCAL_LANGS}, **self.columns}
+        present = set(failing.columns)
+        return failing.select(
+            [exprs[c].cast(t).alias(c) if c in exprs else pl.col(c).cast(t) if c in present
+             else pl.lit(None, t).alias(c) for c, t in VIOLATION_SCHEMA.items()])
+
+
+def violations(frame: pl.LazyFrame, code: str | pl.Expr,
+               message: Wording | Callable[[], Wording], **columns: pl.Expr) -> Found:
+    """A rule's failing rows, to be shaped as violation rows with ``message`` (a plain
+    expression: a message that is the same in every language, such as a reader's; a
+    function: the message built only when the rule found rows)."""
+    return Found(frame, code, message, columns)
 
 
 def no_card_flags(fmt: Format, whitelist: bool) -> dict[str, pl.Expr]:

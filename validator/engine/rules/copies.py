@@ -19,6 +19,7 @@ import polars as pl
 from validator.engine.rules._context import (
     Card,
     Context,
+    Found,
     name_totals,
     no_card_flags,
     say,
@@ -32,11 +33,11 @@ COMPARES = False
 card_flags = no_card_flags
 
 
-def check(ctx: Context) -> list[pl.LazyFrame]:
+def check(ctx: Context) -> list[Found]:
     limit = ctx.fmt.copy_limit
     failing = ctx.named(name_totals(ctx).filter(pl.col("total") > limit))
     return [violations(failing, "TOO_MANY_COPIES",
-                       say("{n} copies of {card} across main, extra and side{detail}; at "
+                       lambda: say("{n} copies of {card} across main, extra and side{detail}; at "
                            "most {limit}", n=pl.col("total"), card=Card(),
                            detail=Card("detail"), limit=pl.lit(limit)),
                        count=pl.col("total"), limit=pl.lit(limit))]
