@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import time
+import weakref
 from dataclasses import dataclass, field
 
 import polars as pl
@@ -229,6 +230,56 @@ def combine(parts: list[CheckResult]) -> CheckResult:
     )
 
 
+#: the card-table columns joined to every deck-by-card row (beside the card flags)
+_NARROW = ("card_id", "name_id", "folded", "limit", "kind", "is_extra", "is_legend", "points")
+
+
+@dataclass(frozen=True)
+class _Prepared:
+    """What a check takes from a card table and no deck changes: the table with every
+    rule's card-level flags (``flags``), where each card's row is, and the cards about whose
+    release no source says anything (``silent``: ``card_id``, ``card``)."""
+
+    flagged: pl.DataFrame
+    flags: tuple[str, ...]
+    position: dict[int, int]  # card id → its row in ``flagged``
+    name_of: list[int | None]  # each row's ``name_id``
+    silent: pl.DataFrame
+
+    def held(self, *frames: pl.DataFrame | None) -> pl.DataFrame:
+        """``held_cards(flagged, *frames)``, by row position: the rows of the cards in
+        ``frames`` and of the cards their names are treated as, in the table's order."""
+        ids = pl.concat([frame["card_id"] for frame in frames if frame is not None])
+        rows = {self.position[i] for i in ids.drop_nulls().unique().to_list()
+                if i in self.position}
+        names = {self.name_of[row] for row in rows}
+        rows |= {self.position[i] for i in names if i in self.position}
+        return self.flagged[pl.Series(sorted(rows), dtype=pl.UInt32)]
+
+
+#: each card table's prepared frames, made at its first check
+_PREPARED: weakref.WeakKeyDictionary[CardTable, _Prepared] = weakref.WeakKeyDictionary()
+
+
+def _prepared(table: CardTable) -> _Prepared:
+    """The card table with the card-level conditions evaluated once per card, made at the
+    first check of a card table and kept with it."""
+    prepared = _PREPARED.get(table)
+    if prepared is not None:
+        return prepared
+    flags: dict[str, pl.Expr] = {}
+    for module in MODULES:
+        flags.update(module.card_flags(table.fmt, table.banlist.whitelist))
+    flagged = table.frame.with_columns(**flags)
+    ids = flagged["card_id"].to_list()
+    silent = flagged.filter(release_unknown(table.fmt) & ~pl.col("outside_pool")).select(
+        "card_id", "card")
+    prepared = _Prepared(flagged, tuple(flags), {card: at for at, card in enumerate(ids)},
+                         flagged["name_id"].to_list(), silent)
+    _PREPARED[table] = prepared
+    return prepared
+
+
 def _check(entries: pl.DataFrame, registered: pl.DataFrame | None, *, unread: pl.DataFrame,
            index: pl.DataFrame, shared: _Shared) -> CheckResult:
     """One chunk of whole decks; ``index`` numbers exactly these decks from 0."""
@@ -241,15 +292,10 @@ def _check(entries: pl.DataFrame, registered: pl.DataFrame | None, *, unread: pl
     if registered is not None:
         reg_df = prepare_rows(resolve(registered, cards, fmt), index)
     clock.lap("resolve")
-    if index.height <= FEW_DECKS:
-        attrs = held_cards(attrs, rows_df, reg_df)
-    # card-level conditions are evaluated once per card, on the small card table
-    flags: dict[str, pl.Expr] = {}
-    for module in MODULES:
-        flags.update(module.card_flags(fmt, banlist.whitelist))
-    card_table = attrs.lazy().with_columns(**flags)
-    narrow = card_table.select("card_id", "name_id", "folded", "limit", "kind", "is_extra",
-                               "is_legend", "points", *flags)
+    prepared = _prepared(shared.table)
+    attrs = prepared.held(rows_df, reg_df) if index.height <= FEW_DECKS else prepared.flagged
+    card_table = attrs.lazy()
+    narrow = card_table.select(*_NARROW, *prepared.flags)
     # one pass over every row: the deck-by-card table, with the card flags joined once; the
     # lists' fingerprints beside it, then a deck-by-card table of the lists that differ
     plans = [deck_by_card(rows).join(narrow, on="card_id", how="left", maintain_order="left")]
@@ -276,20 +322,21 @@ def _check(entries: pl.DataFrame, registered: pl.DataFrame | None, *, unread: pl
         siding=shared.siding, unreadable=unread.lazy(),
     )
     clock.lap("sizes")
-    # the few cards without release information first, then which of them the decks hold
-    silent = card_table.filter(release_unknown(fmt) & ~pl.col("outside_pool")).select(
-        "card_id", "card").collect(engine=ENGINE)
-    unknown_release = sorted(
+    # which of the few cards without release information the decks hold
+    silent = prepared.silent
+    release_plan = (
         ctx.known.filter(pl.col("card_id").is_in(silent["card_id"].implode()))
         .select(pl.col("card_id").unique()).join(silent.lazy(), on="card_id")
-        .select(pl.col("card").unique()).collect(engine=ENGINE)["card"].drop_nulls().to_list())
+        .select(pl.col("card").unique()))
     missing = _mostly_unknown(collected[0], index, cards)
-    # every rule's failing rows collected at once; only the rules that found rows are
-    # worded, over those rows alone
+    # every rule's failing rows collected at once (with the cards above); only the rules
+    # that found rows are worded, over those rows alone
     failing = [item for module in MODULES for item in module.check(ctx)]
+    *failing_rows, release = pl.collect_all(
+        [*(item.frame for item in failing), release_plan], engine=ENGINE)
+    unknown_release = sorted(release["card"].drop_nulls().to_list())
     worded = [item.rows(rows_found) for item, rows_found in
-              zip(failing, pl.collect_all([item.frame for item in failing], engine=ENGINE),
-                  strict=True) if rows_found.height]
+              zip(failing, failing_rows, strict=True) if rows_found.height]
     found = pl.concat(worded) if worded else pl.DataFrame(schema=VIOLATION_SCHEMA)
     clock.lap("rules")
     found = locate(found, rows_df, reg_df)
@@ -376,6 +423,8 @@ def _demo_warning(cards: CardDB) -> list[Problem]:
 def _mostly_unknown(deck_cards: pl.DataFrame, index: pl.DataFrame,
                     cards: CardDB) -> list[Problem]:
     """A warning per deck most of whose passcodes the card data does not know."""
+    if int((deck_cards["status"] == "unknown").sum()) < 3:  # no deck can have 3
+        return []
     # decks with 3 unknown passcodes or more first (few), then their cards counted
     suspect = (deck_cards.lazy().filter(pl.col("status") == "unknown").group_by("deck")
                .len("unknown").filter(pl.col("unknown") >= 3).collect(engine=ENGINE))

@@ -10,7 +10,7 @@ from __future__ import annotations
 import polars as pl
 
 from validator.engine.rules import COMPARING_CODES, COUNTING_CODES, DECISION_CODES
-from validator.engine.tables import gather
+from validator.engine.tables import gather_rows
 from validator.errors import Problem
 from validator.vocab import SECTIONS, STATUS_ENUM
 
@@ -45,8 +45,8 @@ def unreadable_by_deck(frame: pl.DataFrame | None, index: pl.DataFrame) -> pl.Da
 
 
 def _locate_in(found: pl.DataFrame, rows: pl.DataFrame) -> pl.DataFrame:
-    return found.with_columns(pl.coalesce(found[c], gather(rows[c], found["row"])).alias(c)
-                              for c in _LOCATION)
+    picked = gather_rows(rows.select(_LOCATION), found["row"])
+    return found.with_columns(pl.coalesce(found[c], picked[c]).alias(c) for c in _LOCATION)
 
 
 def locate(found: pl.DataFrame, rows: pl.DataFrame,

@@ -35,6 +35,7 @@ __all__ = [
     "deck_sizes",
     "entry_rows",
     "gather",
+    "gather_rows",
     "lean",
     "prepare_rows",
     "run_starts",
@@ -318,6 +319,18 @@ def gather(values: pl.Series, at: pl.Series) -> pl.Series:
     picked = values.gather(at.fill_null(0))
     return picked.to_frame().select(pl.when(at.is_not_null()).then(pl.col(values.name)))[
         values.name]
+
+
+def gather_rows(frame: pl.DataFrame, at: pl.Series) -> pl.DataFrame:
+    """The rows ``frame[at]`` (all columns at once), null where ``at`` is null."""
+    if frame.is_empty():
+        return pl.DataFrame({c: pl.Series(c, [None] * len(at), dtype=t)
+                             for c, t in frame.schema.items()})
+    picked = frame[at.fill_null(0).cast(pl.UInt32)]
+    if not at.has_nulls():
+        return picked
+    missing = at.is_null()
+    return picked.select(pl.when(~missing).then(pl.col(c)).alias(c) for c in frame.columns)
 
 
 def deck_sizes(index: pl.DataFrame, deck_cards: pl.LazyFrame,
