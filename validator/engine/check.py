@@ -24,7 +24,7 @@ from validator.cards.store import DEMO
 from validator.engine.fingerprints import fingerprints, same_as_listed
 from validator.engine.resolve import resolve
 from validator.engine.rules import CODES, MODULES, VIOLATION_SCHEMA, Context
-from validator.engine.rules._context import LOCAL_CARD_COLUMNS
+from validator.engine.rules._context import LOCAL_CARD_COLUMNS, could_fail
 from validator.engine.rules.card_pool import release_unknown
 from validator.engine.status import (
     locate,
@@ -43,6 +43,7 @@ from validator.engine.tables import (
     deck_sizes,
     entry_rows,
     prepare_rows,
+    with_cards,
 )
 from validator.errors import ImplementationError, Problem
 from validator.text.i18n import say
@@ -230,6 +231,9 @@ def combine(parts: list[CheckResult]) -> CheckResult:
     )
 
 
+#: the rules over known cards read the rows that could fail them, picked out once (False:
+#: each rule filters every row itself; the verdicts are the same)
+_CANDIDATES = True
 #: the card-table columns joined to every deck-by-card row (beside the card flags)
 _NARROW = ("card_id", "name_id", "folded", "limit", "kind", "is_extra", "is_legend", "points")
 
@@ -295,13 +299,13 @@ def _check(entries: pl.DataFrame, registered: pl.DataFrame | None, *, unread: pl
     prepared = _prepared(shared.table)
     attrs = prepared.held(rows_df, reg_df) if index.height <= FEW_DECKS else prepared.flagged
     card_table = attrs.lazy()
-    narrow = card_table.select(*_NARROW, *prepared.flags)
-    # one pass over every row: the deck-by-card table, with the card flags joined once; the
-    # lists' fingerprints beside it, then a deck-by-card table of the lists that differ
-    plans = [deck_by_card(rows).join(narrow, on="card_id", how="left", maintain_order="left")]
+    # one pass over every row: the deck-by-card table, then the card flags attached once;
+    # the lists' fingerprints beside it, then a deck-by-card table of the lists that differ
+    plans = [deck_by_card(rows)]
     if reg_df is not None:
         plans += [fingerprints(by_deck(rows_df)), fingerprints(by_deck(reg_df))]
     collected = pl.collect_all(plans, engine=ENGINE)
+    collected[0] = with_cards(collected[0], attrs.select(*_NARROW, *prepared.flags))
     same_as_list = registered_cards = None
     if reg_df is not None:
         same_as_list = same_as_listed(collected[1], collected[2], index.height)
@@ -310,6 +314,9 @@ def _check(entries: pl.DataFrame, registered: pl.DataFrame | None, *, unread: pl
         registered_cards = deck_by_card(differing.lazy()).collect(engine=ENGINE).lazy()
     clock.lap("deck-by-card table")
     deck_cards = collected[0].lazy()
+    # the rows the rules over known cards read, picked out once (few of every row)
+    candidates = collected[0].filter((pl.col("status") == "ok") & could_fail(fmt)) \
+        if _CANDIDATES else None
     sizes = deck_sizes(index, deck_cards, rows_df["file"])
     ctx = Context(
         fmt=fmt, whitelist=banlist.whitelist, attrs=card_table, rows=rows, deck_cards=deck_cards,
@@ -320,12 +327,13 @@ def _check(entries: pl.DataFrame, registered: pl.DataFrame | None, *, unread: pl
         stale_dates=(str(cards.data_date), banlist.name) if stale_hint(cards, banlist)
         else None,
         siding=shared.siding, unreadable=unread.lazy(),
+        candidates=candidates.lazy() if candidates is not None else None,
     )
     clock.lap("sizes")
     # which of the few cards without release information the decks hold
     silent = prepared.silent
     release_plan = (
-        ctx.known.filter(pl.col("card_id").is_in(silent["card_id"].implode()))
+        deck_cards.filter(pl.col("card_id").is_in(silent["card_id"].implode()))
         .select(pl.col("card_id").unique()).join(silent.lazy(), on="card_id")
         .select(pl.col("card").unique()))
     missing = _mostly_unknown(collected[0], index, cards)

@@ -27,6 +27,7 @@ __all__ = [
     "Wording",
     "by_section",
     "choose",
+    "could_fail",
     "name_totals",
     "no_card_flags",
     "say",
@@ -95,9 +96,16 @@ class Context:
     unreadable: pl.LazyFrame | None = None
     same_as_list: pl.Series | None = None
 
+    #: the rows of ``deck_cards`` of known cards that could fail a rule (:func:`could_fail`),
+    #: picked out once by the engine: no other row breaks a rule over known cards
+    candidates: pl.LazyFrame | None = None
+
     @property
     def known(self) -> pl.LazyFrame:
-        """Rows of ``deck_cards`` whose card the data knows."""
+        """Rows of ``deck_cards`` whose card the data knows (only the ``candidates`` among
+        them when given: the rules over known cards find the same faults in these)."""
+        if self.candidates is not None:
+            return self.candidates
         return self.deck_cards.filter(pl.col("status") == "ok")
 
     def named(self, frame: pl.LazyFrame, *columns: str) -> pl.LazyFrame:
@@ -105,6 +113,22 @@ class Context:
         card-table columns to failing rows."""
         return frame.join(self.attrs.select("card_id", "card", *LOCAL_CARD_COLUMNS, *columns),
                           on="card_id", how="left")
+
+
+def could_fail(fmt: Format) -> pl.Expr:
+    """Over deck-by-card rows of known cards: some rule over known cards could find fault
+    with the row — more copies than the format allows, a card on the list (any limit), a
+    name shared with other cards, outside the pool, of a banned type, in a section it does
+    not go in, a Legend, a Skill, or a card with points. The rules read only these rows
+    (most rows of an event are none of these); ``test_check`` pins that the verdicts are
+    those over every row."""
+    return (
+        (pl.col("total") > fmt.copy_limit) | pl.col("limit").is_not_null() | pl.col("folded")
+        | pl.col("outside_pool") | pl.col("banned_type")
+        | (pl.col("is_extra") & (pl.col("main") > 0))
+        | (~pl.col("is_extra") & (pl.col("extra") > 0))
+        | pl.col("is_legend") | (pl.col("kind") == "skill") | (pl.col("points") > 0)
+    )
 
 
 def name_totals(ctx: Context) -> pl.LazyFrame:
