@@ -11,6 +11,8 @@ PASS: no Forbidden card.  FAIL: 1 Pot of Greed in the side deck under the TCG li
 
 from __future__ import annotations
 
+from functools import cache
+
 import polars as pl
 
 from validator.engine.rules._context import (
@@ -34,6 +36,7 @@ COMPARES = False
 card_flags = no_card_flags
 
 
+@cache  # built once: the same expressions serve every check
 def _message() -> Said:
     section = Term(pl.col("section").cast(pl.Utf8), "section")
     return choose(

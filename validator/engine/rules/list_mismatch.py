@@ -21,7 +21,7 @@ in duel 2, 1 Raigeki not on the list, or a side deck one card short.
 
 from __future__ import annotations
 
-from functools import partial
+from functools import cache, partial
 
 import polars as pl
 
@@ -98,6 +98,7 @@ def check(ctx: Context) -> list[Found]:
     return out
 
 
+@cache  # built once: the same expressions serve every check
 def _differs(section: str) -> Said:
     return say("{section} deck, {card}: {found} in the deck, {listed} on the registered list",
                section=word("section", section), card=_card(),
@@ -151,6 +152,7 @@ def _siding(ctx: Context, both: pl.LazyFrame, same: pl.Series) -> list[Found]:
     return out
 
 
+@cache  # built once: the same expressions serve every check
 def _totals_differ() -> Said:
     """A card whose copies over main + extra + side differ from its list's."""
     where = say("main {main}, extra {extra}, side {side}",

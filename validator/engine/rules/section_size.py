@@ -15,7 +15,7 @@ PASS: 40 main, 15 extra, 15 side.  FAIL: 39 main → MAIN_TOO_SMALL (count 39, l
 
 from __future__ import annotations
 
-from functools import partial
+from functools import cache, partial
 
 import polars as pl
 
@@ -55,5 +55,6 @@ def check(ctx: Context) -> list[Found]:
     ]
 
 
+@cache  # built once: the same expressions serve every check
 def _message(text: str, section: str, limit: int) -> Said:
     return say(text, n=pl.col(section), limit=pl.lit(limit))

@@ -12,6 +12,8 @@ PASS: every passcode known.  FAIL: passcode 12 in the main deck.
 
 from __future__ import annotations
 
+from functools import cache
+
 import polars as pl
 
 from validator.engine.rules._context import (
@@ -47,6 +49,7 @@ def check(ctx: Context) -> list[Found]:
                        count=pl.col("qty"))]
 
 
+@cache  # built once: the same expressions serve every check
 def _message(stale_dates: tuple[str, str] | None) -> Said:
     kept = say(_KEPT)
     stale = say(_STALE, date=pl.lit(stale_dates[0]), list=pl.lit(stale_dates[1])) \

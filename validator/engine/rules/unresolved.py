@@ -11,6 +11,8 @@ PASS: "Ash Blossom & Joyous Spring".  FAIL: "Ash Blosom" (suggests Ash Blossom &
 
 from __future__ import annotations
 
+from functools import cache
+
 import polars as pl
 
 from validator.engine.rules._context import (
@@ -40,6 +42,7 @@ def check(ctx: Context) -> list[Found]:
     return [violations(failing, "UNRESOLVED_NAME", _message, count=pl.col("qty"))]
 
 
+@cache  # built once: the same expressions serve every check
 def _message() -> Said:
     typed: dict[str, Value] = {
         "section": Term(pl.col("section").cast(pl.Utf8), "section"), "n": pl.col("qty"),
