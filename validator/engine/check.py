@@ -311,7 +311,9 @@ def _check(entries: pl.DataFrame, registered: pl.DataFrame | None, *, unread: pl
         same_as_list = same_as_listed(collected[1], collected[2], index.height)
         differing = reg_df.select("deck", "key", "section", "qty", "row", "card_id").filter(
             ~same_as_list.gather(reg_df["deck"]))
-        registered_cards = deck_by_card(differing.lazy()).collect(engine=ENGINE).lazy()
+        registered_cards = deck_by_card(differing.lazy())
+        if not same_as_list.all():  # else no rule reads it
+            registered_cards = registered_cards.collect(engine=ENGINE).lazy()
     clock.lap("deck-by-card table")
     deck_cards = collected[0].lazy()
     # the rows the rules over known cards read, picked out once (few of every row)
@@ -358,11 +360,11 @@ def _check(entries: pl.DataFrame, registered: pl.DataFrame | None, *, unread: pl
     decks = decks.with_columns(pl.col("deck").is_in(listed).alias("compared"))
     names = attrs.select("card_id", "card", *LOCAL_CARD_COLUMNS, "counts_as")
     found = (
-        found.drop("row", "on_list").join(index, on="deck", how="left")
-        .join(names, on="card_id", how="left")
+        found.lazy().drop("row", "on_list").join(index.lazy(), on="deck", how="left")
+        .join(names.lazy(), on="card_id", how="left")
         .with_columns(pl.col("code").cast(_CODE_ORDER))
         .sort("deck", "code", "section", "card_id", "passcode", nulls_last=True)
-        .with_columns(pl.col("code").cast(pl.Utf8))
+        .with_columns(pl.col("code").cast(pl.Utf8)).collect(engine=ENGINE)
     )
     return CheckResult(
         decks=decks, violations=found, format=fmt, banlist=banlist.name,

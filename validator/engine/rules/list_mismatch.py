@@ -64,6 +64,8 @@ def check(ctx: Context) -> list[Found]:
     # before any row is read (their lists have no deck-by-card table: ``registered_cards``
     # holds only the others); the rest are compared card by card
     flagged = ctx.same_as_list
+    if flagged is not None and bool(flagged.all()):
+        return []  # every deck holds exactly its list's cards: nothing to compare
     same = (flagged.arg_true().cast(pl.UInt32) if flagged is not None
             else pl.Series("deck", [], dtype=pl.UInt32)).implode()
     deck, listed = pl.collect_all(
