@@ -282,13 +282,36 @@ class Found:
         for pattern, replacement in PARTICLES:
             korean = korean.str.replace_all(pattern, replacement)
         said = {**said, "ko": korean}
+        messages = {"message": said["en"],
+                    **{f"message_{lang}": said[lang] for lang in LOCAL_LANGS}}
+        failing, messages = _worded_once(failing, messages)
         exprs = {"code": self.code if isinstance(self.code, pl.Expr) else pl.lit(self.code),
-                 "message": said["en"],
-                 **{f"message_{lang}": said[lang] for lang in LOCAL_LANGS}, **self.columns}
+                 **messages, **self.columns}
         present = set(failing.columns)
         return failing.select(
             [exprs[c].cast(t).alias(c) if c in exprs else pl.col(c).cast(t) if c in present
              else pl.lit(None, t).alias(c) for c, t in VIOLATION_SCHEMA.items()])
+
+
+#: failing rows of one rule above which each distinct message is worded once (many
+#: decks of an event share their violations: the same card, copies and section)
+DISTINCT_ABOVE = 256
+
+
+def _worded_once(failing: pl.DataFrame, messages: dict[str, pl.Expr]) -> tuple[
+        pl.DataFrame, dict[str, pl.Expr]]:
+    """Many failing rows: the messages worded once per distinct value of the columns they
+    read, joined back to every row in order (the same texts as worded row by row)."""
+    if failing.height <= DISTINCT_ABOVE:
+        return failing, messages
+    read = sorted({name for expr in messages.values() for name in expr.meta.root_names()})
+    if not read or any(failing.schema[name].is_nested() for name in read):
+        return failing, messages
+    worded = failing.select(read).unique().with_columns(
+        **{f"__{name}": expr for name, expr in messages.items()})
+    joined = failing.join(worded, on=read, how="left", nulls_equal=True,
+                          maintain_order="left")
+    return joined, {name: pl.col(f"__{name}") for name in messages}
 
 
 def violations(frame: pl.LazyFrame, code: str | pl.Expr,
