@@ -380,3 +380,24 @@ def test_real_decks_get_the_verdicts_of_rules_over_every_row(
         deck_ids=files.ids))
     assert picked.violations.height > 20
     _assert_same(picked, every)
+
+
+def test_messages_worded_once_per_distinct_row_are_those_worded_row_by_row(
+        ygojson_db: CardDB, monkeypatch: pytest.MonkeyPatch) -> None:
+    from validator.engine.rules import _context
+
+    paths: list[object] = [*sorted(shared_path("decks").rglob("*.ydk"))]
+    files = read_deck_paths(paths)
+    banlist = read_banlist(shared_path("lflist", "0TCG.lflist.conf"))
+
+    def checking() -> CheckResult:
+        return check(files.entries, cards=ygojson_db, fmt=load_format("advanced-tcg"),
+                     banlist=banlist, deck_ids=files.ids)
+
+    monkeypatch.setattr(_context, "DISTINCT_ABOVE", 0)  # every rule's rows worded once
+    once = checking()
+    monkeypatch.setattr(_context, "DISTINCT_ABOVE", 10**9)
+    each = checking()
+    forbidden = once.violations.filter(pl.col("code") == "FORBIDDEN_CARD")
+    assert forbidden["message_ko"].n_unique() < forbidden.height  # shared messages
+    _assert_same(once, each)
