@@ -1,11 +1,12 @@
 """The legality engine: every rule over every deck in one lazy polars plan.
 
 Readers give entries (one long table for all decks); :func:`check` resolves them to card
-names, attaches card attributes and list limits with joins, prepares the shared per-card,
-per-section and per-deck frames once (``tables``), lets every registered rule add its failing
-rows, and collects all of it in one go; then each deck gets its status (``status``). No
-Python code runs per deck. Events too big for memory at once are checked in chunks of
-whole decks.
+names, attaches card attributes and list limits (evaluated once per card table and kept
+with it), prepares the shared per-card, per-section and per-deck frames once (``tables``),
+lets every registered rule add its failing rows, and collects all of it in one go; only then
+are the rules that found rows worded, over those rows; then each deck gets its status
+(``status``). No Python code runs per deck. Events too big for memory at once are checked
+in chunks of whole decks.
 """
 
 from __future__ import annotations
@@ -433,7 +434,7 @@ def _demo_warning(cards: CardDB) -> list[Problem]:
 def _mostly_unknown(deck_cards: pl.DataFrame, index: pl.DataFrame,
                     cards: CardDB) -> list[Problem]:
     """A warning per deck most of whose passcodes the card data does not know."""
-    if int((deck_cards["status"] == "unknown").sum()) < 3:  # no deck can have 3
+    if int((deck_cards["status"] == "unknown").sum()) < 3:  # then no deck has 3
         return []
     # decks with 3 unknown passcodes or more first (few), then their cards counted
     suspect = (deck_cards.lazy().filter(pl.col("status") == "unknown").group_by("deck")
