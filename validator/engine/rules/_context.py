@@ -165,9 +165,9 @@ def name_totals(ctx: Context) -> pl.LazyFrame:
 def by_section(frame: pl.LazyFrame) -> pl.LazyFrame:
     """Failing deck-by-card rows as one row per section holding copies (``qty``), pointing
     at that section's first entry row."""
-    rows = [f"row_{s}" for s in SECTIONS]
-    keep = [c for c in frame.collect_schema().names() if c not in (*SECTIONS, *rows, "row")]
-    parts = [frame.select(*keep, pl.lit(s).alias("section"), pl.col(s).alias("qty"),
+    # the other columns by exclusion: no resolving of the plan's schema while building it
+    keep = pl.exclude(*SECTIONS, *(f"row_{s}" for s in SECTIONS), "row")
+    parts = [frame.select(keep, pl.lit(s).alias("section"), pl.col(s).alias("qty"),
                           pl.col(f"row_{s}").alias("row")) for s in SECTIONS]
     return (
         pl.concat(parts).filter(pl.col("qty") > 0)
