@@ -140,26 +140,35 @@ def name_totals(ctx: Context) -> pl.LazyFrame:
     the printed cards, e.g. " (3 Harpie Lady + 1 Harpie Lady 1, one name)".
     """
     known = ctx.known
-    details = ("detail", *(f"detail_{lang}" for lang in LOCAL_LANGS))
-    single = known.filter(~pl.col("folded")).select(
-        "deck", "card_id", "total", "row", "limit", *(pl.lit("").alias(d) for d in details))
-    one_name = say(" ({parts}, one name)", parts=Card("parts"))
+    single_columns, folded_sums, folded_columns = _name_total_exprs()
+    single = known.filter(~pl.col("folded")).select(*single_columns)
     folded = (
         ctx.named(known.filter(pl.col("folded"))).sort("card")
-        .group_by("deck", "name_id")
-        .agg(pl.col("total").sum(), pl.col("row").min(), pl.col("limit").min(),
-             pl.col("card_id").first().alias("only"), pl.len().alias("cards"),
-             *[pl.format("{} {}", pl.col("total"), Card().expr(lang)).str.join(" + ")
-               .alias("parts" if lang == "en" else f"parts_{lang}") for lang in LANGS])
-        .select(
-            "deck",
-            pl.when(pl.col("cards") == 1).then(pl.col("only")).otherwise(pl.col("name_id"))
-            .alias("card_id"),
-            "total", "row", "limit",
-            *[pl.when(pl.col("cards") == 1).then(pl.lit("")).otherwise(one_name[lang])
-              .alias("detail" if lang == "en" else f"detail_{lang}") for lang in LANGS])
+        .group_by("deck", "name_id").agg(*folded_sums).select(*folded_columns)
     )
     return pl.concat([single, folded])
+
+
+@cache  # built once: the same expressions serve every check
+def _name_total_exprs() -> tuple[list[pl.Expr | str], list[pl.Expr], list[pl.Expr | str]]:
+    """The columns of ``name_totals``: of a card that is its own name, the sums of the cards
+    of one name, and that name's row."""
+    details = ("detail", *(f"detail_{lang}" for lang in LOCAL_LANGS))
+    single: list[pl.Expr | str] = ["deck", "card_id", "total", "row", "limit",
+                                   *(pl.lit("").alias(d) for d in details)]
+    one_name = say(" ({parts}, one name)", parts=Card("parts"))
+    sums = [pl.col("total").sum(), pl.col("row").min(), pl.col("limit").min(),
+            pl.col("card_id").first().alias("only"), pl.len().alias("cards"),
+            *[pl.format("{} {}", pl.col("total"), Card().expr(lang)).str.join(" + ")
+              .alias("parts" if lang == "en" else f"parts_{lang}") for lang in LANGS]]
+    named: list[pl.Expr | str] = [
+        "deck",
+        pl.when(pl.col("cards") == 1).then(pl.col("only")).otherwise(pl.col("name_id"))
+        .alias("card_id"),
+        "total", "row", "limit",
+        *[pl.when(pl.col("cards") == 1).then(pl.lit("")).otherwise(one_name[lang])
+          .alias("detail" if lang == "en" else f"detail_{lang}") for lang in LANGS]]
+    return single, sums, named
 
 
 def by_section(frame: pl.LazyFrame) -> pl.LazyFrame:
