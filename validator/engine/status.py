@@ -85,11 +85,11 @@ def statuses(found: pl.DataFrame, decks: pl.DataFrame, open_decks: pl.Series,
         | (pl.col("code").is_in(list(COMPARING_CODES)) & (deck_open | list_open)))
     found = found.with_columns(
         held.alias("held"), pl.col("code").is_in(list(DECISION_CODES)).alias("decision"))
-    facts = found.filter(~pl.col("held") & ~pl.col("decision"))["deck"].unique().implode()
-    pending = found.filter(pl.col("held") | pl.col("decision"))["deck"].unique().implode()
+    facts = found.filter(~pl.col("held") & ~pl.col("decision"))["deck"].implode()
+    pending = found.filter(pl.col("held") | pl.col("decision"))["deck"].implode()
     status = (pl.when(pl.col("deck").is_in(facts)).then(pl.lit("illegal", STATUS_ENUM))
               .when(pl.col("deck").is_in(pending)).then(pl.lit("needs_decision", STATUS_ENUM))
               .otherwise(pl.lit("legal", STATUS_ENUM)))
-    decks = decks.with_columns(status.alias("status")).with_columns(
-        (pl.col("status") == "legal").alias("legal"))
+    decks = decks.lazy().with_columns(status.alias("status")).with_columns(
+        (pl.col("status") == "legal").alias("legal")).collect(engine="in-memory")
     return found, decks
