@@ -26,6 +26,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from bench.measure import SHARED_CARDS, same_verdicts, verdict_file
+
 ROOT = Path(__file__).resolve().parent.parent
 MODES = ("legality", "lists")
 
@@ -37,6 +39,13 @@ def _child(*args: str, tree: Path = ROOT) -> dict[str, Any]:
     if out.returncode != 0:
         raise SystemExit(f"bench.measure {' '.join(args)} failed:\n{out.stderr[-3000:]}")
     return dict(json.loads(out.stdout.strip().splitlines()[-1]))
+
+
+def _cards_used(cards: str) -> str:
+    """The card source ``bench.measure`` reads for ``--cards``, as its JSON names it."""
+    if cards != "auto":
+        return cards
+    return str(SHARED_CARDS) if SHARED_CARDS.exists() else "demo"
 
 
 def _stages(runs: list[dict[str, float]]) -> dict[str, float]:
@@ -61,10 +70,19 @@ def measure(players: int, cards: str, repeats: int, reference_max: int,
             if baseline is not None:  # first: its verdicts file is then the engine's own
                 before = _child("engine", str(players), "--mode", mode, "--cards", cards,
                                 "--no-reference", tree=baseline)
+                if Path(before["cards"]).resolve() != Path(_cards_used(cards)).resolve():
+                    raise SystemExit(f"the baseline checked other card data: {before['cards']}")
                 runs["baseline"].append(before["read_s"] + before["check_s"])
                 cpu["baseline"].append(before["cpu_s"])
                 stages["baseline"].append(before["stages"])
+                shutil.copyfile(verdict_file(f"engine-{mode}", players),
+                                verdict_file(f"baseline-{mode}", players))
             engine = _child("engine", str(players), "--mode", mode, "--cards", cards, *flags)
+            if baseline is not None:  # the same verdicts before and after
+                differ = same_verdicts(verdict_file(f"engine-{mode}", players),
+                                       verdict_file(f"baseline-{mode}", players))
+                out[f"{mode}_baseline_differences"] = max(
+                    differ, out.get(f"{mode}_baseline_differences", 0))
             if "identical" in engine and not engine["identical"]:
                 raise SystemExit(f"engine and reference disagree at {players} decks: "
                                  f"{engine['differences']} differences")
@@ -126,6 +144,9 @@ def markdown(results: list[dict[str, Any]], repeats: int) -> list[str]:
                 lines.append(f"| {r['players']:,} | {mode} | {t['baseline']:.2f} | "
                              f"{t['engine']:.2f} | {t['engine'] / t['baseline']:.2f} | "
                              f"{c['baseline']:.2f} | {c['engine']:.2f} |")
+        lines += ["", "Verdicts before and after: " + ", ".join(
+            f"{r['players']:,} {mode} {r.get(f'{mode}_baseline_differences', '?')} differences"
+            for r in results for mode in MODES) + "."]
     lines += ["", "Engine stages (median wall s of `CheckResult.timings`):", ""]
     for r in results:
         for mode in MODES:
@@ -157,6 +178,8 @@ def main() -> None:
     if baseline is not None:
         subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(baseline),
                         args.baseline], check=True, capture_output=True)
+        # the baseline's bench reads ../shared beside its tree, as this checkout's does
+        (work / "shared").symlink_to(ROOT.parent / "shared")
     try:
         for players in args.sizes:
             results.append(measure(players, args.cards, args.repeats, args.reference_max,
