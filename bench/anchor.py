@@ -1,46 +1,88 @@
 """The engine beside its anchors in one run: the DuckDB query and the polars floor.
 
-``python -m bench.anchor [--sizes 100000 1000000] [--repeats 3]``: at each size, legality
-only and with lists, the engine (read + check), the DuckDB query of ``bench.sql`` (read
-included) and the polars floor (``scan_parquet`` and one ``group_by`` over the same rows),
-each in a new process, the three interleaved run after run so that a busy machine slows
-all of them alike; medians and ratios. Verdicts of the engine and DuckDB are compared in
-every run (and with the reference checker at sizes up to ``--reference-max``); a
-difference stops the run. Prints the Markdown section, then one JSON line.
+``python -m bench.anchor [--sizes 100000 1000000] [--repeats 3] [--baseline REV]``: at each
+size, legality only and with lists, the engine (read + check), the DuckDB query of
+``bench.sql`` (read included) and the polars floor (``scan_parquet`` and one ``group_by``
+over the same rows), each in a new process, the three interleaved run after run so that a
+busy machine slows all of them alike; medians and ratios, CPU times and the engine's stages
+(``CheckResult.timings``). Verdicts of the engine and DuckDB are compared in every run (and
+with the reference checker at sizes up to ``--reference-max``); a difference stops the run.
+With ``--baseline REV`` the engine of that revision (a detached git worktree in a temporary
+folder, run with this interpreter and that tree first on the path) runs too, just before
+this checkout's in every run, on the same files: its time, CPU and stages beside this
+checkout's. Prints the Markdown section, then one JSON line.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
+
+from bench.measure import SHARED_CARDS, same_verdicts, verdict_file
 
 ROOT = Path(__file__).resolve().parent.parent
 MODES = ("legality", "lists")
 
 
-def _child(*args: str) -> dict[str, Any]:
-    out = subprocess.run([sys.executable, "-m", "bench.measure", *args], cwd=ROOT,
-                         capture_output=True, text=True, check=False)
+def _child(*args: str, tree: Path = ROOT) -> dict[str, Any]:
+    env = {**os.environ, "PYTHONPATH": str(tree)} if tree != ROOT else None
+    out = subprocess.run([sys.executable, "-m", "bench.measure", *args], cwd=tree,
+                         capture_output=True, text=True, check=False, env=env)
     if out.returncode != 0:
         raise SystemExit(f"bench.measure {' '.join(args)} failed:\n{out.stderr[-3000:]}")
     return dict(json.loads(out.stdout.strip().splitlines()[-1]))
 
 
-def measure(players: int, cards: str, repeats: int, reference_max: int) -> dict[str, Any]:
-    """Medians (and every run) of engine, DuckDB and floor in both modes at one size."""
+def _cards_used(cards: str) -> str:
+    """The card source ``bench.measure`` reads for ``--cards``, as its JSON names it."""
+    if cards != "auto":
+        return cards
+    return str(SHARED_CARDS) if SHARED_CARDS.exists() else "demo"
+
+
+def _stages(runs: list[dict[str, float]]) -> dict[str, float]:
+    """The median of each stage of the engine's runs (wall seconds)."""
+    return {stage: statistics.median(r.get(stage, 0.0) for r in runs) for stage in runs[0]}
+
+
+def measure(players: int, cards: str, repeats: int, reference_max: int,
+            baseline: Path | None = None) -> dict[str, Any]:
+    """Medians (and every run) of engine, DuckDB and floor in both modes at one size (and of
+    the ``baseline`` tree's engine)."""
     out: dict[str, Any] = {"players": players}
     for mode in MODES:
         runs: dict[str, list[float]] = {"engine": [], "duckdb": [], "floor": []}
         cpu: dict[str, list[float]] = {"engine": [], "duckdb": []}
+        stages: dict[str, list[dict[str, float]]] = {"engine": []}
+        if baseline is not None:
+            runs["baseline"], cpu["baseline"], stages["baseline"] = [], [], []
         for at in range(repeats):
             flags = ["--no-reference"] if (at or mode == "legality"
                                            or players > reference_max) else []
+            if baseline is not None:  # first: its verdicts file is then the engine's own
+                before = _child("engine", str(players), "--mode", mode, "--cards", cards,
+                                "--no-reference", tree=baseline)
+                if Path(before["cards"]).resolve() != Path(_cards_used(cards)).resolve():
+                    raise SystemExit(f"the baseline checked other card data: {before['cards']}")
+                runs["baseline"].append(before["read_s"] + before["check_s"])
+                cpu["baseline"].append(before["cpu_s"])
+                stages["baseline"].append(before["stages"])
+                shutil.copyfile(verdict_file(f"engine-{mode}", players),
+                                verdict_file(f"baseline-{mode}", players))
             engine = _child("engine", str(players), "--mode", mode, "--cards", cards, *flags)
+            if baseline is not None:  # the same verdicts before and after
+                differ = same_verdicts(verdict_file(f"engine-{mode}", players),
+                                       verdict_file(f"baseline-{mode}", players))
+                out[f"{mode}_baseline_differences"] = max(
+                    differ, out.get(f"{mode}_baseline_differences", 0))
             if "identical" in engine and not engine["identical"]:
                 raise SystemExit(f"engine and reference disagree at {players} decks: "
                                  f"{engine['differences']} differences")
@@ -55,11 +97,13 @@ def measure(players: int, cards: str, repeats: int, reference_max: int) -> dict[
             runs["floor"].append(floor["floor_s"])
             cpu["engine"].append(engine["cpu_s"])
             cpu["duckdb"].append(duckdb["cpu_s"])
+            stages["engine"].append(engine["stages"])
             out["rows"] = engine["rows"]
             out[f"{mode}_verdicts"] = duckdb["verdicts"]
         out[mode] = {name: statistics.median(times) for name, times in runs.items()}
         out[f"{mode}_cpu"] = {name: statistics.median(times) for name, times in cpu.items()}
         out[f"{mode}_runs"] = runs
+        out[f"{mode}_stages"] = {name: _stages(s) for name, s in stages.items()}
     return out
 
 
@@ -89,6 +133,26 @@ def markdown(results: list[dict[str, Any]], repeats: int) -> list[str]:
                 f"{t['engine']:.2f} | {t['duckdb']:.2f} | {t['floor']:.2f} | "
                 f"{t['engine'] / t['duckdb']:.2f} | {t['engine'] / t['floor']:.2f} | "
                 f"{c['engine']:.2f} | {c['duckdb']:.2f} | {r[f'{mode}_verdicts']:,} |")
+    if any("baseline" in r[mode] for r in results for mode in MODES):
+        lines += ["", "The engine before (the baseline revision) and after, same files, same "
+                  "runs (read + check, and CPU: user + system):", "",
+                  "| decks | mode | before (s) | after (s) | after / before | before CPU (s) | "
+                  "after CPU (s) |", "|---:|---|---:|---:|---:|---:|---:|"]
+        for r in results:
+            for mode in MODES:
+                t, c = r[mode], r[f"{mode}_cpu"]
+                lines.append(f"| {r['players']:,} | {mode} | {t['baseline']:.2f} | "
+                             f"{t['engine']:.2f} | {t['engine'] / t['baseline']:.2f} | "
+                             f"{c['baseline']:.2f} | {c['engine']:.2f} |")
+        lines += ["", "Verdicts before and after: " + ", ".join(
+            f"{r['players']:,} {mode} {r.get(f'{mode}_baseline_differences', '?')} differences"
+            for r in results for mode in MODES) + "."]
+    lines += ["", "Engine stages (median wall s of `CheckResult.timings`):", ""]
+    for r in results:
+        for mode in MODES:
+            for name, stages in r[f"{mode}_stages"].items():
+                lines.append(f"- {r['players']:,} decks, {mode}, {name}: " + ", ".join(
+                    f"{stage} {seconds:.2f}" for stage, seconds in stages.items()))
     lines += ["", "Every run (s), engine / DuckDB / floor:", ""]
     for r in results:
         for mode in MODES:
@@ -105,18 +169,40 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--reference-max", type=int, default=100_000)
     parser.add_argument("--cards", default="auto")
+    parser.add_argument("--baseline", default=None,
+                        help="a git revision whose engine runs beside this checkout's")
     args = parser.parse_args()
     results = []
-    for players in args.sizes:
-        results.append(measure(players, args.cards, args.repeats, args.reference_max))
-        r = results[-1]
-        print(f"{players:,} decks: " + "; ".join(
-            f"{mode} engine {r[mode]['engine']:.2f} s, DuckDB {r[mode]['duckdb']:.2f} s, "
-            f"floor {r[mode]['floor']:.2f} s ({r[mode]['engine'] / r[mode]['duckdb']:.2f}x "
-            f"DuckDB, {r[mode]['engine'] / r[mode]['floor']:.2f}x floor)" for mode in MODES),
-            file=sys.stderr, flush=True)
+    work = Path(tempfile.mkdtemp(prefix="deckcheck-anchor-"))
+    baseline = work / "baseline" if args.baseline else None
+    if baseline is not None:
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(baseline),
+                        args.baseline], check=True, capture_output=True)
+        # the baseline's bench reads ../shared beside its tree, as this checkout's does
+        (work / "shared").symlink_to(ROOT.parent / "shared")
+    try:
+        for players in args.sizes:
+            results.append(measure(players, args.cards, args.repeats, args.reference_max,
+                                   baseline))
+            _progress(results[-1])
+    finally:
+        if baseline is not None:
+            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force",
+                            str(baseline)], check=False, capture_output=True)
+        shutil.rmtree(work, ignore_errors=True)
     print("\n".join(markdown(results, args.repeats)))
-    print(json.dumps({"repeats": args.repeats, "results": results}))
+    print(json.dumps({"repeats": args.repeats, "baseline": args.baseline,
+                      "load": os.getloadavg(), "results": results}))
+
+
+def _progress(r: dict[str, Any]) -> None:
+    """One line on stderr per size, as it is measured."""
+    print(f"{r['players']:,} decks: " + "; ".join(
+        f"{mode} engine {r[mode]['engine']:.2f} s, DuckDB {r[mode]['duckdb']:.2f} s, "
+        f"floor {r[mode]['floor']:.2f} s ({r[mode]['engine'] / r[mode]['duckdb']:.2f}x "
+        f"DuckDB, {r[mode]['engine'] / r[mode]['floor']:.2f}x floor)"
+        + (f", before {r[mode]['baseline']:.2f} s" if "baseline" in r[mode] else "")
+        for mode in MODES), file=sys.stderr, flush=True)
 
 
 if __name__ == "__main__":

@@ -3,7 +3,9 @@
 ``python -m bench.onedeck [--baseline REV] [--runs 30] [--cold-runs 5] [--no-cold]``:
 
 * (a) ``check()`` of one real deck in-process (real card data imported into a data store,
-  the TCG list in force), median wall and CPU time of ``--runs`` checks;
+  the TCG list in force), median wall and CPU time of ``--runs`` checks and of each stage
+  (``CheckResult.timings``), after a first check timed apart (the first check of a card
+  table also prepares what every later check of it takes from it);
 * (b) a judge's check of one player's deck on the judge page (``POST /judge/ID/check``
   with the test client, the sample event and demo cards), p50/p95;
 * (c) the registration page's live check (``POST /r/CODE/check.json``, a 40/15/5 list of
@@ -61,15 +63,20 @@ def _engine(data: Path, runs: int) -> dict[str, Any]:
     setup = load("advanced-tcg", "store", folder=data)
     files = read_deck_paths([DECK])
     table = card_attributes(setup.cards, setup.banlist, setup.fmt)
-    walls, cpus, codes = [], [], []
-    for _ in range(runs):
+    walls, cpus, codes, stages = [], [], [], []
+    for _ in range(runs + 1):  # the first apart: what a card table's first check adds
         began, cpu = time.perf_counter(), time.process_time()
         result = check(files.entries, cards=setup.cards, fmt=setup.fmt, banlist=setup.banlist,
                        deck_ids=files.ids, attributes=table)
         walls.append(time.perf_counter() - began)
         cpus.append(time.process_time() - cpu)
+        stages.append(result.timings)
         codes = result.violations["code"].to_list()
-    return {"wall_ms": _median_ms(walls), "cpu_ms": _median_ms(cpus), "violations": codes}
+    return {"wall_ms": _median_ms(walls[1:]), "cpu_ms": _median_ms(cpus[1:]),
+            "first_wall_ms": round(1000 * walls[0], 1), "first_cpu_ms": round(1000 * cpus[0], 1),
+            "stages_ms": {stage: _median_ms([s[stage] for s in stages[1:]])
+                          for stage in stages[-1]},
+            "violations": codes}
 
 
 def _judge(runs: int, folder: Path) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from validator.cards.db import CardDB
 from validator.cards.formats import load_format
 from validator.engine import check as engine_check
 from validator.engine.check import CheckResult, check, evidence_warnings, held_cards
+from validator.engine.rules import CODES
 from validator.errors import ImplementationError, InputError
 from validator.inputs.decks.batch import read_deck_paths
 
@@ -311,3 +312,92 @@ def test_held_cards_keeps_the_cards_held_and_the_names_they_are_treated_as() -> 
     listed = pl.DataFrame({"card_id": [5]})
     assert held_cards(attrs, rows, None)["card_id"].to_list() == [1, 2]
     assert held_cards(attrs, rows, listed)["card_id"].to_list() == [1, 2, 4, 5]
+
+
+def test_prepared_held_rows_are_those_of_held_cards(ygojson_db: CardDB) -> None:
+    from validator.engine.tables import card_attributes
+
+    banlist = read_banlist(shared_path("lflist", "0TCG.lflist.conf"))
+    table = card_attributes(ygojson_db, banlist, load_format("advanced-tcg"))
+    prepared = engine_check._prepared(table)
+    assert engine_check._prepared(table) is prepared  # made once per card table
+    treated = table.frame.filter(pl.col("name_id") != pl.col("card_id"))["card_id"][:5]
+    rows = pl.DataFrame({"card_id": [*table.frame["card_id"][100:110], None, *treated]},
+                        schema={"card_id": pl.Int64})
+    listed = pl.DataFrame({"card_id": table.frame["card_id"][200:203]})
+    for frames in ((rows, None), (rows, listed), (rows.clear(), None)):
+        expected = held_cards(prepared.flagged, *frames)
+        assert prepared.held(*frames).equals(expected)
+    assert held_cards(prepared.flagged, rows, listed).height > 13  # names were added
+
+
+# -- the rules over known cards read only the rows that could fail them ------------------------
+
+
+def _picked_and_every(monkeypatch: pytest.MonkeyPatch, checking: object) -> tuple[
+        CheckResult, CheckResult]:
+    """A check as the engine runs it, and the same with every rule reading every row."""
+    picked = checking()  # type: ignore[operator]
+    monkeypatch.setattr(engine_check, "_CANDIDATES", False)
+    every = checking()  # type: ignore[operator]
+    return picked, every
+
+
+@pytest.mark.parametrize("code", CODES)
+def test_each_rule_finds_its_fault_in_the_rows_picked_out(
+        code: str, demo_db: CardDB, run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.engine.rules.test_registry import FAIL
+
+    picked, every = _picked_and_every(monkeypatch, lambda: FAIL[code](demo_db, run))
+    assert code in codes(picked)
+    _assert_same(picked, every)
+
+
+@pytest.mark.parametrize("siding", [False, True])
+def test_many_decks_get_the_verdicts_of_rules_over_every_row(
+        demo_db: CardDB, siding: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    from bench.synth import synthesize
+    from validator.cards.load import load
+
+    setup = load("advanced-tcg", demo_db)
+    event = synthesize(demo_db, setup.banlist, setup.fmt, 300, seed=11, rate=0.2)
+    picked, every = _picked_and_every(monkeypatch, lambda: check(
+        event.decks, cards=demo_db, fmt=setup.fmt, banlist=setup.banlist,
+        registered=event.registered, siding=siding))
+    assert picked.decks.height > engine_check.FEW_DECKS
+    assert set(codes(picked)) >= {"FORBIDDEN_CARD", "LIMIT_EXCEEDED", "TOO_MANY_COPIES",
+                                  "WRONG_SECTION", "MAIN_TOO_SMALL"}
+    _assert_same(picked, every)
+
+
+def test_real_decks_get_the_verdicts_of_rules_over_every_row(
+        ygojson_db: CardDB, monkeypatch: pytest.MonkeyPatch) -> None:
+    paths: list[object] = [*sorted(shared_path("decks").rglob("*.ydk"))]
+    files = read_deck_paths(paths)
+    banlist = read_banlist(shared_path("lflist", "0TCG.lflist.conf"))
+    picked, every = _picked_and_every(monkeypatch, lambda: check(
+        files.entries, cards=ygojson_db, fmt=load_format("advanced-tcg"), banlist=banlist,
+        deck_ids=files.ids))
+    assert picked.violations.height > 20
+    _assert_same(picked, every)
+
+
+def test_messages_worded_once_per_distinct_row_are_those_worded_row_by_row(
+        ygojson_db: CardDB, monkeypatch: pytest.MonkeyPatch) -> None:
+    from validator.engine.rules import _context
+
+    paths: list[object] = [*sorted(shared_path("decks").rglob("*.ydk"))]
+    files = read_deck_paths(paths)
+    banlist = read_banlist(shared_path("lflist", "0TCG.lflist.conf"))
+
+    def checking() -> CheckResult:
+        return check(files.entries, cards=ygojson_db, fmt=load_format("advanced-tcg"),
+                     banlist=banlist, deck_ids=files.ids)
+
+    monkeypatch.setattr(_context, "DISTINCT_ABOVE", 0)  # every rule's rows worded once
+    once = checking()
+    monkeypatch.setattr(_context, "DISTINCT_ABOVE", 10**9)
+    each = checking()
+    forbidden = once.violations.filter(pl.col("code") == "FORBIDDEN_CARD")
+    assert forbidden["message_ko"].n_unique() < forbidden.height  # shared messages
+    _assert_same(once, each)

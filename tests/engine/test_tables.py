@@ -24,9 +24,11 @@ from validator.engine.tables import (
     deck_sizes,
     entry_rows,
     gather,
+    gather_rows,
     lean,
     prepare_rows,
     run_starts,
+    with_cards,
 )
 from validator.errors import InputError
 from validator.inputs.entries import ENTRY_SCHEMA, entries_frame
@@ -292,6 +294,30 @@ def test_gather_is_null_where_nothing_is_pointed_at() -> None:
     at = pl.Series([2, None, 0], dtype=pl.UInt32)
     assert gather(pl.Series("v", ["x", "y", "z"]), at).to_list() == ["z", None, "x"]
     assert gather(pl.Series("v", [], dtype=pl.Utf8), at).to_list() == [None, None, None]
+
+
+def test_gather_rows_takes_every_column_at_once_null_where_nothing_is_pointed_at() -> None:
+    frame = pl.DataFrame({"v": ["x", "y", "z"], "n": [1, 2, 3]})
+    at = pl.Series([2, None, 0], dtype=pl.UInt32)
+    assert gather_rows(frame, at).rows() == [("z", 3), (None, None), ("x", 1)]
+    assert gather_rows(frame, at.drop_nulls()).rows() == [("z", 3), ("x", 1)]
+    empty = gather_rows(frame.clear(), at)
+    assert empty.schema == frame.schema
+    assert empty.rows() == [(None, None)] * 3
+
+
+def test_with_cards_is_a_left_join_that_keeps_the_order() -> None:
+    cards = pl.DataFrame({"card_id": [30, 10, 20], "limit": [1, None, 0],
+                          "kind": ["spell", "monster", "trap"]})
+    frame = pl.DataFrame({"card_id": [20, None, 99, 10, 20], "row": [0, 1, 2, 3, 4]},
+                         schema={"card_id": pl.Int64, "row": pl.Int64})
+    joined = with_cards(frame, cards)
+    expected = frame.join(cards, on="card_id", how="left", maintain_order="left")
+    assert joined.equals(expected)
+    assert joined.schema == expected.schema
+    assert joined.rows() == [(20, 0, 0, "trap"), (None, 1, None, None), (99, 2, None, None),
+                             (10, 3, None, "monster"), (20, 4, 0, "trap")]
+    assert with_cards(frame, cards.clear())["kind"].to_list() == [None] * 5
 
 
 def test_rows_in_deck_order_are_flagged_sorted() -> None:

@@ -1,17 +1,19 @@
 """The legality engine: every rule over every deck in one lazy polars plan.
 
 Readers give entries (one long table for all decks); :func:`check` resolves them to card
-names, attaches card attributes and list limits with joins, prepares the shared per-card,
-per-section and per-deck frames once (``tables``), lets every registered rule add its failing
-rows, and collects all of it in one go; then each deck gets its status (``status``). No
-Python code runs per deck. Events too big for memory at once are checked in chunks of
-whole decks.
+names, attaches card attributes and list limits (evaluated once per card table and kept
+with it), prepares the shared per-card, per-section and per-deck frames once (``tables``),
+lets every registered rule add its failing rows, and collects all of it in one go; only then
+are the rules that found rows worded, over those rows; then each deck gets its status
+(``status``). No Python code runs per deck. Events too big for memory at once are checked
+in chunks of whole decks.
 """
 
 from __future__ import annotations
 
 import itertools
 import time
+import weakref
 from dataclasses import dataclass, field
 
 import polars as pl
@@ -23,7 +25,7 @@ from validator.cards.store import DEMO
 from validator.engine.fingerprints import fingerprints, same_as_listed
 from validator.engine.resolve import resolve
 from validator.engine.rules import CODES, MODULES, VIOLATION_SCHEMA, Context
-from validator.engine.rules._context import LOCAL_CARD_COLUMNS
+from validator.engine.rules._context import LOCAL_CARD_COLUMNS, could_fail
 from validator.engine.rules.card_pool import release_unknown
 from validator.engine.status import (
     locate,
@@ -42,6 +44,7 @@ from validator.engine.tables import (
     deck_sizes,
     entry_rows,
     prepare_rows,
+    with_cards,
 )
 from validator.errors import ImplementationError, Problem
 from validator.text.i18n import say
@@ -229,6 +232,59 @@ def combine(parts: list[CheckResult]) -> CheckResult:
     )
 
 
+#: the rules over known cards read the rows that could fail them, picked out once (False:
+#: each rule filters every row itself; the verdicts are the same)
+_CANDIDATES = True
+#: the card-table columns joined to every deck-by-card row (beside the card flags)
+_NARROW = ("card_id", "name_id", "folded", "limit", "kind", "is_extra", "is_legend", "points")
+
+
+@dataclass(frozen=True)
+class _Prepared:
+    """What a check takes from a card table and no deck changes: the table with every
+    rule's card-level flags (``flags``), where each card's row is, and the cards about whose
+    release no source says anything (``silent``: ``card_id``, ``card``)."""
+
+    flagged: pl.DataFrame
+    flags: tuple[str, ...]
+    position: dict[int, int]  # card id → its row in ``flagged``
+    name_of: list[int | None]  # each row's ``name_id``
+    silent: pl.DataFrame
+
+    def held(self, *frames: pl.DataFrame | None) -> pl.DataFrame:
+        """``held_cards(flagged, *frames)``, by row position: the rows of the cards in
+        ``frames`` and of the cards their names are treated as, in the table's order."""
+        ids = pl.concat([frame["card_id"] for frame in frames if frame is not None])
+        rows = {self.position[i] for i in ids.drop_nulls().unique().to_list()
+                if i in self.position}
+        names = {self.name_of[row] for row in rows}
+        rows |= {self.position[i] for i in names if i in self.position}
+        return self.flagged[pl.Series(sorted(rows), dtype=pl.UInt32)]
+
+
+#: each card table's prepared frames, made at its first check
+_PREPARED: weakref.WeakKeyDictionary[CardTable, _Prepared] = weakref.WeakKeyDictionary()
+
+
+def _prepared(table: CardTable) -> _Prepared:
+    """The card table with the card-level conditions evaluated once per card, made at the
+    first check of a card table and kept with it."""
+    prepared = _PREPARED.get(table)
+    if prepared is not None:
+        return prepared
+    flags: dict[str, pl.Expr] = {}
+    for module in MODULES:
+        flags.update(module.card_flags(table.fmt, table.banlist.whitelist))
+    flagged = table.frame.with_columns(**flags)
+    ids = flagged["card_id"].to_list()
+    silent = flagged.filter(release_unknown(table.fmt) & ~pl.col("outside_pool")).select(
+        "card_id", "card")
+    prepared = _Prepared(flagged, tuple(flags), {card: at for at, card in enumerate(ids)},
+                         flagged["name_id"].to_list(), silent)
+    _PREPARED[table] = prepared
+    return prepared
+
+
 def _check(entries: pl.DataFrame, registered: pl.DataFrame | None, *, unread: pl.DataFrame,
            index: pl.DataFrame, shared: _Shared) -> CheckResult:
     """One chunk of whole decks; ``index`` numbers exactly these decks from 0."""
@@ -241,29 +297,29 @@ def _check(entries: pl.DataFrame, registered: pl.DataFrame | None, *, unread: pl
     if registered is not None:
         reg_df = prepare_rows(resolve(registered, cards, fmt), index)
     clock.lap("resolve")
-    if index.height <= FEW_DECKS:
-        attrs = held_cards(attrs, rows_df, reg_df)
-    # card-level conditions are evaluated once per card, on the small card table
-    flags: dict[str, pl.Expr] = {}
-    for module in MODULES:
-        flags.update(module.card_flags(fmt, banlist.whitelist))
-    card_table = attrs.lazy().with_columns(**flags)
-    narrow = card_table.select("card_id", "name_id", "folded", "limit", "kind", "is_extra",
-                               "is_legend", "points", *flags)
-    # one pass over every row: the deck-by-card table, with the card flags joined once; the
-    # lists' fingerprints beside it, then a deck-by-card table of the lists that differ
-    plans = [deck_by_card(rows).join(narrow, on="card_id", how="left", maintain_order="left")]
+    prepared = _prepared(shared.table)
+    attrs = prepared.held(rows_df, reg_df) if index.height <= FEW_DECKS else prepared.flagged
+    card_table = attrs.lazy()
+    # one pass over every row: the deck-by-card table, then the card flags attached once;
+    # the lists' fingerprints beside it, then a deck-by-card table of the lists that differ
+    plans = [deck_by_card(rows)]
     if reg_df is not None:
         plans += [fingerprints(by_deck(rows_df)), fingerprints(by_deck(reg_df))]
     collected = pl.collect_all(plans, engine=ENGINE)
+    collected[0] = with_cards(collected[0], attrs.select(*_NARROW, *prepared.flags))
     same_as_list = registered_cards = None
     if reg_df is not None:
         same_as_list = same_as_listed(collected[1], collected[2], index.height)
         differing = reg_df.select("deck", "key", "section", "qty", "row", "card_id").filter(
             ~same_as_list.gather(reg_df["deck"]))
-        registered_cards = deck_by_card(differing.lazy()).collect(engine=ENGINE).lazy()
+        registered_cards = deck_by_card(differing.lazy())
+        if not same_as_list.all():  # else no rule reads it
+            registered_cards = registered_cards.collect(engine=ENGINE).lazy()
     clock.lap("deck-by-card table")
     deck_cards = collected[0].lazy()
+    # the rows the rules over known cards read, picked out once (few of every row)
+    candidates = collected[0].filter((pl.col("status") == "ok") & could_fail(fmt)) \
+        if _CANDIDATES else None
     sizes = deck_sizes(index, deck_cards, rows_df["file"])
     ctx = Context(
         fmt=fmt, whitelist=banlist.whitelist, attrs=card_table, rows=rows, deck_cards=deck_cards,
@@ -274,19 +330,25 @@ def _check(entries: pl.DataFrame, registered: pl.DataFrame | None, *, unread: pl
         stale_dates=(str(cards.data_date), banlist.name) if stale_hint(cards, banlist)
         else None,
         siding=shared.siding, unreadable=unread.lazy(),
+        candidates=candidates.lazy() if candidates is not None else None,
     )
     clock.lap("sizes")
-    # the few cards without release information first, then which of them the decks hold
-    silent = card_table.filter(release_unknown(fmt) & ~pl.col("outside_pool")).select(
-        "card_id", "card").collect(engine=ENGINE)
-    unknown_release = sorted(
-        ctx.known.filter(pl.col("card_id").is_in(silent["card_id"].implode()))
+    # which of the few cards without release information the decks hold
+    silent = prepared.silent
+    release_plan = (
+        deck_cards.filter(pl.col("card_id").is_in(silent["card_id"].implode()))
         .select(pl.col("card_id").unique()).join(silent.lazy(), on="card_id")
-        .select(pl.col("card").unique()).collect(engine=ENGINE)["card"].drop_nulls().to_list())
+        .select(pl.col("card").unique()))
     missing = _mostly_unknown(collected[0], index, cards)
-    frames = [frame for module in MODULES for frame in module.check(ctx)]
-    plan = pl.concat(frames) if frames else pl.LazyFrame(schema=VIOLATION_SCHEMA)
-    found = plan.collect(engine=ENGINE)
+    # every rule's failing rows collected at once (with the cards above); only the rules
+    # that found rows are worded, over those rows alone
+    failing = [item for module in MODULES for item in module.check(ctx)]
+    *failing_rows, release = pl.collect_all(
+        [*(item.frame for item in failing), release_plan], engine=ENGINE)
+    unknown_release = sorted(release["card"].drop_nulls().to_list())
+    worded = [item.rows(rows_found) for item, rows_found in
+              zip(failing, failing_rows, strict=True) if rows_found.height]
+    found = pl.concat(worded) if worded else pl.DataFrame(schema=VIOLATION_SCHEMA)
     clock.lap("rules")
     found = locate(found, rows_df, reg_df)
     open_lists = open_decisions(reg_df, unread, on_list=True)
@@ -299,11 +361,11 @@ def _check(entries: pl.DataFrame, registered: pl.DataFrame | None, *, unread: pl
     decks = decks.with_columns(pl.col("deck").is_in(listed).alias("compared"))
     names = attrs.select("card_id", "card", *LOCAL_CARD_COLUMNS, "counts_as")
     found = (
-        found.drop("row", "on_list").join(index, on="deck", how="left")
-        .join(names, on="card_id", how="left")
+        found.lazy().drop("row", "on_list").join(index.lazy(), on="deck", how="left")
+        .join(names.lazy(), on="card_id", how="left")
         .with_columns(pl.col("code").cast(_CODE_ORDER))
         .sort("deck", "code", "section", "card_id", "passcode", nulls_last=True)
-        .with_columns(pl.col("code").cast(pl.Utf8))
+        .with_columns(pl.col("code").cast(pl.Utf8)).collect(engine=ENGINE)
     )
     return CheckResult(
         decks=decks, violations=found, format=fmt, banlist=banlist.name,
@@ -372,6 +434,8 @@ def _demo_warning(cards: CardDB) -> list[Problem]:
 def _mostly_unknown(deck_cards: pl.DataFrame, index: pl.DataFrame,
                     cards: CardDB) -> list[Problem]:
     """A warning per deck most of whose passcodes the card data does not know."""
+    if int((deck_cards["status"] == "unknown").sum()) < 3:  # then no deck has 3
+        return []
     # decks with 3 unknown passcodes or more first (few), then their cards counted
     suspect = (deck_cards.lazy().filter(pl.col("status") == "unknown").group_by("deck")
                .len("unknown").filter(pl.col("unknown") >= 3).collect(engine=ENGINE))

@@ -10,7 +10,7 @@ from __future__ import annotations
 import polars as pl
 
 from validator.engine.rules import COMPARING_CODES, COUNTING_CODES, DECISION_CODES
-from validator.engine.tables import gather
+from validator.engine.tables import gather_rows
 from validator.errors import Problem
 from validator.vocab import SECTIONS, STATUS_ENUM
 
@@ -45,8 +45,8 @@ def unreadable_by_deck(frame: pl.DataFrame | None, index: pl.DataFrame) -> pl.Da
 
 
 def _locate_in(found: pl.DataFrame, rows: pl.DataFrame) -> pl.DataFrame:
-    return found.with_columns(pl.coalesce(found[c], gather(rows[c], found["row"])).alias(c)
-                              for c in _LOCATION)
+    picked = gather_rows(rows.select(_LOCATION), found["row"])
+    return found.with_columns(pl.coalesce(found[c], picked[c]).alias(c) for c in _LOCATION)
 
 
 def locate(found: pl.DataFrame, rows: pl.DataFrame,
@@ -85,11 +85,11 @@ def statuses(found: pl.DataFrame, decks: pl.DataFrame, open_decks: pl.Series,
         | (pl.col("code").is_in(list(COMPARING_CODES)) & (deck_open | list_open)))
     found = found.with_columns(
         held.alias("held"), pl.col("code").is_in(list(DECISION_CODES)).alias("decision"))
-    facts = found.filter(~pl.col("held") & ~pl.col("decision"))["deck"].unique().implode()
-    pending = found.filter(pl.col("held") | pl.col("decision"))["deck"].unique().implode()
+    facts = found.filter(~pl.col("held") & ~pl.col("decision"))["deck"].implode()
+    pending = found.filter(pl.col("held") | pl.col("decision"))["deck"].implode()
     status = (pl.when(pl.col("deck").is_in(facts)).then(pl.lit("illegal", STATUS_ENUM))
               .when(pl.col("deck").is_in(pending)).then(pl.lit("needs_decision", STATUS_ENUM))
               .otherwise(pl.lit("legal", STATUS_ENUM)))
-    decks = decks.with_columns(status.alias("status")).with_columns(
-        (pl.col("status") == "legal").alias("legal"))
+    decks = decks.lazy().with_columns(status.alias("status")).with_columns(
+        (pl.col("status") == "legal").alias("legal")).collect(engine="in-memory")
     return found, decks

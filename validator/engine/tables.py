@@ -35,9 +35,11 @@ __all__ = [
     "deck_sizes",
     "entry_rows",
     "gather",
+    "gather_rows",
     "lean",
     "prepare_rows",
     "run_starts",
+    "with_cards",
 ]
 
 #: polars' in-memory engine: its streaming engine (polars 2.1) panics on some string
@@ -88,9 +90,12 @@ def _source_labels(cards: CardDB, lang: Lang = "en") -> dict[str, str]:
     return labels
 
 
-def _labelled(labels: dict[str, str]) -> pl.Expr:
-    return pl.col("source").str.split("; ").list.eval(
-        pl.element().replace(labels)).list.join("; ")
+def _labelled(labels: dict[str, str], sources: list[str]) -> pl.Expr:
+    """The ``source`` column ("a; b": the files a card comes from) with each file's label,
+    worked out once per distinct value of the column (a card data has few)."""
+    return pl.col("source").replace(
+        {value: "; ".join(labels.get(part, part) for part in value.split("; "))
+         for value in sources})
 
 
 def local_names() -> list[pl.Expr]:
@@ -124,12 +129,13 @@ def card_attributes(cards: CardDB, banlist: Banlist, fmt: Format) -> CardTable:
     if fmt.forbidden_as_limited:
         limits = limits.with_columns(
             pl.when(pl.col("limit") == 0).then(1).otherwise(pl.col("limit")).alias("limit"))
+    sources = cards.by_card["source"].drop_nulls().unique().to_list()
     attrs = cards.by_card.select(
         "card_id", "name_id", pl.col("name_en").alias("card"), *local_names(), "kind",
         pl.col("extra").alias("is_extra"), "rush", pl.col("legend").alias("is_legend"),
         "subtypes", "pools", pl.col("points").alias("card_points"),
-        _labelled(_source_labels(cards)).alias("source"),
-        *[_labelled(_source_labels(cards, lang)).alias(f"source_{lang}")
+        _labelled(_source_labels(cards), sources).alias("source"),
+        *[_labelled(_source_labels(cards, lang), sources).alias(f"source_{lang}")
           for lang in LOCAL_LANGS])
     said = (
         cards.legality.filter(pl.col("status") == "unreleased")
@@ -305,6 +311,17 @@ def deck_by_card(rows: pl.LazyFrame) -> pl.LazyFrame:
     ).drop("known")
 
 
+def with_cards(frame: pl.DataFrame, cards: pl.DataFrame) -> pl.DataFrame:
+    """``frame`` with the other columns of ``cards`` (one row per ``card_id``) of each row's
+    card, null where the row has no card or the table lacks it: a left join that keeps
+    ``frame``'s order, by one lookup of each row's card and one gather (polars' join that
+    keeps the left order sorts the joined rows back, several times slower)."""
+    at = frame["card_id"].replace_strict(
+        cards["card_id"], pl.Series(range(cards.height), dtype=pl.UInt32), default=None,
+        return_dtype=pl.UInt32)
+    return frame.hstack(cards.drop("card_id").gather(at))
+
+
 def by_deck(rows: pl.DataFrame) -> pl.LazyFrame:
     """Rows to group by deck: flagged sorted when their deck numbers run in order (decks
     whole and in order, as readers write them), so polars groups them without hashing."""
@@ -318,6 +335,18 @@ def gather(values: pl.Series, at: pl.Series) -> pl.Series:
     picked = values.gather(at.fill_null(0))
     return picked.to_frame().select(pl.when(at.is_not_null()).then(pl.col(values.name)))[
         values.name]
+
+
+def gather_rows(frame: pl.DataFrame, at: pl.Series) -> pl.DataFrame:
+    """The rows ``frame[at]`` (all columns at once), null where ``at`` is null."""
+    if frame.is_empty():
+        return pl.DataFrame({c: pl.Series(c, [None] * len(at), dtype=t)
+                             for c, t in frame.schema.items()})
+    picked = frame[at.fill_null(0).cast(pl.UInt32)]
+    if not at.has_nulls():
+        return picked
+    missing = at.is_null()
+    return picked.select(pl.when(~missing).then(pl.col(c)).alias(c) for c in frame.columns)
 
 
 def deck_sizes(index: pl.DataFrame, deck_cards: pl.LazyFrame,

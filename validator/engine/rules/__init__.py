@@ -4,9 +4,9 @@ Every module follows :class:`RuleModule`: it declares ``CODES``, whether its ite
 head judge's decisions rather than violations (``DECISION``), whether its verdict counts the
 whole deck or list and so waits while a decision is open (``COUNTS``), whether it compares a
 deck with its list card by card (``COMPARES``), the card-level
-conditions it needs (``card_flags``, evaluated once per card) and ``check(ctx)``. Its
-docstring is the user documentation (what it checks, the regulation it enforces, PASS and
-FAIL examples).
+conditions it needs (``card_flags``, evaluated once per card) and ``check(ctx)``: its failing
+rows and how to word them (``Found``, worded only when rows are found). Its docstring is the
+user documentation (what it checks, the regulation it enforces, PASS and FAIL examples).
 """
 
 from __future__ import annotations
@@ -32,11 +32,11 @@ from validator.engine.rules import (
     unresolved,
     wrong_section,
 )
-from validator.engine.rules._context import VIOLATION_SCHEMA, Context
+from validator.engine.rules._context import VIOLATION_SCHEMA, Context, Found
 from validator.errors import ImplementationError
 
 __all__ = ["CODES", "COMPARING_CODES", "COUNTING_CODES", "DECISION_CODES", "MODULES", "RULES",
-           "VIOLATION_SCHEMA", "Context", "RuleModule", "rule_for"]
+           "VIOLATION_SCHEMA", "Context", "Found", "RuleModule", "rule_for"]
 
 
 class RuleModule(Protocol):
@@ -56,7 +56,7 @@ class RuleModule(Protocol):
 
     def card_flags(self, fmt: Format, whitelist: bool) -> dict[str, pl.Expr]: ...
 
-    def check(self, ctx: Context) -> list[pl.LazyFrame]: ...
+    def check(self, ctx: Context) -> list[Found]: ...
 
 
 MODULES: tuple[RuleModule, ...] = (

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -19,11 +20,14 @@ __all__ = [
     "VIOLATION_SCHEMA",
     "Card",
     "Context",
+    "Found",
     "Said",
     "Term",
     "Value",
+    "Wording",
     "by_section",
     "choose",
+    "could_fail",
     "name_totals",
     "no_card_flags",
     "say",
@@ -92,9 +96,16 @@ class Context:
     unreadable: pl.LazyFrame | None = None
     same_as_list: pl.Series | None = None
 
+    #: the rows of ``deck_cards`` of known cards that could fail a rule (:func:`could_fail`),
+    #: picked out once by the engine: no other row breaks a rule over known cards
+    candidates: pl.LazyFrame | None = None
+
     @property
     def known(self) -> pl.LazyFrame:
-        """Rows of ``deck_cards`` whose card the data knows."""
+        """Rows of ``deck_cards`` whose card the data knows (only the ``candidates`` among
+        them when given: the rules over known cards find the same faults in these)."""
+        if self.candidates is not None:
+            return self.candidates
         return self.deck_cards.filter(pl.col("status") == "ok")
 
     def named(self, frame: pl.LazyFrame, *columns: str) -> pl.LazyFrame:
@@ -102,6 +113,22 @@ class Context:
         card-table columns to failing rows."""
         return frame.join(self.attrs.select("card_id", "card", *LOCAL_CARD_COLUMNS, *columns),
                           on="card_id", how="left")
+
+
+def could_fail(fmt: Format) -> pl.Expr:
+    """Over deck-by-card rows of known cards: some rule over known cards could find fault
+    with the row — more copies than the format allows, a card on the list (any limit), a
+    name shared with other cards, outside the pool, of a banned type, in a section it does
+    not go in, a Legend, a Skill, or a card with points. The rules read only these rows
+    (most rows of an event are none of these); ``test_check`` pins that the verdicts are
+    those over every row."""
+    return (
+        (pl.col("total") > fmt.copy_limit) | pl.col("limit").is_not_null() | pl.col("folded")
+        | pl.col("outside_pool") | pl.col("banned_type")
+        | (pl.col("is_extra") & (pl.col("main") > 0))
+        | (~pl.col("is_extra") & (pl.col("extra") > 0))
+        | pl.col("is_legend") | (pl.col("kind") == "skill") | (pl.col("points") > 0)
+    )
 
 
 def name_totals(ctx: Context) -> pl.LazyFrame:
@@ -113,34 +140,43 @@ def name_totals(ctx: Context) -> pl.LazyFrame:
     the printed cards, e.g. " (3 Harpie Lady + 1 Harpie Lady 1, one name)".
     """
     known = ctx.known
-    details = ("detail", *(f"detail_{lang}" for lang in LOCAL_LANGS))
-    single = known.filter(~pl.col("folded")).select(
-        "deck", "card_id", "total", "row", "limit", *(pl.lit("").alias(d) for d in details))
-    one_name = say(" ({parts}, one name)", parts=Card("parts"))
+    single_columns, folded_sums, folded_columns = _name_total_exprs()
+    single = known.filter(~pl.col("folded")).select(*single_columns)
     folded = (
         ctx.named(known.filter(pl.col("folded"))).sort("card")
-        .group_by("deck", "name_id")
-        .agg(pl.col("total").sum(), pl.col("row").min(), pl.col("limit").min(),
-             pl.col("card_id").first().alias("only"), pl.len().alias("cards"),
-             *[pl.format("{} {}", pl.col("total"), Card().expr(lang)).str.join(" + ")
-               .alias("parts" if lang == "en" else f"parts_{lang}") for lang in LANGS])
-        .select(
-            "deck",
-            pl.when(pl.col("cards") == 1).then(pl.col("only")).otherwise(pl.col("name_id"))
-            .alias("card_id"),
-            "total", "row", "limit",
-            *[pl.when(pl.col("cards") == 1).then(pl.lit("")).otherwise(one_name[lang])
-              .alias("detail" if lang == "en" else f"detail_{lang}") for lang in LANGS])
+        .group_by("deck", "name_id").agg(*folded_sums).select(*folded_columns)
     )
     return pl.concat([single, folded])
+
+
+@cache  # built once: the same expressions serve every check
+def _name_total_exprs() -> tuple[list[pl.Expr | str], list[pl.Expr], list[pl.Expr | str]]:
+    """The columns of ``name_totals``: of a card that is its own name, the sums of the cards
+    of one name, and that name's row."""
+    details = ("detail", *(f"detail_{lang}" for lang in LOCAL_LANGS))
+    single: list[pl.Expr | str] = ["deck", "card_id", "total", "row", "limit",
+                                   *(pl.lit("").alias(d) for d in details)]
+    one_name = say(" ({parts}, one name)", parts=Card("parts"))
+    sums = [pl.col("total").sum(), pl.col("row").min(), pl.col("limit").min(),
+            pl.col("card_id").first().alias("only"), pl.len().alias("cards"),
+            *[pl.format("{} {}", pl.col("total"), Card().expr(lang)).str.join(" + ")
+              .alias("parts" if lang == "en" else f"parts_{lang}") for lang in LANGS]]
+    named: list[pl.Expr | str] = [
+        "deck",
+        pl.when(pl.col("cards") == 1).then(pl.col("only")).otherwise(pl.col("name_id"))
+        .alias("card_id"),
+        "total", "row", "limit",
+        *[pl.when(pl.col("cards") == 1).then(pl.lit("")).otherwise(one_name[lang])
+          .alias("detail" if lang == "en" else f"detail_{lang}") for lang in LANGS]]
+    return single, sums, named
 
 
 def by_section(frame: pl.LazyFrame) -> pl.LazyFrame:
     """Failing deck-by-card rows as one row per section holding copies (``qty``), pointing
     at that section's first entry row."""
-    rows = [f"row_{s}" for s in SECTIONS]
-    keep = [c for c in frame.collect_schema().names() if c not in (*SECTIONS, *rows, "row")]
-    parts = [frame.select(*keep, pl.lit(s).alias("section"), pl.col(s).alias("qty"),
+    # the other columns by exclusion: no resolving of the plan's schema while building it
+    keep = pl.exclude(*SECTIONS, *(f"row_{s}" for s in SECTIONS), "row")
+    parts = [frame.select(keep, pl.lit(s).alias("section"), pl.col(s).alias("qty"),
                           pl.col(f"row_{s}").alias("row")) for s in SECTIONS]
     return (
         pl.concat(parts).filter(pl.col("qty") > 0)
@@ -228,24 +264,71 @@ def choose(*cases: tuple[pl.Expr, Said], otherwise: Said) -> Said:
     return out
 
 
-def violations(frame: pl.LazyFrame, code: str | pl.Expr, message: pl.Expr | Said,
-               **columns: pl.Expr) -> pl.LazyFrame:
-    """Shape a rule's failing rows as violation rows (a plain expression: a message that is
-    the same in every language, such as a reader's)."""
-    said = message if isinstance(message, dict) else dict.fromkeys(LANGS, message)
-    korean = said["ko"]
-    for pattern, replacement in PARTICLES:
-        korean = korean.str.replace_all(pattern, replacement)
-    said = {**said, "ko": korean}
-    exprs = {"code": code if isinstance(code, pl.Expr) else pl.lit(code),
-             "message": said["en"], **{f"message_{lang}": said[lang] for lang in LOCAL_LANGS},
-             **columns}
-    out = frame.with_columns(**exprs)
-    present = set(out.collect_schema().names())
-    return out.select(
-        [pl.col(c).cast(t) if c in present else pl.lit(None, t).alias(c)
-         for c, t in VIOLATION_SCHEMA.items()]
-    )
+#: a rule's message: one expression for every language (a reader's), or one per language
+Wording = pl.Expr | Said
+
+
+@dataclass(frozen=True)
+class Found:
+    """A rule's failing rows (``frame``, lazy) and how to word them as violation rows.
+
+    The engine collects every rule's failing rows at once, then words only the rules that
+    found rows: a message is built (``message`` may be a function that builds it) and
+    evaluated over the few failing rows, not planned for every row of the event.
+    """
+
+    frame: pl.LazyFrame
+    code: str | pl.Expr
+    message: Wording | Callable[[], Wording]
+    columns: dict[str, pl.Expr]
+
+    def rows(self, failing: pl.DataFrame) -> pl.DataFrame:
+        """The collected failing rows of ``frame`` as violation rows (``VIOLATION_SCHEMA``)."""
+        message = self.message if isinstance(self.message, pl.Expr | dict) \
+            else self.message()
+        said = message if isinstance(message, dict) else dict.fromkeys(LANGS, message)
+        korean = said["ko"]
+        for pattern, replacement in PARTICLES:
+            korean = korean.str.replace_all(pattern, replacement)
+        said = {**said, "ko": korean}
+        messages = {"message": said["en"],
+                    **{f"message_{lang}": said[lang] for lang in LOCAL_LANGS}}
+        failing, messages = _worded_once(failing, messages)
+        exprs = {"code": self.code if isinstance(self.code, pl.Expr) else pl.lit(self.code),
+                 **messages, **self.columns}
+        present = set(failing.columns)
+        return failing.select(
+            [exprs[c].cast(t).alias(c) if c in exprs else pl.col(c).cast(t) if c in present
+             else pl.lit(None, t).alias(c) for c, t in VIOLATION_SCHEMA.items()])
+
+
+#: failing rows of one rule above which each distinct message is worded once (many
+#: decks of an event share their violations: the same card, copies and section)
+DISTINCT_ABOVE = 256
+
+
+def _worded_once(failing: pl.DataFrame, messages: dict[str, pl.Expr]) -> tuple[
+        pl.DataFrame, dict[str, pl.Expr]]:
+    """Many failing rows: the messages worded once per distinct value of the columns they
+    read, joined back to every row in order (the same texts as worded row by row)."""
+    if failing.height <= DISTINCT_ABOVE:
+        return failing, messages
+    read = sorted({name for expr in messages.values() for name in expr.meta.root_names()})
+    if not read or any(failing.schema[name].is_nested() for name in read):
+        return failing, messages
+    worded = failing.select(read).unique().with_columns(
+        **{f"__{name}": expr for name, expr in messages.items()})
+    joined = failing.join(worded, on=read, how="left", nulls_equal=True,
+                          maintain_order="left")
+    return joined, {name: pl.col(f"__{name}") for name in messages}
+
+
+def violations(frame: pl.LazyFrame, code: str | pl.Expr,
+               message: Wording | Callable[[], Wording], **columns: pl.Expr) -> Found:
+    """A rule's failing rows, to be shaped as violation rows with ``message`` (a plain
+    expression: a message that is the same in every language, such as a reader's; a
+    function: the message built only when the rule found rows)."""
+    return Found(frame, code, message, columns)
 
 
 def no_card_flags(fmt: Format, whitelist: bool) -> dict[str, pl.Expr]:

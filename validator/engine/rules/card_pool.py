@@ -28,6 +28,7 @@ from validator.cards.formats import Format
 from validator.engine.rules._context import (
     Card,
     Context,
+    Found,
     Said,
     Term,
     by_section,
@@ -95,14 +96,18 @@ def release_unknown(fmt: Format) -> pl.Expr:
             & ~_in_pool(pl.col("unreleased"), fmt).fill_null(False))
 
 
-def check(ctx: Context) -> list[pl.LazyFrame]:
-    reason = _reason(ctx.fmt, ctx.whitelist)
-    failing = by_section(ctx.named(ctx.known.filter(pl.col("outside_pool")))).join(
-        ctx.attrs.select("card_id", *(reason[lang].alias(f"reason_{lang}") for lang in LANGS)),
-        on="card_id", how="left")
-    return [violations(failing, "NOT_IN_CARD_POOL",
-                       say("{reason} ({n} in the {section} deck)",
-                           reason={lang: pl.col(f"reason_{lang}") for lang in LANGS},
-                           n=pl.col("qty"),
-                           section=Term(pl.col("section").cast(pl.Utf8), "section")),
+#: the card-table columns a reason reads, beside the card's names and ``kind``
+_REASON_COLUMNS = ("rush", "listed", "pools", "unreleased", "source",
+                   *(f"source_{lang}" for lang in LANGS if lang != "en"))
+
+
+def check(ctx: Context) -> list[Found]:
+    # the reason is worded over the failing rows only, not over every card
+    failing = by_section(ctx.named(ctx.known.filter(pl.col("outside_pool")), *_REASON_COLUMNS))
+    return [violations(failing, "NOT_IN_CARD_POOL", lambda: _message(ctx.fmt, ctx.whitelist),
                        count=pl.col("qty"))]
+
+
+def _message(fmt: Format, whitelist: bool) -> Said:
+    return say("{reason} ({n} in the {section} deck)", reason=_reason(fmt, whitelist),
+               n=pl.col("qty"), section=Term(pl.col("section").cast(pl.Utf8), "section"))

@@ -12,7 +12,14 @@ from __future__ import annotations
 import polars as pl
 
 from validator.cards.formats import Format
-from validator.engine.rules._context import Card, Context, by_section, say, violations
+from validator.engine.rules._context import (
+    Card,
+    Context,
+    Found,
+    by_section,
+    say,
+    violations,
+)
 
 CODES = ("FORBIDDEN_CARD_TYPE",)
 DECISION = False
@@ -31,12 +38,12 @@ def card_flags(fmt: Format, whitelist: bool) -> dict[str, pl.Expr]:
     return {"banned_type": _banned(fmt) != ""}
 
 
-def check(ctx: Context) -> list[pl.LazyFrame]:
+def check(ctx: Context) -> list[Found]:
     if not ctx.fmt.forbidden_types:
         return []
     failing = by_section(ctx.named(ctx.known.filter(pl.col("banned_type")))).join(
         ctx.attrs.select("card_id", _banned(ctx.fmt).alias("types")), on="card_id", how="left")
     return [violations(failing, "FORBIDDEN_CARD_TYPE",
-                       say("{card} is a {types} monster, which this format does not allow",
+                       lambda: say("{card} is a {types} monster, which this format does not allow",
                            card=Card(), types=pl.col("types")),
                        count=pl.col("qty"))]

@@ -14,11 +14,15 @@ artwork → count 4, limit 3; 3 Harpie Lady + 1 Harpie Lady 1 → count 4, limit
 
 from __future__ import annotations
 
+from functools import cache, partial
+
 import polars as pl
 
 from validator.engine.rules._context import (
     Card,
     Context,
+    Found,
+    Said,
     name_totals,
     no_card_flags,
     say,
@@ -32,11 +36,14 @@ COMPARES = False
 card_flags = no_card_flags
 
 
-def check(ctx: Context) -> list[pl.LazyFrame]:
+def check(ctx: Context) -> list[Found]:
     limit = ctx.fmt.copy_limit
     failing = ctx.named(name_totals(ctx).filter(pl.col("total") > limit))
-    return [violations(failing, "TOO_MANY_COPIES",
-                       say("{n} copies of {card} across main, extra and side{detail}; at "
-                           "most {limit}", n=pl.col("total"), card=Card(),
-                           detail=Card("detail"), limit=pl.lit(limit)),
+    return [violations(failing, "TOO_MANY_COPIES", partial(_message, limit),
                        count=pl.col("total"), limit=pl.lit(limit))]
+
+
+@cache  # built once: the same expressions serve every check
+def _message(limit: int) -> Said:
+    return say("{n} copies of {card} across main, extra and side{detail}; at most {limit}",
+               n=pl.col("total"), card=Card(), detail=Card("detail"), limit=pl.lit(limit))

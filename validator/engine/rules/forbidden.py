@@ -11,12 +11,16 @@ PASS: no Forbidden card.  FAIL: 1 Pot of Greed in the side deck under the TCG li
 
 from __future__ import annotations
 
+from functools import cache
+
 import polars as pl
 
 from validator.engine.rules._context import (
     LOCAL_LANGS,
     Card,
     Context,
+    Found,
+    Said,
     Term,
     by_section,
     choose,
@@ -32,16 +36,20 @@ COMPARES = False
 card_flags = no_card_flags
 
 
-def check(ctx: Context) -> list[pl.LazyFrame]:
-    failing = by_section(ctx.named(ctx.known.filter(pl.col("limit") == 0), "counts_as",
-                                   *(f"counts_as_{lang}" for lang in LOCAL_LANGS)))
+@cache  # built once: the same expressions serve every check
+def _message() -> Said:
     section = Term(pl.col("section").cast(pl.Utf8), "section")
-    message = choose(
+    return choose(
         (pl.col("counts_as").is_not_null(),
          say("{card} (its name is always treated as {counts_as}) is Forbidden ({n} in the "
              "{section} deck)", card=Card(), counts_as=Card("counts_as"), n=pl.col("qty"),
              section=section)),
         otherwise=say("{card} is Forbidden ({n} in the {section} deck)", card=Card(),
                       n=pl.col("qty"), section=section))
-    return [violations(failing, "FORBIDDEN_CARD", message,
+
+
+def check(ctx: Context) -> list[Found]:
+    failing = by_section(ctx.named(ctx.known.filter(pl.col("limit") == 0), "counts_as",
+                                   *(f"counts_as_{lang}" for lang in LOCAL_LANGS)))
+    return [violations(failing, "FORBIDDEN_CARD", _message,
                        count=pl.col("qty"), limit=pl.lit(0))]

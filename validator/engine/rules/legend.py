@@ -12,7 +12,15 @@ from __future__ import annotations
 
 import polars as pl
 
-from validator.engine.rules._context import Card, Context, Term, no_card_flags, say, violations
+from validator.engine.rules._context import (
+    Card,
+    Context,
+    Found,
+    Term,
+    no_card_flags,
+    say,
+    violations,
+)
 from validator.vocab import LANGS
 
 CODES = ("LEGEND_LIMIT_EXCEEDED",)
@@ -22,7 +30,7 @@ COMPARES = False
 card_flags = no_card_flags
 
 
-def check(ctx: Context) -> list[pl.LazyFrame]:
+def check(ctx: Context) -> list[Found]:
     limit = ctx.fmt.legend_limit
     if limit is None:
         return []
@@ -35,7 +43,8 @@ def check(ctx: Context) -> list[pl.LazyFrame]:
         .filter(pl.col("count") > limit)
     )
     return [violations(per_type, "LEGEND_LIMIT_EXCEEDED",
-                       say("{n} Legend {kind} cards in main+extra ({cards}); at most {limit}",
-                           n=pl.col("count"), kind=Term(pl.col("kind").cast(pl.Utf8), "kind"),
-                           cards=Card("cards"), limit=pl.lit(limit)),
+                       lambda: say("{n} Legend {kind} cards in main+extra ({cards}); at most "
+                                   "{limit}", n=pl.col("count"),
+                                   kind=Term(pl.col("kind").cast(pl.Utf8), "kind"),
+                                   cards=Card("cards"), limit=pl.lit(limit)),
                        count=pl.col("count"), limit=pl.lit(limit))]

@@ -12,11 +12,15 @@ artwork) in side → count 2, limit 1.
 
 from __future__ import annotations
 
+from functools import cache
+
 import polars as pl
 
 from validator.engine.rules._context import (
     Card,
     Context,
+    Found,
+    Said,
     Term,
     name_totals,
     no_card_flags,
@@ -31,14 +35,17 @@ COMPARES = False
 card_flags = no_card_flags
 
 
-def check(ctx: Context) -> list[pl.LazyFrame]:
+def check(ctx: Context) -> list[Found]:
     failing = ctx.named(name_totals(ctx).filter(
         (pl.col("limit") > 0) & (pl.col("limit") < ctx.fmt.copy_limit)
         & (pl.col("total") > pl.col("limit"))))
+    return [violations(failing, "LIMIT_EXCEEDED", _message, count=pl.col("total"))]
+
+
+@cache  # built once: the same expressions serve every check
+def _message() -> Said:
     status = pl.col("limit").replace_strict({1: "Limited"}, default="Semi-Limited",
                                             return_dtype=pl.Utf8)
-    return [violations(failing, "LIMIT_EXCEEDED",
-                       say("{n} copies of {card}{detail}, which is {status} (at most {limit})",
-                           n=pl.col("total"), card=Card(), detail=Card("detail"),
-                           status=Term(status, "limit status"), limit=pl.col("limit")),
-                       count=pl.col("total"))]
+    return say("{n} copies of {card}{detail}, which is {status} (at most {limit})",
+               n=pl.col("total"), card=Card(), detail=Card("detail"),
+               status=Term(status, "limit status"), limit=pl.col("limit"))

@@ -21,11 +21,14 @@ in duel 2, 1 Raigeki not on the list, or a side deck one card short.
 
 from __future__ import annotations
 
+from functools import cache, partial
+
 import polars as pl
 
 from validator.engine.rules._context import (
     Card,
     Context,
+    Found,
     Said,
     choose,
     no_card_flags,
@@ -54,13 +57,15 @@ def _card() -> Said:
     return {lang: pl.coalesce(Card().expr(lang), passcode[lang]) for lang in LANGS}
 
 
-def check(ctx: Context) -> list[pl.LazyFrame]:
+def check(ctx: Context) -> list[Found]:
     if ctx.registered_cards is None:
         return []
     # decks whose fingerprints equal their lists' (``engine.same_as_listed``) are left out
     # before any row is read (their lists have no deck-by-card table: ``registered_cards``
     # holds only the others); the rest are compared card by card
     flagged = ctx.same_as_list
+    if flagged is not None and bool(flagged.all()):
+        return []  # every deck holds exactly its list's cards: nothing to compare
     same = (flagged.arg_true().cast(pl.UInt32) if flagged is not None
             else pl.Series("deck", [], dtype=pl.UInt32)).implode()
     deck, listed = pl.collect_all(
@@ -88,17 +93,21 @@ def check(ctx: Context) -> list[pl.LazyFrame]:
         rows = ctx.named(both.filter(pl.col(f"{section}_deck") != pl.col(f"{section}_list")))
         in_deck = pl.col(f"row_{section}").is_not_null()
         out.append(violations(
-            rows, "LIST_MISMATCH",
-            say("{section} deck, {card}: {found} in the deck, {listed} on the registered list",
-                section=word("section", section), card=_card(),
-                found=pl.col(f"{section}_deck"), listed=pl.col(f"{section}_list")),
+            rows, "LIST_MISMATCH", partial(_differs, section),
             section=pl.lit(section), count=pl.col(f"{section}_deck"),
             registered=pl.col(f"{section}_list"),
             row=pl.coalesce(f"row_{section}", f"row_{section}_list"), on_list=~in_deck))
     return out
 
 
-def _siding(ctx: Context, both: pl.LazyFrame, same: pl.Series) -> list[pl.LazyFrame]:
+@cache  # built once: the same expressions serve every check
+def _differs(section: str) -> Said:
+    return say("{section} deck, {card}: {found} in the deck, {listed} on the registered list",
+               section=word("section", section), card=_card(),
+               found=pl.col(f"{section}_deck"), listed=pl.col(f"{section}_list"))
+
+
+def _siding(ctx: Context, both: pl.LazyFrame, same: pl.Series) -> list[Found]:
     """What side-decking between duels cannot explain (see the module)."""
     total_deck = pl.sum_horizontal(f"{s}_deck" for s in SECTIONS)
     total_list = pl.sum_horizontal(f"{s}_list" for s in SECTIONS)
@@ -106,18 +115,7 @@ def _siding(ctx: Context, both: pl.LazyFrame, same: pl.Series) -> list[pl.LazyFr
     first_listed = pl.min_horizontal(*(f"row_{s}_list" for s in SECTIONS))
     totals = ctx.named(both.filter(total_deck != total_list).with_columns(
         total_deck.alias("found"), total_list.alias("listed")))
-    where = say("main {main}, extra {extra}, side {side}",
-                **{s: pl.col(f"{s}_deck") for s in SECTIONS})
-    card, found, listed = _card(), pl.col("found"), pl.col("listed")
-    message = choose(
-        (listed == 0, say("{n} {card} in the deck ({where}), not on the registered list",
-                          n=found, card=card, where=where)),
-        (found == 0, say("{card}: none in the deck, {listed} on the registered list",
-                         card=card, listed=listed)),
-        otherwise=say("{card}: {found} in the deck ({where}), {listed} on the registered list: "
-                      "siding exchanges cards one for one", card=card, found=found,
-                      where=where, listed=listed))
-    out = [violations(totals, "LIST_MISMATCH", message, count=pl.col("found"),
+    out = [violations(totals, "LIST_MISMATCH", _totals_differ, count=pl.col("found"),
                       registered=pl.col("listed"), row=pl.coalesce(first_row, first_listed),
                       on_list=first_row.is_null())]
     # a card moved into a section it can never occupy
@@ -127,11 +125,11 @@ def _siding(ctx: Context, both: pl.LazyFrame, same: pl.Series) -> list[pl.LazyFr
                 .otherwise(pl.col("extra_deck") > 0)))
     out.append(violations(
         misplaced, "LIST_MISMATCH",
-        choose((pl.col("is_extra"), say(
+        lambda: choose((pl.col("is_extra"), say(
             "{card} in the main deck: an Extra Deck monster is sided only between the extra "
-            "and the side deck", card=card)),
+            "and the side deck", card=_card())),
             otherwise=say("{card} in the extra deck: only Extra Deck monsters go there",
-                          card=card)),
+                          card=_card())),
         section=pl.when(pl.col("is_extra")).then(pl.lit("main")).otherwise(pl.lit("extra")),
         count=pl.when(pl.col("is_extra")).then(pl.col("main_deck"))
         .otherwise(pl.col("extra_deck")),
@@ -150,7 +148,23 @@ def _siding(ctx: Context, both: pl.LazyFrame, same: pl.Series) -> list[pl.LazyFr
     )
     out.append(violations(
         side, "LIST_MISMATCH",
-        say("side deck {n} cards, registered {registered}: side deck exchanges are one for one",
-            n=pl.col("side"), registered=pl.col("registered")),
+        lambda: say("side deck {n} cards, registered {registered}: side deck exchanges are one "
+                    "for one", n=pl.col("side"), registered=pl.col("registered")),
         section=pl.lit("side"), count=pl.col("side"), registered=pl.col("registered")))
     return out
+
+
+@cache  # built once: the same expressions serve every check
+def _totals_differ() -> Said:
+    """A card whose copies over main + extra + side differ from its list's."""
+    where = say("main {main}, extra {extra}, side {side}",
+                **{s: pl.col(f"{s}_deck") for s in SECTIONS})
+    card, found, listed = _card(), pl.col("found"), pl.col("listed")
+    return choose(
+        (listed == 0, say("{n} {card} in the deck ({where}), not on the registered list",
+                          n=found, card=card, where=where)),
+        (found == 0, say("{card}: none in the deck, {listed} on the registered list",
+                         card=card, listed=listed)),
+        otherwise=say("{card}: {found} in the deck ({where}), {listed} on the registered list: "
+                      "siding exchanges cards one for one", card=card, found=found,
+                      where=where, listed=listed))

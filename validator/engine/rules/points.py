@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from validator.engine.rules._context import Context, no_card_flags, say, violations
+from validator.engine.rules._context import Context, Found, no_card_flags, say, violations
 
 CODES = ("POINTS_EXCEEDED",)
 DECISION = False
@@ -20,7 +20,7 @@ COMPARES = False
 card_flags = no_card_flags
 
 
-def check(ctx: Context) -> list[pl.LazyFrame]:
+def check(ctx: Context) -> list[Found]:
     cap = ctx.fmt.points_cap
     if cap is None:
         return []
@@ -30,6 +30,6 @@ def check(ctx: Context) -> list[pl.LazyFrame]:
         .filter(pl.col("points") > cap)
     )
     return [violations(per_deck, "POINTS_EXCEEDED",
-                       say("Deck totals {points} points; the cap is {cap}",
+                       lambda: say("Deck totals {points} points; the cap is {cap}",
                            points=pl.col("points"), cap=pl.lit(cap)),
                        count=pl.col("points").ceil(), limit=pl.lit(cap).floor())]

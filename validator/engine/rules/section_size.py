@@ -15,9 +15,18 @@ PASS: 40 main, 15 extra, 15 side.  FAIL: 39 main → MAIN_TOO_SMALL (count 39, l
 
 from __future__ import annotations
 
+from functools import cache, partial
+
 import polars as pl
 
-from validator.engine.rules._context import Context, no_card_flags, say, violations
+from validator.engine.rules._context import (
+    Context,
+    Found,
+    Said,
+    no_card_flags,
+    say,
+    violations,
+)
 
 CODES = ("MAIN_TOO_SMALL", "MAIN_TOO_LARGE", "EXTRA_TOO_LARGE", "SIDE_TOO_LARGE")
 DECISION = False
@@ -26,7 +35,7 @@ COMPARES = False
 card_flags = no_card_flags
 
 
-def check(ctx: Context) -> list[pl.LazyFrame]:
+def check(ctx: Context) -> list[Found]:
     f = ctx.fmt
     bounds = [
         ("MAIN_TOO_SMALL", "main", pl.col("main") < f.main_min, f.main_min,
@@ -40,7 +49,12 @@ def check(ctx: Context) -> list[pl.LazyFrame]:
     ]
     return [
         violations(ctx.sizes.filter(failing), code,
-                   say(text, n=pl.col(section), limit=pl.lit(limit)),
+                   partial(_message, text, section, limit),
                    section=pl.lit(section), count=pl.col(section), limit=pl.lit(limit))
         for code, section, failing, limit, text in bounds
     ]
+
+
+@cache  # built once: the same expressions serve every check
+def _message(text: str, section: str, limit: int) -> Said:
+    return say(text, n=pl.col(section), limit=pl.lit(limit))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from validator.engine.rules._context import Context, no_card_flags, say, violations
+from validator.engine.rules._context import Context, Found, no_card_flags, say, violations
 
 CODES = ("SKILL_COUNT",)
 DECISION = False
@@ -19,7 +19,7 @@ COMPARES = False
 card_flags = no_card_flags
 
 
-def check(ctx: Context) -> list[pl.LazyFrame]:
+def check(ctx: Context) -> list[Found]:
     most = ctx.fmt.skill_max
     if most is None:
         return []
@@ -29,6 +29,6 @@ def check(ctx: Context) -> list[pl.LazyFrame]:
         .filter(pl.col("count") > most)
     )
     return [violations(per_deck, "SKILL_COUNT",
-                       say("{n} Skill cards; at most {limit}", n=pl.col("count"),
+                       lambda: say("{n} Skill cards; at most {limit}", n=pl.col("count"),
                            limit=pl.lit(most)),
                        count=pl.col("count"), limit=pl.lit(most))]

@@ -12,10 +12,14 @@ PASS: every passcode known.  FAIL: passcode 12 in the main deck.
 
 from __future__ import annotations
 
+from functools import cache
+
 import polars as pl
 
 from validator.engine.rules._context import (
     Context,
+    Found,
+    Said,
     Term,
     by_section,
     no_card_flags,
@@ -36,17 +40,22 @@ _KEPT = ("; its code gives the main and extra deck as one, and an unknown card i
 _STALE = "; card data dated {date} is older than list {list}: run `deckcheck data update`"
 
 
-def check(ctx: Context) -> list[pl.LazyFrame]:
+def check(ctx: Context) -> list[Found]:
     failing = by_section(ctx.deck_cards.filter(pl.col("status") == "unknown"))
     slots = ctx.rows.filter(pl.col("status") == "unknown").select(
         "row", (pl.col("slot") == "main_or_extra").fill_null(False).alias("kept"))
     failing = failing.join(slots, on="row", how="left")
+    return [violations(failing, "UNKNOWN_CARD", lambda: _message(ctx.stale_dates),
+                       count=pl.col("qty"))]
+
+
+@cache  # built once: the same expressions serve every check
+def _message(stale_dates: tuple[str, str] | None) -> Said:
     kept = say(_KEPT)
-    stale = say(_STALE, date=pl.lit(ctx.stale_dates[0]), list=pl.lit(ctx.stale_dates[1])) \
-        if ctx.stale_dates else dict.fromkeys(LANGS, pl.lit(""))
-    message = say("Passcode {passcode} is not a known card ({n} in the {section} deck)"
-                  "{kept}{stale}", passcode=pl.col("key"), n=pl.col("qty"),
-                  section=Term(pl.col("section").cast(pl.Utf8), "section"),
-                  kept={lang: pl.when(pl.col("kept")).then(kept[lang]).otherwise(pl.lit(""))
-                        for lang in LANGS}, stale=stale)
-    return [violations(failing, "UNKNOWN_CARD", message, count=pl.col("qty"))]
+    stale = say(_STALE, date=pl.lit(stale_dates[0]), list=pl.lit(stale_dates[1])) \
+        if stale_dates else dict.fromkeys(LANGS, pl.lit(""))
+    return say("Passcode {passcode} is not a known card ({n} in the {section} deck)"
+               "{kept}{stale}", passcode=pl.col("key"), n=pl.col("qty"),
+               section=Term(pl.col("section").cast(pl.Utf8), "section"),
+               kept={lang: pl.when(pl.col("kept")).then(kept[lang]).otherwise(pl.lit(""))
+                     for lang in LANGS}, stale=stale)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from validator.engine.rules._context import Context, no_card_flags, violations
+from validator.engine.rules._context import Context, Found, no_card_flags, violations
 
 CODES = ("UNREADABLE_ROW",)
 DECISION = True
@@ -25,7 +25,7 @@ COMPARES = False
 card_flags = no_card_flags
 
 
-def check(ctx: Context) -> list[pl.LazyFrame]:
+def check(ctx: Context) -> list[Found]:
     if ctx.unreadable is None:
         return []
     rows = ctx.unreadable if ctx.list_problems else ctx.unreadable.filter(~pl.col("on_list"))

@@ -11,10 +11,14 @@ PASS: "Ash Blossom & Joyous Spring".  FAIL: "Ash Blosom" (suggests Ash Blossom &
 
 from __future__ import annotations
 
+from functools import cache
+
 import polars as pl
 
 from validator.engine.rules._context import (
     Context,
+    Found,
+    Said,
     Term,
     Value,
     choose,
@@ -30,18 +34,22 @@ COMPARES = False
 card_flags = no_card_flags
 
 
-def check(ctx: Context) -> list[pl.LazyFrame]:
+def check(ctx: Context) -> list[Found]:
     sources = [ctx.rows.with_columns(pl.lit(False).alias("on_list"))]
     if ctx.registered is not None and ctx.list_problems:
         sources.append(ctx.registered.with_columns(pl.lit(True).alias("on_list")))
     failing = pl.concat(sources).filter(pl.col("status") == "unresolved")
+    return [violations(failing, "UNRESOLVED_NAME", _message, count=pl.col("qty"))]
+
+
+@cache  # built once: the same expressions serve every check
+def _message() -> Said:
     typed: dict[str, Value] = {
         "section": Term(pl.col("section").cast(pl.Utf8), "section"), "n": pl.col("qty"),
         "name": pl.col("name"), "suggestions": pl.col("suggestions").list.join(" / ")}
-    message = choose(
+    return choose(
         (pl.col("ambiguous"),
          say('{section} {n}x "{name}" names more than one card: {suggestions}', **typed)),
         (pl.col("suggestions").list.len() > 0,
          say('{section} {n}x "{name}" names no card; did you mean {suggestions}?', **typed)),
         otherwise=say('{section} {n}x "{name}" names no card', **typed))
-    return [violations(failing, "UNRESOLVED_NAME", message, count=pl.col("qty"))]

@@ -11,7 +11,14 @@ from __future__ import annotations
 
 import polars as pl
 
-from validator.engine.rules._context import Card, Context, no_card_flags, say, violations
+from validator.engine.rules._context import (
+    Card,
+    Context,
+    Found,
+    no_card_flags,
+    say,
+    violations,
+)
 
 CODES = ("WRONG_SECTION",)
 DECISION = False
@@ -20,15 +27,15 @@ COMPARES = False
 card_flags = no_card_flags
 
 
-def check(ctx: Context) -> list[pl.LazyFrame]:
+def check(ctx: Context) -> list[Found]:
     in_main = ctx.named(ctx.known.filter(pl.col("is_extra") & (pl.col("main") > 0)))
     in_extra = ctx.named(ctx.known.filter(~pl.col("is_extra") & (pl.col("extra") > 0)))
     return [
         violations(in_main, "WRONG_SECTION",
-                   say("{card} is an Extra Deck monster in the main deck", card=Card()),
+                   lambda: say("{card} is an Extra Deck monster in the main deck", card=Card()),
                    section=pl.lit("main"), count=pl.col("main")),
         violations(in_extra, "WRONG_SECTION",
-                   say("{card} is not an Extra Deck monster, but in the extra deck",
+                   lambda: say("{card} is not an Extra Deck monster, but in the extra deck",
                        card=Card()),
                    section=pl.lit("extra"), count=pl.col("extra")),
     ]
