@@ -342,8 +342,7 @@ def _fuzzy(missing: list[str], names: pl.DataFrame, table: pl.DataFrame) -> pl.D
         ) else None
         decided.append((accepted, strict_by))
     unread = [row for row, (accepted, _) in enumerate(decided) if accepted is None]
-    loose = process.cdist([missing[row] for row in unread], keys, scorer=fuzz.WRatio,
-                          dtype=np.uint8, workers=-1) if unread else None
+    loose = _loose([missing[row] for row in unread], keys) if unread else None
     loose_rows = dict(zip(unread, range(len(unread)), strict=True))
     for row, key in enumerate(missing):
         accepted, strict_by = decided[row]
@@ -367,6 +366,35 @@ def _fuzzy(missing: list[str], names: pl.DataFrame, table: pl.DataFrame) -> pl.D
         suggestions.append(list(dict.fromkeys(ranked_names))[:SUGGESTIONS])
     return pl.DataFrame({"key": missing, "fuzzy_id": ids_out, "suggestions": suggestions},
                         schema=schema)
+
+
+def _loose(queries: list[str], keys: list[str]) -> Any:
+    """The loose similarity (WRatio) of each query to every key, as ``process.cdist`` gives
+    it, computed only for the keys that share a character with the query: every part of
+    WRatio (ratio, partial ratio, token ratios) compares characters, so a key with none of
+    the query's scores 0 (keys hold no whitespace, so no token joined by a space matches
+    either; a query with whitespace is compared with every key)."""
+    import numpy as np
+    from rapidfuzz import fuzz, process
+
+    wanted = set().union(*map(set, queries))
+    sharing = [(index, frozenset(found)) for index, key in enumerate(keys)
+               if (found := wanted.intersection(key))]
+    out = np.zeros((len(queries), len(keys)), np.uint8)
+    wide: list[int] = []  # the queries that share a character with most keys: in one batch
+    for row, query in enumerate(queries):
+        near = None if any(c.isspace() for c in query) else [
+            index for index, found in sharing if not found.isdisjoint(query)]
+        if near is None or 2 * len(near) > len(keys):
+            wide.append(row)
+        elif near:
+            out[row, near] = process.cdist([query], [keys[i] for i in near],
+                                           scorer=fuzz.WRatio, dtype=np.uint8,
+                                           workers=-1)[0]
+    if wide:
+        out[wide] = process.cdist([queries[row] for row in wide], keys, scorer=fuzz.WRatio,
+                                  dtype=np.uint8, workers=-1)
+    return out
 
 
 def _status(value: str) -> pl.Expr:
