@@ -43,8 +43,8 @@ from validator.inputs.entries import ENTRY_SCHEMA
 from validator.text.datafile import Refusal, data_file, read_model, refused
 from validator.text.normalize import name_key, name_key_expr
 
-__all__ = ["ACCEPT_MARGIN", "ACCEPT_SCORE", "RESOLVED_SCHEMA", "Admits", "resolve",
-           "split_main_extra"]
+__all__ = ["ACCEPT_MARGIN", "ACCEPT_SCORE", "RESOLVED_SCHEMA", "Admits", "Readings",
+           "keep_readings", "prepare", "readings", "resolve", "split_main_extra"]
 
 ACCEPT_SCORE = 90.0
 ACCEPT_MARGIN = 8.0
@@ -146,6 +146,49 @@ def _lookup(cards: CardDB) -> _Lookup:
     return held
 
 
+def _table(cards: CardDB, admits: Admits) -> pl.DataFrame:
+    """The card table of ``admits`` (made once per card data)."""
+    lookup = _lookup(cards)
+    table = lookup.tables.get(admits)
+    if table is None:
+        table = lookup.tables[admits] = _card_table(cards, admits)
+    return table
+
+
+def prepare(cards: CardDB, fmt: Format | Admits | None = None) -> None:
+    """Make what resolving against ``cards`` under ``fmt`` needs (the names, the card table,
+    the fuzzy choices) before the first entries come."""
+    admits = fmt if isinstance(fmt, Admits) else Admits.of(fmt)
+    _choices(_lookup(cards).names, _table(cards, admits))
+
+
+#: the readings of typed names made under one format, by (name, slot), and the fuzzy
+#: readings, by key: what one process hands another that resolves against the same cards
+Readings = tuple[dict[tuple[str, str | None], tuple[Any, ...]],
+                 dict[str, tuple[int | None, list[str]]]]
+
+
+def readings(cards: CardDB, fmt: Format | Admits | None = None) -> Readings:
+    """The readings made so far against ``cards`` under ``fmt``."""
+    admits = fmt if isinstance(fmt, Admits) else Admits.of(fmt)
+    lookup = _lookup(cards)
+    return (dict(lookup.readings.get(admits, {})), dict(lookup.fuzzy.get(admits, {})))
+
+
+def keep_readings(cards: CardDB, fmt: Format | Admits | None, made: Readings) -> None:
+    """Keep readings another process made against the same card data and format (from
+    :func:`readings`): these names are not read again here."""
+    admits = fmt if isinstance(fmt, Admits) else Admits.of(fmt)
+    lookup = _lookup(cards)
+    names, fuzzy = lookup.readings.setdefault(admits, {}), lookup.fuzzy.setdefault(admits, {})
+    if len(names) + len(made[0]) > _KEEP_READINGS:
+        names.clear()
+    names.update(made[0])
+    if len(fuzzy) + len(made[1]) > _KEEP_FUZZY:
+        fuzzy.clear()
+    fuzzy.update(made[1])
+
+
 def _names(typed: pl.DataFrame, cards: CardDB, admits: Admits) -> pl.DataFrame:
     """Per distinct (typed name, slot): the card read, or the tie, or fuzzy suggestions;
     each reading made once per card data and format (a page reads a player's names again)."""
@@ -176,9 +219,7 @@ def _read_names(distinct: pl.DataFrame, cards: CardDB, admits: Admits) -> pl.Dat
         pl.col("name").str.normalize("NFC").str.strip_chars().alias("exact"),
         name_key_expr(pl.col("name")).alias("key"))
     lookup = _lookup(cards)
-    table = lookup.tables.get(admits)
-    if table is None:
-        table = lookup.tables[admits] = _card_table(cards, admits)
+    table = _table(cards, admits)
     names = lookup.names
     found = _candidates(distinct.select("name", "slot", "exact", "key"), names).join(
         table, on="card_id", how="left")

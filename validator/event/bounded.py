@@ -196,6 +196,10 @@ class Reader:
         weakref.finalize(self, process.kill)  # a reader dropped unclosed ends its process
         return mine
 
+    def start(self) -> None:
+        """Start the reading process now (else the first batch starts it)."""
+        self._start()
+
     def close(self) -> None:
         """End the reading process (a new one starts for the next batch)."""
         if self._process is not None:
