@@ -276,3 +276,66 @@ def test_each_typed_name_is_read_once_per_card_data(demo_db: CardDB,
     assert {name: again[name] for name in first} == first
     assert asked == [[new]]
     assert again[new]["status"] == "unresolved"
+
+
+@pytest.mark.parametrize("queries", [["13243124", "89631139"],  # unknown passcodes' digits
+                                     ["ashblosom", "potofgreedd", "金満で謙虚な壺x"],
+                                     ["pot of greed", "raigeki"]])  # whitespace: every key
+def test_the_loose_similarity_is_that_of_every_key(real_db: CardDB,
+                                                  queries: list[str]) -> None:
+    """Comparing a name only with the keys that share a character with it scores every key
+    as comparing it with all of them does."""
+    import numpy as np
+    from rapidfuzz import fuzz, process
+
+    import validator.engine.resolve as module
+
+    lookup = module._lookup(real_db)
+    keys = module._choices(lookup.names, module._table(real_db, module.Admits.of(
+        load_format("advanced-tcg"))))[0]
+    found = module._loose(queries, keys)
+    every = process.cdist(queries, keys, scorer=fuzz.WRatio, dtype=np.uint8, workers=-1)
+    assert (every > 0).sum() > 0
+    assert np.array_equal(found, every)
+
+
+@pytest.mark.parametrize("most", [1, 3, 20])
+def test_the_highest_scores_are_the_first_of_a_stable_sort(most: int) -> None:
+    import numpy as np
+
+    import validator.engine.resolve as module
+
+    rng = np.random.default_rng(7)
+    for size in (1, 5, 40, 3000):
+        for top in (2, 30, 101):  # many ties, few ties
+            row = rng.integers(0, top, size).astype(np.uint8)
+            expected = np.argsort(-row.astype(np.int16), kind="stable")[:most]
+            assert len(expected) == min(size, most)
+            assert np.array_equal(module._highest(row, most), expected)
+
+
+def test_readings_kept_from_another_process_are_not_read_again(
+        demo_db: CardDB, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The readings one process made, kept by another resolving against the same card
+    data: the names are not read again, and read the same."""
+    import validator.engine.resolve as module
+    from validator.engine.resolve import keep_readings, readings
+
+    fmt = load_format("advanced-tcg")
+    typed = ("Raigeki", "Ash Blosom", "pot of greed")
+    first = _resolved(demo_db, *typed)
+    made = readings(demo_db, fmt)
+    assert {name for name, _ in made[0]} >= set(typed)
+    other = CardDB(demo_db.printings.clone())  # card data of its own, as in another process
+    keep_readings(other, fmt, made)
+    asked: list[list[str]] = []
+    read = module._read_names
+
+    def counted(distinct: pl.DataFrame, cards: CardDB, admits: module.Admits) -> (
+            pl.DataFrame):
+        asked.append(distinct["name"].to_list())
+        return read(distinct, cards, admits)
+
+    monkeypatch.setattr(module, "_read_names", counted)
+    assert _resolved(other, *typed) == first
+    assert asked == []

@@ -367,7 +367,7 @@ def _fuzzy(missing: list[str], names: pl.DataFrame, table: pl.DataFrame) -> pl.D
     # decides what is read; the costlier loose one (WRatio: partial and token matches) only
     # ranks suggestions, for the keys that are not read
     strict = process.cdist(missing, keys, scorer=fuzz.ratio, dtype=np.uint8, workers=-1)
-    near = np.argsort(-strict.astype(np.int16), axis=1, kind="stable")[:, :_SHORTLIST]
+    near = [_highest(row, _SHORTLIST) for row in strict]
     decided: list[tuple[int | None, dict[int, float]]] = []
     for row, key in enumerate(missing):
         strict_by: dict[int, float] = {}
@@ -390,7 +390,7 @@ def _fuzzy(missing: list[str], names: pl.DataFrame, table: pl.DataFrame) -> pl.D
         loose_by: dict[int, float] = {}
         if loose is not None and row in loose_rows:
             scores = loose[loose_rows[row]]
-            for index in np.argsort(-scores.astype(np.int16), kind="stable")[:_SHORTLIST]:
+            for index in _highest(scores, _SHORTLIST):
                 if scores[index] > 0:
                     for card in ids[index]:
                         loose_by[card] = max(loose_by.get(card, 0.0), float(scores[index]))
@@ -407,6 +407,18 @@ def _fuzzy(missing: list[str], names: pl.DataFrame, table: pl.DataFrame) -> pl.D
         suggestions.append(list(dict.fromkeys(ranked_names))[:SUGGESTIONS])
     return pl.DataFrame({"key": missing, "fuzzy_id": ids_out, "suggestions": suggestions},
                         schema=schema)
+
+
+def _highest(scores: Any, most: int) -> Any:
+    """The indices of the ``most`` highest scores of a row, highest first, ties in index
+    order: the first ``most`` of a stable sort of the row, without sorting all of it."""
+    import numpy as np
+
+    if len(scores) <= most:
+        return np.argsort(-scores.astype(np.int16), kind="stable")
+    least = np.partition(scores, len(scores) - most)[len(scores) - most]
+    kept = np.flatnonzero(scores >= least)
+    return kept[np.argsort(-scores[kept].astype(np.int16), kind="stable")][:most]
 
 
 def _loose(queries: list[str], keys: list[str]) -> Any:

@@ -23,7 +23,6 @@ kept read by its content hash. Each player's list and deck is the version
 from __future__ import annotations
 
 import datetime as dt
-import io
 import multiprocessing
 import os
 import pickle
@@ -55,6 +54,7 @@ from validator.event.bounded import (
     ReadFn,
     limit_problem,
     limit_record,
+    pack,
     read_upload,
     still_hit,
     unread,
@@ -192,33 +192,6 @@ def _start_worker(db_path: Path, cards: CardDB, data_dir: Path | None, server: i
 Checked = tuple[EventResult | None, list[Problem], Versions]
 
 
-def _frame(data: bytes) -> pl.DataFrame:
-    return pl.read_ipc(io.BytesIO(data))
-
-
-class _Packer(pickle.Pickler):
-    """A pickler that writes each table as compressed Arrow IPC (a tenth of the bytes, and
-    many times faster to write and read than a pickled polars table), each table once
-    however often it is referred to."""
-
-    def reducer_override(self, obj: Any) -> Any:
-        if isinstance(obj, pl.DataFrame):
-            buffer = io.BytesIO()
-            try:
-                obj.write_ipc(buffer, compression="lz4")
-            except Exception:  # noqa: BLE001 - a table IPC cannot hold is pickled as it is
-                return NotImplemented
-            return _frame, (buffer.getvalue(),)
-        return NotImplemented
-
-
-def _pack(value: object) -> bytes:
-    """``value`` as the checking process sends it to the server (read by ``pickle.loads``)."""
-    buffer = io.BytesIO()
-    _Packer(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(value)
-    return buffer.getvalue()
-
-
 def _sent(checked: Checked) -> Checked:
     """A check made ready to send: the lists as checked sent once when the head judge's
     decisions changed nothing in them."""
@@ -240,7 +213,7 @@ def _check_in_worker() -> bytes:
     if checked[0] is not None:
         setup = _worker.setup()
         made = (_worker.setup_key(), readings(setup.cards, setup.fmt))
-    return _pack((checked, made))
+    return pack((checked, made))
 
 
 @dataclass
