@@ -339,3 +339,20 @@ def test_readings_kept_from_another_process_are_not_read_again(
     monkeypatch.setattr(module, "_read_names", counted)
     assert _resolved(other, *typed) == first
     assert asked == []
+
+
+def test_passcodes_are_looked_up_in_the_entries_order(demo_db: CardDB) -> None:
+    """Each entry's passcode names its card (none for an unknown or missing passcode), row
+    for row, whatever the order and however the entries are split into chunks."""
+    import validator.engine.resolve as module
+
+    known = demo_db.printings["passcode"].drop_nulls().head(3).to_list()
+    codes = [known[2], None, 12, known[0], known[2], known[1], None]
+    entries = pl.concat([entries_frame([{"deck_id": "d", "section": "main", "passcode": code,
+                                         "qty": 1}]) for code in codes], rechunk=False)
+    by_code = dict(demo_db.printings.select("passcode", "card_id").drop_nulls().iter_rows())
+    found = module._code_ids(entries, demo_db)["code_id"].to_list()
+    assert found == [by_code.get(code) for code in codes]
+    assert found[1] is None
+    assert found[2] is None
+    assert found[0] is not None

@@ -123,6 +123,9 @@ class _Lookup:
     # suggestions
     readings: dict[Admits, dict[tuple[str, str | None], tuple[Any, ...]]] = field(
         default_factory=dict)
+    # the printings it was made for, their passcodes and cards, and whether no passcode
+    # names two printings
+    codes: tuple[pl.DataFrame, pl.DataFrame, bool] | None = None
 
 
 #: the lookups of the card data resolved against most recently (a server holds one)
@@ -450,6 +453,26 @@ def _loose(queries: list[str], keys: list[str]) -> Any:
     return out
 
 
+def _code_ids(entries: pl.DataFrame, cards: CardDB) -> pl.DataFrame:
+    """The card of each entry's passcode (``code_id``; null: none, or no passcode), in the
+    entries' order: a join with the printings' passcodes, made once per card data (a
+    lookup in place when a passcode names two printings)."""
+    lookup = _lookup(cards)
+    held = lookup.codes
+    if held is None or held[0] is not cards.printings:
+        codes = cards.printings.select("passcode", pl.col("card_id").alias("code_id")) \
+            .drop_nulls()
+        held = lookup.codes = (cards.printings, codes, codes["passcode"].is_unique().all())
+    codes, unique = held[1], held[2]
+    if not unique:
+        return entries.select(pl.col("passcode").replace_strict(
+            codes["passcode"], codes["code_id"], default=None, return_dtype=pl.Int64)
+            .alias("code_id"))
+    return entries.select(pl.col("passcode").cast(codes.schema["passcode"])).join(
+        codes, on="passcode", how="left", maintain_order="left").select(
+        pl.col("code_id").cast(pl.Int64))
+
+
 def _status(value: str) -> pl.Expr:
     return pl.lit(value, RESOLVED_SCHEMA["status"])
 
@@ -472,11 +495,7 @@ def resolve(entries: pl.DataFrame, cards: CardDB, fmt: Format | Admits | None = 
                                        if column not in entries.columns)
     # lookups join only the key columns and add the results beside the entries, so the
     # entries' other (string) columns are never copied
-    # a passcode names one printing: looked up in place (no join's row indices to build)
-    printings = cards.printings.select("passcode", "card_id").drop_nulls()
-    looked_up = [entries.select(pl.col("passcode").replace_strict(
-        printings["passcode"], printings["card_id"], default=None, return_dtype=pl.Int64)
-        .alias("code_id"))]
+    looked_up = [_code_ids(entries, cards)]
     keys = entries.select("name", pl.col("slot").cast(pl.Utf8))
     typed = _names(keys, cards, admits)
     if not typed.is_empty():
