@@ -341,10 +341,14 @@ def test_readings_kept_from_another_process_are_not_read_again(
     assert asked == []
 
 
-def test_passcodes_are_looked_up_in_the_entries_order(demo_db: CardDB) -> None:
+@pytest.mark.parametrize("few", [0, 2_000])  # by a join, by a dict
+def test_passcodes_are_looked_up_in_the_entries_order(demo_db: CardDB, few: int,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """Each entry's passcode names its card (none for an unknown or missing passcode), row
     for row, whatever the order and however the entries are split into chunks."""
     import validator.engine.resolve as module
+
+    monkeypatch.setattr(module, "_FEW", few)
 
     known = demo_db.printings["passcode"].drop_nulls().head(3).to_list()
     codes = [known[2], None, 12, known[0], known[2], known[1], None]

@@ -58,6 +58,11 @@ def test_player_rows_are_made_once_per_check(tmp_path: Path) -> None:
     assert set(mine["player_id"].to_list()) == {"P1"}
     assert sorted(mine["code"].to_list()) == ["FORBIDDEN_CARD", "MAIN_TOO_SMALL"]
     assert rows.violations_of(report, "P2")["code"].to_list() == ["MAIN_TOO_SMALL"]
+    for player in ("P1", "P2"):
+        assert_frame_equal(rows.item_of(report, player),
+                           report.items.filter(pl.col("player_id") == player))
+        assert rows.item_of(report, player).height == 1
+    assert rows.item_of(report, "nobody").is_empty()
     assert rows.violations_of(report, "P3").is_empty()
     again, _ = state.check_now()
     assert again is not None

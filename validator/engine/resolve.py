@@ -124,8 +124,9 @@ class _Lookup:
     readings: dict[Admits, dict[tuple[str, str | None], tuple[Any, ...]]] = field(
         default_factory=dict)
     # the printings it was made for, their passcodes and cards, and whether no passcode
-    # names two printings
+    # names two printings; the same as a dict, for a few entries
     codes: tuple[pl.DataFrame, pl.DataFrame, bool] | None = None
+    code_of: dict[int, int] | None = None
 
 
 #: the lookups of the card data resolved against most recently (a server holds one)
@@ -453,17 +454,27 @@ def _loose(queries: list[str], keys: list[str]) -> Any:
     return out
 
 
+#: the most entries whose passcodes are looked up one by one (a page's, a judge's check)
+_FEW = 2_000
+
+
 def _code_ids(entries: pl.DataFrame, cards: CardDB) -> pl.DataFrame:
     """The card of each entry's passcode (``code_id``; null: none, or no passcode), in the
     entries' order: a join with the printings' passcodes, made once per card data (a
-    lookup in place when a passcode names two printings)."""
+    lookup in place when a passcode names two printings; a dict for a few entries)."""
     lookup = _lookup(cards)
     held = lookup.codes
     if held is None or held[0] is not cards.printings:
         codes = cards.printings.select("passcode", pl.col("card_id").alias("code_id")) \
             .drop_nulls()
         held = lookup.codes = (cards.printings, codes, codes["passcode"].is_unique().all())
+        lookup.code_of = dict(codes.iter_rows()) if held[2] else None
     codes, unique = held[1], held[2]
+    if lookup.code_of is not None and entries.height <= _FEW:
+        code_of = lookup.code_of
+        return pl.DataFrame({"code_id": [None if code is None else code_of.get(code)
+                                         for code in entries["passcode"].to_list()]},
+                            schema={"code_id": pl.Int64()})
     if not unique:
         return entries.select(pl.col("passcode").replace_strict(
             codes["passcode"], codes["code_id"], default=None, return_dtype=pl.Int64)

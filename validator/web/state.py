@@ -143,6 +143,7 @@ class PlayerRows:
     submitted: RowsBy | None
     problems: dict[str, list[Problem]]
     _violations: tuple[Report, RowsBy] | None = None
+    _items: tuple[Report, RowsBy] | None = None
 
     @classmethod
     def of(cls, result: EventResult) -> PlayerRows:
@@ -157,6 +158,14 @@ class PlayerRows:
     def problems_of(self, player_id: str) -> list[Problem]:
         """The check's problems of the player's rows, in their order."""
         return self.problems.get(player_id, [])
+
+    def item_of(self, report: Report, player_id: str) -> pl.DataFrame:
+        """The player's row of the judgement's player table (``report``: of this check)."""
+        held = self._items
+        if held is None or held[0] is not report:
+            held = (report, RowsBy(report.items, "player_id"))
+            self._items = held
+        return held[1].of(player_id)
 
     def violations_of(self, report: Report, player_id: str) -> pl.DataFrame:
         """The player's rows of the judgement's violations (``report``: of this check)."""
