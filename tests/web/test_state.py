@@ -63,6 +63,9 @@ def test_player_rows_are_made_once_per_check(tmp_path: Path) -> None:
                            report.items.filter(pl.col("player_id") == player))
         assert rows.item_of(report, player).height == 1
     assert rows.item_of(report, "nobody").is_empty()
+    assert_frame_equal(rows.player_of("P2"), result.players.filter(pl.col("player_id") == "P2"))
+    assert rows.player_of("P2").height == 1
+    assert rows.player_of("nobody").is_empty()
     assert rows.violations_of(report, "P3").is_empty()
     again, _ = state.check_now()
     assert again is not None

@@ -144,6 +144,7 @@ class PlayerRows:
     problems: dict[str, list[Problem]]
     _violations: tuple[Report, RowsBy] | None = None
     _items: tuple[Report, RowsBy] | None = None
+    _players: RowsBy | None = None
 
     @classmethod
     def of(cls, result: EventResult) -> PlayerRows:
@@ -158,6 +159,12 @@ class PlayerRows:
     def problems_of(self, player_id: str) -> list[Problem]:
         """The check's problems of the player's rows, in their order."""
         return self.problems.get(player_id, [])
+
+    def player_of(self, player_id: str) -> pl.DataFrame:
+        """The player's row of the check's player table."""
+        if self._players is None:
+            self._players = RowsBy(self.result.players, "player_id")
+        return self._players.of(player_id)
 
     def item_of(self, report: Report, player_id: str) -> pl.DataFrame:
         """The player's row of the judgement's player table (``report``: of this check)."""
