@@ -360,3 +360,34 @@ def test_passcodes_are_looked_up_in_the_entries_order(demo_db: CardDB, few: int,
     assert found[1] is None
     assert found[2] is None
     assert found[0] is not None
+
+
+@pytest.mark.parametrize("typed", [True, False])  # names and passcodes; passcodes only
+def test_a_few_entries_read_as_many_do(real_db: CardDB, typed: bool,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A page's few entries, their readings put beside them row by row, read as the same
+    entries do among many (joined by distinct name)."""
+    from polars.testing import assert_frame_equal
+
+    import validator.engine.resolve as module
+
+    rows: list[dict[str, object]] = [
+        {"deck_id": "d", "section": "main", "passcode": 89631139, "qty": 3, "line": 1},
+        {"deck_id": "d", "section": "main", "passcode": 12, "qty": 1, "line": 2},
+        {"deck_id": "d", "section": "extra", "passcode": 1861629, "qty": 1, "line": 3,
+         "slot": "main_or_extra"}]
+    if typed:
+        rows += [{"deck_id": "d", "section": "main", "name": name, "qty": 1, "line": 4 + i,
+                  "slot": slot} for i, (name, slot) in enumerate(
+                      [("Raigeki", None), ("Ash Blosom", None), ("Raigeki", "spell"),
+                       ("13243124", None), ("Dark Magician", "monster"), ("Raigeki", None),
+                       ("no such card at all", None)])]
+    entries = entries_frame(rows)
+    fmt = load_format("advanced-tcg")
+    monkeypatch.setattr(module, "_FEW", 0)
+    many = resolve(entries, real_db, fmt)
+    monkeypatch.setattr(module, "_FEW", 2_000)
+    few = resolve(entries, real_db, fmt)
+    assert few.height == entries.height
+    assert few["status"].cast(pl.Utf8).to_list().count("ok") >= 2
+    assert_frame_equal(few, many)

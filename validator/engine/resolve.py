@@ -199,22 +199,47 @@ def _names(typed: pl.DataFrame, cards: CardDB, admits: Admits) -> pl.DataFrame:
     distinct = typed.drop_nulls("name").unique().sort("name", "slot", nulls_last=True)
     if distinct.is_empty():
         return pl.DataFrame(schema=_NAME_SCHEMA)
-    made = _lookup(cards).readings.setdefault(admits, {})
     pairs = list(zip(distinct["name"].to_list(), distinct["slot"].to_list(), strict=True))
-    new = [pair for pair in pairs if pair not in made]
-    if len(made) + len(new) > _KEEP_READINGS:
-        made.clear()
-    if new:
-        read = _read_names(pl.DataFrame(new, schema={"name": pl.Utf8(), "slot": pl.Utf8()},
-                                        orient="row"), cards, admits)
-        for name, slot, *reading in read.iter_rows():
-            made[name, slot] = tuple(reading)
+    made = _made(pairs, cards, admits)
     columns = list(zip(*(made[pair] for pair in pairs), strict=True))
     return pl.DataFrame({"name": [name for name, _ in pairs],
                          "slot": [slot for _, slot in pairs],
                          **{column: list(values) for column, values in
                             zip(list(_NAME_SCHEMA)[2:], columns, strict=True)}},
                         schema=_NAME_SCHEMA)
+
+
+def _made(pairs: list[tuple[str, str | None]], cards: CardDB, admits: Admits) -> dict[
+        tuple[str, str | None], tuple[Any, ...]]:
+    """The readings of the card data and format, those of ``pairs`` (distinct) among them."""
+    made = _lookup(cards).readings.setdefault(admits, {})
+    new = [pair for pair in pairs if pair not in made]
+    if len(made) + len(new) > _KEEP_READINGS:
+        made.clear()
+        new = pairs
+    if new:
+        read = _read_names(pl.DataFrame(new, schema={"name": pl.Utf8(), "slot": pl.Utf8()},
+                                        orient="row"), cards, admits)
+        for name, slot, *reading in read.iter_rows():
+            made[name, slot] = tuple(reading)
+    return made
+
+
+def _names_of_rows(keys: pl.DataFrame, cards: CardDB, admits: Admits) -> pl.DataFrame:
+    """:func:`_names`' readings beside each of a few entries (``keys``: their name and
+    slot), as the join of :func:`resolve` puts them: without a frame of distinct names."""
+    rows = list(zip(keys["name"].to_list(), keys["slot"].to_list(), strict=True))
+    pairs = sorted({row for row in rows if row[0] is not None},
+                   key=lambda pair: (pair[0], pair[1] is None, pair[1] or ""))
+    made = _made(pairs, cards, admits) if pairs else {}
+    empty = (None,) * (len(_NAME_SCHEMA) - 2)
+    columns: list[tuple[Any, ...]] = list(zip(
+        *(made[row] if row[0] is not None else empty for row in rows), strict=True)) or [
+        () for _ in empty]
+    return pl.DataFrame({column: list(values) for column, values in
+                         zip(list(_NAME_SCHEMA)[2:], columns, strict=True)},
+                        schema={k: v for k, v in _NAME_SCHEMA.items()
+                                if k not in ("name", "slot")})
 
 
 def _read_names(distinct: pl.DataFrame, cards: CardDB, admits: Admits) -> pl.DataFrame:
@@ -508,12 +533,18 @@ def resolve(entries: pl.DataFrame, cards: CardDB, fmt: Format | Admits | None = 
     # entries' other (string) columns are never copied
     looked_up = [_code_ids(entries, cards)]
     keys = entries.select("name", pl.col("slot").cast(pl.Utf8))
-    typed = _names(keys, cards, admits)
-    if not typed.is_empty():
-        looked_up.append(keys.join(typed, on=["name", "slot"], how="left", nulls_equal=True,
-                                   maintain_order="left").drop("name", "slot"))
+    if entries.height <= _FEW:  # a page's or a judge's few entries: no join to build
+        looked_up.append(_names_of_rows(keys, cards, admits))
+        typed = None
+    else:
+        typed = _names(keys, cards, admits)
+        if not typed.is_empty():
+            looked_up.append(keys.join(typed, on=["name", "slot"], how="left",
+                                       nulls_equal=True, maintain_order="left")
+                             .drop("name", "slot"))
     keyed = pl.concat([entries, *looked_up], how="horizontal")
-    if typed.is_empty():  # decks given by passcode only: nothing was looked up by name
+    if typed is not None and typed.is_empty():  # decks given by passcode only: nothing was
+        # looked up by name
         keyed = keyed.with_columns(
             [pl.lit(None, dtype).alias(column) for column, dtype in _NAME_SCHEMA.items()
              if column not in ("name", "slot")])
