@@ -72,6 +72,7 @@ from validator.inputs.registrations.read import Registrations
 from validator.judging.decisions import Decision
 from validator.judging.penalties import Policy, load_policy, policy_from_toml
 from validator.report.model import Report, judged_event
+from validator.text.i18n import LANGS, catalog
 from validator.vocab import REGULATIONS, Lang, Regulation
 
 __all__ = ["CUSTOM_POLICY", "EventState", "PlayerRows", "RowsBy", "Snapshot", "safe_name"]
@@ -303,8 +304,8 @@ class EventState:
 
     def prepare(self) -> None:
         """Start, in the background, what the first check needs: the reading process, the
-        setup, its card table and the resolver's names (a check asking for one meanwhile
-        waits for it rather than making it again)."""
+        setup, its card table, the resolver's names and the message catalogs (a check asking
+        for one meanwhile waits for it rather than making it again)."""
         def reader() -> None:
             with self._reading:
                 if self._reader is None:
@@ -316,6 +317,8 @@ class EventState:
                 setup = self.setup()
                 self.card_table(setup)
                 prepare(setup.cards, setup.fmt)
+            for lang in LANGS:  # the violations' messages are written in every language
+                catalog(lang)
 
         for work in (reader, cards):
             threading.Thread(target=self._quietly, args=(work,), name="prepare",
