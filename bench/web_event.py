@@ -1,6 +1,7 @@
 """The web app at national size: a 7,443-player event from real decks and real card data.
 
-``python -m bench.web_event [--players 7443] [--requests 300] [--clients 4] [--data-dir D]``
+``python -m bench.web_event [--players 7443] [--requests 300] [--clients 4] [--data-dir D]
+[--baseline REV] [--settle 5]``
 imports the real card data of ``../shared/data`` into a data store (``deckcheck data import``
 of YGOJSON, EDOPro's delta cdb and every TCG list; ``--data-dir`` keeps it for the next run),
 makes an event of ``--players`` players from the real decks of ``../shared/data/decks``
@@ -16,7 +17,8 @@ times). Prints one JSON line.
 ``--baseline REV`` runs the same event first on a server of revision ``REV`` (a temporary git
 worktree of it, its code served by this environment), then on this one, and prints both
 side by side with this one's figures as ratios of the baseline's (a shared machine's load
-changes both alike).
+changes both alike). ``--settle`` is how long the server is left between making the event
+and the first upload (its checking process makes ready what the first check needs).
 """
 
 from __future__ import annotations
@@ -53,7 +55,7 @@ PLAYERS = 7_443
 #: 8 MB of lists on a machine busy with other work
 READ_SECONDS = 120
 #: how long the server is left after the event is made, before the first upload (an
-#: organizer does not upload within a second of making the event)
+#: organizer does not upload within a second of making the event; ``--settle``)
 SETTLE_SECONDS = 5.0
 
 
@@ -250,7 +252,8 @@ def _judge_check(client: httpx.Client, player: str, prepared: object) -> object:
 
 
 def run(players: int, requests: int, clients: int, data_dir: Path | None,
-        shared: Path, baseline: str | None = None) -> dict[str, Any]:
+        shared: Path, baseline: str | None = None,
+        settle: float = SETTLE_SECONDS) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as temp:
         folder = data_dir or Path(temp) / "data"
         import_s = build_store(shared, folder)
@@ -259,7 +262,7 @@ def run(players: int, requests: int, clients: int, data_dir: Path | None,
                  "zip_mb": round(len(archive) / 1e6, 2), "import_s": round(import_s, 2)}
         if baseline is None:
             return sizes | _served(Path(temp), folder, csv, archive, players, requests,
-                                   clients)
+                                   clients, settle)
         code = Path(temp) / "baseline"
         here = Path(__file__).resolve().parents[1]
         subprocess.run(["git", "-C", str(here), "worktree", "add", "--detach", str(code),
@@ -267,12 +270,13 @@ def run(players: int, requests: int, clients: int, data_dir: Path | None,
         try:
             (Path(temp) / "before").mkdir()
             before = _served(Path(temp) / "before", folder, csv, archive, players, requests,
-                             clients, code)
+                             clients, settle, code)
         finally:
             subprocess.run(["git", "-C", str(here), "worktree", "remove", "--force",
                             str(code)], check=True, capture_output=True)
         (Path(temp) / "after").mkdir()
-        after = _served(Path(temp) / "after", folder, csv, archive, players, requests, clients)
+        after = _served(Path(temp) / "after", folder, csv, archive, players, requests, clients,
+                        settle)
     return sizes | {"baseline": baseline, "before": before, "after": after,
                     "after_over_before": _ratios(before, after)}
 
@@ -291,7 +295,8 @@ def _ratios(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
 
 
 def _served(temp: Path, folder: Path, csv: bytes, archive: bytes, players: int,
-            requests: int, clients: int, code: Path | None = None) -> dict[str, Any]:
+            requests: int, clients: int, settle: float,
+            code: Path | None = None) -> dict[str, Any]:
     """The event's figures on one server (``code``: the checkout served)."""
     from tests.web.server import free_port
 
@@ -303,7 +308,7 @@ def _served(temp: Path, folder: Path, csv: bytes, archive: bytes, players: int,
                                         "date": "2026-12-05", "format": "advanced-tcg",
                                         "regulation": "th", "lang": "en"})
             _wait_checked(client)
-            time.sleep(SETTLE_SECONDS)
+            time.sleep(settle)
             upload_cpu = _tree_cpu(server.process.pid)
             lists_s = _upload(client, token, "/upload/registrations", "lists.csv", csv,
                               "text/csv")
@@ -356,9 +361,11 @@ def main() -> None:
     parser.add_argument("--shared", type=Path, default=SHARED)
     parser.add_argument("--baseline", default=None, metavar="REV",
                         help="first run the event on a server of this git revision")
+    parser.add_argument("--settle", type=float, default=SETTLE_SECONDS,
+                        help="seconds between making the event and the first upload")
     args = parser.parse_args()
     print(json.dumps(run(args.players, args.requests, args.clients, args.data_dir,
-                         args.shared, args.baseline)))
+                         args.shared, args.baseline, args.settle)))
 
 
 if __name__ == "__main__":
