@@ -1,6 +1,7 @@
 """The web app at national size: a 7,443-player event from real decks and real card data.
 
-``python -m bench.web_event [--players 7443] [--requests 300] [--clients 4] [--data-dir D]``
+``python -m bench.web_event [--players 7443] [--requests 300] [--clients 4] [--data-dir D]
+[--baseline REV] [--settle 5]``
 imports the real card data of ``../shared/data`` into a data store (``deckcheck data import``
 of YGOJSON, EDOPro's delta cdb and every TCG list; ``--data-dir`` keeps it for the next run),
 makes an event of ``--players`` players from the real decks of ``../shared/data/decks``
@@ -12,6 +13,12 @@ many judge deck checks (players drawn at random, seeded), sent by ``--clients`` 
 once, and reads the server's memory (RSS, its own and that of the processes it started) and
 its CPU time per request (which a machine shared with other work changes less than the
 times). Prints one JSON line.
+
+``--baseline REV`` runs the same event first on a server of revision ``REV`` (a temporary git
+worktree of it, its code served by this environment), then on this one, and prints both
+side by side with this one's figures as ratios of the baseline's (a shared machine's load
+changes both alike). ``--settle`` is how long the server is left between making the event
+and the first upload (its checking process makes ready what the first check needs).
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import os
 import random
 import re
 import statistics
@@ -46,6 +54,9 @@ PLAYERS = 7_443
 #: the longest an upload may take to read: the server's default of 10 s is too short for
 #: 8 MB of lists on a machine busy with other work
 READ_SECONDS = 120
+#: how long the server is left after the event is made, before the first upload (an
+#: organizer does not upload within a second of making the event; ``--settle``)
+SETTLE_SECONDS = 5.0
 
 
 def build_store(shared: Path, folder: Path) -> float:
@@ -119,16 +130,35 @@ def _children(pid: int) -> list[int]:
     return out
 
 
-class Serve:
-    """``deckcheck serve`` on a free loopback port with a data store."""
+def _tree_cpu(pid: int) -> float:
+    """The CPU time (user and system, seconds) of a process and the processes it started
+    that still run."""
+    try:
+        return cpu_seconds(pid) + sum(_tree_cpu(child) for child in _children(pid))
+    except OSError:
+        return 0.0
 
-    def __init__(self, db: Path, data_dir: Path, port: int) -> None:
+
+def _checking(pid: int) -> int | None:
+    """The server's checking process (the one of its processes that holds the most)."""
+    sizes = {child: _rss_mb(child)["peak_mb"] for child in _children(pid)}
+    return max(sizes, key=lambda child: sizes[child]) if sizes else None
+
+
+class Serve:
+    """``deckcheck serve`` on a free loopback port with a data store; ``code``: the
+    checkout whose code is served (None: this one)."""
+
+    def __init__(self, db: Path, data_dir: Path, port: int, code: Path | None = None) -> None:
         self.url = f"http://127.0.0.1:{port}"
         self.log = (db.parent / "serve.log").open("wb")
+        command = [str(EXE)] if code is None else [
+            sys.executable, "-c", "import sys; from validator.cli import main; sys.exit(main())"]
+        env = None if code is None else {**os.environ, "PYTHONPATH": str(code)}
         self.process = subprocess.Popen(
-            [str(EXE), "serve", "--db", str(db), "--port", str(port), "--data-dir",
+            [*command, "serve", "--db", str(db), "--port", str(port), "--data-dir",
              str(data_dir), "--read-seconds", str(READ_SECONDS)], stdout=self.log,
-            stderr=subprocess.STDOUT)
+            stderr=subprocess.STDOUT, env=env, cwd=code)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             try:
@@ -222,48 +252,97 @@ def _judge_check(client: httpx.Client, player: str, prepared: object) -> object:
 
 
 def run(players: int, requests: int, clients: int, data_dir: Path | None,
-        shared: Path) -> dict[str, Any]:
-    from tests.web.server import free_port
-
+        shared: Path, baseline: str | None = None,
+        settle: float = SETTLE_SECONDS) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as temp:
         folder = data_dir or Path(temp) / "data"
         import_s = build_store(shared, folder)
         csv, archive, real = event_files(shared, folder, players)
-        server = Serve(Path(temp) / "event.sqlite", folder, free_port())
+        sizes = {"players": players, "real_decks": real, "csv_mb": round(len(csv) / 1e6, 2),
+                 "zip_mb": round(len(archive) / 1e6, 2), "import_s": round(import_s, 2)}
+        if baseline is None:
+            return sizes | _served(Path(temp), folder, csv, archive, players, requests,
+                                   clients, settle)
+        code = Path(temp) / "baseline"
+        here = Path(__file__).resolve().parents[1]
+        subprocess.run(["git", "-C", str(here), "worktree", "add", "--detach", str(code),
+                        baseline], check=True, capture_output=True)
         try:
-            with httpx.Client(base_url=server.url, timeout=600) as client:
-                token = _token(client)
-                client.post("/event", data={"csrf": token, "name": "National",
-                                            "date": "2026-12-05", "format": "advanced-tcg",
-                                            "regulation": "th", "lang": "en"})
-                _wait_checked(client)
-                lists_s = _upload(client, token, "/upload/registrations", "lists.csv", csv,
-                                  "text/csv")
-                decks_s = _upload(client, token, "/upload/decks", "decks.zip", archive,
-                                  "application/zip")
-                status = json.loads(client.get("/status.json").text)
-                began = time.perf_counter()
-                home = client.get("/")
-                home_s = time.perf_counter() - began
-                if home.status_code != 200 or not status["ready"]:
-                    raise SystemExit(f"no results: {status}\n"
-                                     + (Path(temp) / "serve.log").read_text()[-3000:])
-            chosen = random.Random(7).choices(range(players), k=requests)
-            jobs = [player_id(n) for n in chosen]
-            pid = server.process.pid
-            cpu = cpu_seconds(pid)
-            pages = _timed(server.url, jobs, clients, _player_page)
-            pages_cpu, cpu = cpu_seconds(pid) - cpu, cpu_seconds(pid)
-            checks = _timed(server.url, jobs, clients, _judge_check)
-            checks_cpu = cpu_seconds(pid) - cpu
-            memory = {"server": _rss_mb(server.process.pid),
-                      "started": [_rss_mb(p) for p in _children(server.process.pid)]}
+            (Path(temp) / "before").mkdir()
+            before = _served(Path(temp) / "before", folder, csv, archive, players, requests,
+                             clients, settle, code)
         finally:
-            server.close()
-    return {"players": players, "real_decks": real, "csv_mb": round(len(csv) / 1e6, 2),
-            "zip_mb": round(len(archive) / 1e6, 2), "import_s": round(import_s, 2),
-            "lists_to_results_s": round(lists_s, 2), "decks_to_results_s": round(decks_s, 2),
-            "together_s": round(lists_s + decks_s, 2), "home_page_s": round(home_s, 3),
+            subprocess.run(["git", "-C", str(here), "worktree", "remove", "--force",
+                            str(code)], check=True, capture_output=True)
+        (Path(temp) / "after").mkdir()
+        after = _served(Path(temp) / "after", folder, csv, archive, players, requests, clients,
+                        settle)
+    return sizes | {"baseline": baseline, "before": before, "after": after,
+                    "after_over_before": _ratios(before, after)}
+
+
+def _ratios(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
+    """Each figure of ``after`` as a share of the same figure of ``before``."""
+    out: dict[str, Any] = {}
+    for key, value in after.items():
+        was = before.get(key)
+        if isinstance(value, dict) and isinstance(was, dict):
+            out[key] = _ratios(was, value)
+        elif isinstance(value, int | float) and isinstance(was, int | float) and was \
+                and key != "n":
+            out[key] = round(value / was, 2)
+    return out
+
+
+def _served(temp: Path, folder: Path, csv: bytes, archive: bytes, players: int,
+            requests: int, clients: int, settle: float,
+            code: Path | None = None) -> dict[str, Any]:
+    """The event's figures on one server (``code``: the checkout served)."""
+    from tests.web.server import free_port
+
+    server = Serve(temp / "event.sqlite", folder, free_port(), code)
+    try:
+        with httpx.Client(base_url=server.url, timeout=600) as client:
+            token = _token(client)
+            client.post("/event", data={"csrf": token, "name": "National",
+                                        "date": "2026-12-05", "format": "advanced-tcg",
+                                        "regulation": "th", "lang": "en"})
+            _wait_checked(client)
+            time.sleep(settle)
+            upload_cpu = _tree_cpu(server.process.pid)
+            lists_s = _upload(client, token, "/upload/registrations", "lists.csv", csv,
+                              "text/csv")
+            lists_cpu = _tree_cpu(server.process.pid) - upload_cpu
+            decks_s = _upload(client, token, "/upload/decks", "decks.zip", archive,
+                              "application/zip")
+            decks_cpu = _tree_cpu(server.process.pid) - upload_cpu - lists_cpu
+            status = json.loads(client.get("/status.json").text)
+            began = time.perf_counter()
+            home = client.get("/")
+            home_s = time.perf_counter() - began
+            if home.status_code != 200 or not status["ready"]:
+                raise SystemExit(f"no results: {status}\n"
+                                 + (temp / "serve.log").read_text()[-3000:])
+        chosen = random.Random(7).choices(range(players), k=requests)
+        jobs = [player_id(n) for n in chosen]
+        pid = server.process.pid
+        cpu = cpu_seconds(pid)
+        pages = _timed(server.url, jobs, clients, _player_page)
+        pages_cpu, cpu = cpu_seconds(pid) - cpu, cpu_seconds(pid)
+        checks = _timed(server.url, jobs, clients, _judge_check)
+        checks_cpu = cpu_seconds(pid) - cpu
+        checking = _checking(server.process.pid)
+        memory = {"server": _rss_mb(server.process.pid),
+                  "checking": None if checking is None else _rss_mb(checking),
+                  "started": [_rss_mb(p) for p in _children(server.process.pid)]}
+    finally:
+        server.close()
+    return {"lists_to_results_s": round(lists_s, 2), "decks_to_results_s": round(decks_s, 2),
+            "together_s": round(lists_s + decks_s, 2),
+            # the CPU time of the server and the processes it runs, from upload to results
+            "upload_cpu_s": {"lists": round(lists_cpu, 2), "decks": round(decks_cpu, 2),
+                             "together": round(lists_cpu + decks_cpu, 2)},
+            "home_page_s": round(home_s, 3),
             "clients": clients, "player_page": _figures(pages),
             "judge_check": _figures(checks),
             # the server's CPU time per request, the judge's page that fetches the form included
@@ -280,9 +359,13 @@ def main() -> None:
     parser.add_argument("--data-dir", type=Path, default=None,
                         help="where the imported card data is kept between runs")
     parser.add_argument("--shared", type=Path, default=SHARED)
+    parser.add_argument("--baseline", default=None, metavar="REV",
+                        help="first run the event on a server of this git revision")
+    parser.add_argument("--settle", type=float, default=SETTLE_SECONDS,
+                        help="seconds between making the event and the first upload")
     args = parser.parse_args()
     print(json.dumps(run(args.players, args.requests, args.clients, args.data_dir,
-                         args.shared)))
+                         args.shared, args.baseline, args.settle)))
 
 
 if __name__ == "__main__":

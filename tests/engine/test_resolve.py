@@ -276,3 +276,118 @@ def test_each_typed_name_is_read_once_per_card_data(demo_db: CardDB,
     assert {name: again[name] for name in first} == first
     assert asked == [[new]]
     assert again[new]["status"] == "unresolved"
+
+
+@pytest.mark.parametrize("queries", [["13243124", "89631139"],  # unknown passcodes' digits
+                                     ["ashblosom", "potofgreedd", "金満で謙虚な壺x"],
+                                     ["pot of greed", "raigeki"]])  # whitespace: every key
+def test_the_loose_similarity_is_that_of_every_key(real_db: CardDB,
+                                                  queries: list[str]) -> None:
+    """Comparing a name only with the keys that share a character with it scores every key
+    as comparing it with all of them does."""
+    import numpy as np
+    from rapidfuzz import fuzz, process
+
+    import validator.engine.resolve as module
+
+    lookup = module._lookup(real_db)
+    keys = module._choices(lookup.names, module._table(real_db, module.Admits.of(
+        load_format("advanced-tcg"))))[0]
+    found = module._loose(queries, keys)
+    every = process.cdist(queries, keys, scorer=fuzz.WRatio, dtype=np.uint8, workers=-1)
+    assert (every > 0).sum() > 0
+    assert np.array_equal(found, every)
+
+
+@pytest.mark.parametrize("most", [1, 3, 20])
+def test_the_highest_scores_are_the_first_of_a_stable_sort(most: int) -> None:
+    import numpy as np
+
+    import validator.engine.resolve as module
+
+    rng = np.random.default_rng(7)
+    for size in (1, 5, 40, 3000):
+        for top in (2, 30, 101):  # many ties, few ties
+            row = rng.integers(0, top, size).astype(np.uint8)
+            expected = np.argsort(-row.astype(np.int16), kind="stable")[:most]
+            assert len(expected) == min(size, most)
+            assert np.array_equal(module._highest(row, most), expected)
+
+
+def test_readings_kept_from_another_process_are_not_read_again(
+        demo_db: CardDB, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The readings one process made, kept by another resolving against the same card
+    data: the names are not read again, and read the same."""
+    import validator.engine.resolve as module
+    from validator.engine.resolve import keep_readings, readings
+
+    fmt = load_format("advanced-tcg")
+    typed = ("Raigeki", "Ash Blosom", "pot of greed")
+    first = _resolved(demo_db, *typed)
+    made = readings(demo_db, fmt)
+    assert {name for name, _ in made[0]} >= set(typed)
+    other = CardDB(demo_db.printings.clone())  # card data of its own, as in another process
+    keep_readings(other, fmt, made)
+    asked: list[list[str]] = []
+    read = module._read_names
+
+    def counted(distinct: pl.DataFrame, cards: CardDB, admits: module.Admits) -> (
+            pl.DataFrame):
+        asked.append(distinct["name"].to_list())
+        return read(distinct, cards, admits)
+
+    monkeypatch.setattr(module, "_read_names", counted)
+    assert _resolved(other, *typed) == first
+    assert asked == []
+
+
+@pytest.mark.parametrize("few", [0, 2_000])  # by a join, by a dict
+def test_passcodes_are_looked_up_in_the_entries_order(demo_db: CardDB, few: int,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each entry's passcode names its card (none for an unknown or missing passcode), row
+    for row, whatever the order and however the entries are split into chunks."""
+    import validator.engine.resolve as module
+
+    monkeypatch.setattr(module, "_FEW", few)
+
+    known = demo_db.printings["passcode"].drop_nulls().head(3).to_list()
+    codes = [known[2], None, 12, known[0], known[2], known[1], None]
+    entries = pl.concat([entries_frame([{"deck_id": "d", "section": "main", "passcode": code,
+                                         "qty": 1}]) for code in codes], rechunk=False)
+    by_code = dict(demo_db.printings.select("passcode", "card_id").drop_nulls().iter_rows())
+    found = module._code_ids(entries, demo_db)["code_id"].to_list()
+    assert found == [by_code.get(code) for code in codes]
+    assert found[1] is None
+    assert found[2] is None
+    assert found[0] is not None
+
+
+@pytest.mark.parametrize("typed", [True, False])  # names and passcodes; passcodes only
+def test_a_few_entries_read_as_many_do(real_db: CardDB, typed: bool,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A page's few entries, their readings put beside them row by row, read as the same
+    entries do among many (joined by distinct name)."""
+    from polars.testing import assert_frame_equal
+
+    import validator.engine.resolve as module
+
+    rows: list[dict[str, object]] = [
+        {"deck_id": "d", "section": "main", "passcode": 89631139, "qty": 3, "line": 1},
+        {"deck_id": "d", "section": "main", "passcode": 12, "qty": 1, "line": 2},
+        {"deck_id": "d", "section": "extra", "passcode": 1861629, "qty": 1, "line": 3,
+         "slot": "main_or_extra"}]
+    if typed:
+        rows += [{"deck_id": "d", "section": "main", "name": name, "qty": 1, "line": 4 + i,
+                  "slot": slot} for i, (name, slot) in enumerate(
+                      [("Raigeki", None), ("Ash Blosom", None), ("Raigeki", "spell"),
+                       ("13243124", None), ("Dark Magician", "monster"), ("Raigeki", None),
+                       ("no such card at all", None)])]
+    entries = entries_frame(rows)
+    fmt = load_format("advanced-tcg")
+    monkeypatch.setattr(module, "_FEW", 0)
+    many = resolve(entries, real_db, fmt)
+    monkeypatch.setattr(module, "_FEW", 2_000)
+    few = resolve(entries, real_db, fmt)
+    assert few.height == entries.height
+    assert few["status"].cast(pl.Utf8).to_list().count("ok") >= 2
+    assert_frame_equal(few, many)

@@ -204,3 +204,27 @@ def test_uploads_are_sent_in_batches_of_bounded_size(
     assert sizes == [2, 2]
     assert [versions.outcomes[u].read for u in uploads] == [1, 1, 1]
     assert [p.code for p in versions.outcomes[slow].problems] == ["UPLOAD_TOO_SLOW"]
+
+
+def test_a_packed_read_is_the_read_and_a_shared_table_is_sent_once() -> None:
+    """What a reading or checking process sends: its tables as they were (types, lists,
+    enums), a table referred to twice written once."""
+    import pickle
+
+    import polars as pl
+    from polars.testing import assert_frame_equal
+
+    from validator.event.bounded import pack
+    from validator.inputs.entries import entries_frame
+
+    entries = entries_frame([{"deck_id": "P1", "section": "side", "name": "Raigeki", "qty": 2,
+                              "line": 3}]).with_columns(
+        pl.lit(["a", "b"], pl.List(pl.Utf8)).alias("suggestions"))
+    read = DeckFiles(entries, [], ["P1"], {"P1": "P1.ydk"})
+    back = pickle.loads(pack(("read", read, entries)))
+    assert back[0] == "read"
+    assert_frame_equal(back[1].entries, entries)
+    assert back[1].entries.schema == entries.schema
+    assert (back[1].ids, back[1].labels) == (["P1"], {"P1": "P1.ydk"})
+    assert back[2] is back[1].entries
+    assert len(pack((entries, entries))) < 1.5 * len(pack(entries))

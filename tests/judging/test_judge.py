@@ -5,6 +5,7 @@ from __future__ import annotations
 import polars as pl
 import pytest
 
+from validator.cards.db import CardDB
 from validator.errors import InputError
 from validator.judging.judge import card_names, found_deck, unknown_names
 
@@ -56,3 +57,29 @@ def test_card_names_start_with_what_was_typed_first() -> None:
     assert len(found) == 5
     assert all("ash" in name.lower() for name in found)
     assert card_names(demo_cards(), "  ", ("en",)) == []
+
+
+def test_a_list_and_a_deck_resolved_together_read_as_each_alone(demo_db: CardDB) -> None:
+    """The side-by-side resolves a list and a deck in one call: each reads as it does on its
+    own (names, a typo, an unknown passcode, a main-or-extra slot)."""
+    from polars.testing import assert_frame_equal
+
+    from validator.cards.formats import load_format
+    from validator.inputs.entries import entries_frame
+    from validator.judging.judge import _resolved, _resolved_both
+
+    fmt = load_format("advanced-tcg")
+    listed = entries_frame([
+        {"deck_id": "P1", "section": "main", "name": "Raigeki", "qty": 3, "line": 2},
+        {"deck_id": "P1", "section": "main", "name": "Ash Blosom", "qty": 1, "line": 3},
+        {"deck_id": "P1", "section": "side", "passcode": 12, "qty": 1, "line": 4}])
+    deck = entries_frame([
+        {"deck_id": "P1", "section": "main", "passcode": code, "qty": 1, "slot": slot}
+        for code, slot in ((12580477, None), (2857636, "main_or_extra"), (12, None))])
+    found = _resolved_both(listed, deck, demo_db, fmt)
+    alone = (_resolved(listed, demo_db, fmt), _resolved(deck, demo_db, fmt))
+    for together, itself in zip(found, alone, strict=True):
+        assert together is not None
+        assert together.height > 0
+        assert_frame_equal(together, itself)
+    assert _resolved_both(listed, None, demo_db, fmt)[1] is None

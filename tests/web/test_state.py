@@ -58,7 +58,42 @@ def test_player_rows_are_made_once_per_check(tmp_path: Path) -> None:
     assert set(mine["player_id"].to_list()) == {"P1"}
     assert sorted(mine["code"].to_list()) == ["FORBIDDEN_CARD", "MAIN_TOO_SMALL"]
     assert rows.violations_of(report, "P2")["code"].to_list() == ["MAIN_TOO_SMALL"]
+    for player in ("P1", "P2"):
+        assert_frame_equal(rows.item_of(report, player),
+                           report.items.filter(pl.col("player_id") == player))
+        assert rows.item_of(report, player).height == 1
+    assert rows.item_of(report, "nobody").is_empty()
+    assert_frame_equal(rows.player_of("P2"), result.players.filter(pl.col("player_id") == "P2"))
+    assert rows.player_of("P2").height == 1
+    assert rows.player_of("nobody").is_empty()
     assert rows.violations_of(report, "P3").is_empty()
     again, _ = state.check_now()
     assert again is not None
     assert state.rows(again) is not rows
+
+
+def test_a_check_is_sent_from_the_checking_process_as_it_was_made(tmp_path: Path) -> None:
+    """The check the checking process sends reads back as the same tables, the lists as
+    checked sent once when no decision changed them."""
+    import pickle
+
+    from validator.event.bounded import pack
+    from validator.web.state import _sent
+
+    state = EventState(EventDB(tmp_path / "e.sqlite"), demo_cards())
+    state.db.save_settings(EventSettings("E", "2026-12-05", "advanced-tcg", "th", "en"))
+    state.db.add_uploads("registrations", [("lists.csv", (
+        b"Player ID,Section,Qty,Card Name\nP1,main,3,Pot of Greed\nP2,main,1,Raigeki\n"))])
+    checked = state.check_all()
+    result = checked[0]
+    assert result is not None
+    assert result.registered is not None
+    registered = result.registered
+    back = pickle.loads(pack(_sent(checked)))[0]
+    assert back.registered is back.registrations.entries
+    assert_frame_equal(back.registered, registered)
+    for made, sent in ((result.violations, back.violations), (result.players, back.players),
+                       (result.list_check.decks, back.list_check.decks)):
+        assert made.height > 0
+        assert_frame_equal(sent, made)
+    assert back.problems == result.problems

@@ -43,8 +43,8 @@ from validator.inputs.entries import ENTRY_SCHEMA
 from validator.text.datafile import Refusal, data_file, read_model, refused
 from validator.text.normalize import name_key, name_key_expr
 
-__all__ = ["ACCEPT_MARGIN", "ACCEPT_SCORE", "RESOLVED_SCHEMA", "Admits", "resolve",
-           "split_main_extra"]
+__all__ = ["ACCEPT_MARGIN", "ACCEPT_SCORE", "RESOLVED_SCHEMA", "Admits", "Readings",
+           "keep_readings", "prepare", "readings", "resolve", "split_main_extra"]
 
 ACCEPT_SCORE = 90.0
 ACCEPT_MARGIN = 8.0
@@ -123,6 +123,10 @@ class _Lookup:
     # suggestions
     readings: dict[Admits, dict[tuple[str, str | None], tuple[Any, ...]]] = field(
         default_factory=dict)
+    # the printings it was made for, their passcodes and cards, and whether no passcode
+    # names two printings; the same as a dict, for a few entries
+    codes: tuple[pl.DataFrame, pl.DataFrame, bool] | None = None
+    code_of: dict[int, int] | None = None
 
 
 #: the lookups of the card data resolved against most recently (a server holds one)
@@ -146,22 +150,57 @@ def _lookup(cards: CardDB) -> _Lookup:
     return held
 
 
+def _table(cards: CardDB, admits: Admits) -> pl.DataFrame:
+    """The card table of ``admits`` (made once per card data)."""
+    lookup = _lookup(cards)
+    table = lookup.tables.get(admits)
+    if table is None:
+        table = lookup.tables[admits] = _card_table(cards, admits)
+    return table
+
+
+def prepare(cards: CardDB, fmt: Format | Admits | None = None) -> None:
+    """Make what resolving against ``cards`` under ``fmt`` needs (the names, the card table,
+    the fuzzy choices) before the first entries come."""
+    admits = fmt if isinstance(fmt, Admits) else Admits.of(fmt)
+    _choices(_lookup(cards).names, _table(cards, admits))
+
+
+#: the readings of typed names made under one format, by (name, slot), and the fuzzy
+#: readings, by key: what one process hands another that resolves against the same cards
+Readings = tuple[dict[tuple[str, str | None], tuple[Any, ...]],
+                 dict[str, tuple[int | None, list[str]]]]
+
+
+def readings(cards: CardDB, fmt: Format | Admits | None = None) -> Readings:
+    """The readings made so far against ``cards`` under ``fmt``."""
+    admits = fmt if isinstance(fmt, Admits) else Admits.of(fmt)
+    lookup = _lookup(cards)
+    return (dict(lookup.readings.get(admits, {})), dict(lookup.fuzzy.get(admits, {})))
+
+
+def keep_readings(cards: CardDB, fmt: Format | Admits | None, made: Readings) -> None:
+    """Keep readings another process made against the same card data and format (from
+    :func:`readings`): these names are not read again here."""
+    admits = fmt if isinstance(fmt, Admits) else Admits.of(fmt)
+    lookup = _lookup(cards)
+    names, fuzzy = lookup.readings.setdefault(admits, {}), lookup.fuzzy.setdefault(admits, {})
+    if len(names) + len(made[0]) > _KEEP_READINGS:
+        names.clear()
+    names.update(made[0])
+    if len(fuzzy) + len(made[1]) > _KEEP_FUZZY:
+        fuzzy.clear()
+    fuzzy.update(made[1])
+
+
 def _names(typed: pl.DataFrame, cards: CardDB, admits: Admits) -> pl.DataFrame:
     """Per distinct (typed name, slot): the card read, or the tie, or fuzzy suggestions;
     each reading made once per card data and format (a page reads a player's names again)."""
     distinct = typed.drop_nulls("name").unique().sort("name", "slot", nulls_last=True)
     if distinct.is_empty():
         return pl.DataFrame(schema=_NAME_SCHEMA)
-    made = _lookup(cards).readings.setdefault(admits, {})
     pairs = list(zip(distinct["name"].to_list(), distinct["slot"].to_list(), strict=True))
-    new = [pair for pair in pairs if pair not in made]
-    if len(made) + len(new) > _KEEP_READINGS:
-        made.clear()
-    if new:
-        read = _read_names(pl.DataFrame(new, schema={"name": pl.Utf8(), "slot": pl.Utf8()},
-                                        orient="row"), cards, admits)
-        for name, slot, *reading in read.iter_rows():
-            made[name, slot] = tuple(reading)
+    made = _made(pairs, cards, admits)
     columns = list(zip(*(made[pair] for pair in pairs), strict=True))
     return pl.DataFrame({"name": [name for name, _ in pairs],
                          "slot": [slot for _, slot in pairs],
@@ -170,15 +209,46 @@ def _names(typed: pl.DataFrame, cards: CardDB, admits: Admits) -> pl.DataFrame:
                         schema=_NAME_SCHEMA)
 
 
+def _made(pairs: list[tuple[str, str | None]], cards: CardDB, admits: Admits) -> dict[
+        tuple[str, str | None], tuple[Any, ...]]:
+    """The readings of the card data and format, those of ``pairs`` (distinct) among them."""
+    made = _lookup(cards).readings.setdefault(admits, {})
+    new = [pair for pair in pairs if pair not in made]
+    if len(made) + len(new) > _KEEP_READINGS:
+        made.clear()
+        new = pairs
+    if new:
+        read = _read_names(pl.DataFrame(new, schema={"name": pl.Utf8(), "slot": pl.Utf8()},
+                                        orient="row"), cards, admits)
+        for name, slot, *reading in read.iter_rows():
+            made[name, slot] = tuple(reading)
+    return made
+
+
+def _names_of_rows(keys: pl.DataFrame, cards: CardDB, admits: Admits) -> pl.DataFrame:
+    """:func:`_names`' readings beside each of a few entries (``keys``: their name and
+    slot), as the join of :func:`resolve` puts them: without a frame of distinct names."""
+    rows = list(zip(keys["name"].to_list(), keys["slot"].to_list(), strict=True))
+    pairs = sorted({row for row in rows if row[0] is not None},
+                   key=lambda pair: (pair[0], pair[1] is None, pair[1] or ""))
+    made = _made(pairs, cards, admits) if pairs else {}
+    empty = (None,) * (len(_NAME_SCHEMA) - 2)
+    columns: list[tuple[Any, ...]] = list(zip(
+        *(made[row] if row[0] is not None else empty for row in rows), strict=True)) or [
+        () for _ in empty]
+    return pl.DataFrame({column: list(values) for column, values in
+                         zip(list(_NAME_SCHEMA)[2:], columns, strict=True)},
+                        schema={k: v for k, v in _NAME_SCHEMA.items()
+                                if k not in ("name", "slot")})
+
+
 def _read_names(distinct: pl.DataFrame, cards: CardDB, admits: Admits) -> pl.DataFrame:
     """:func:`_names` of distinct (typed name, slot) pairs, none read before."""
     distinct = distinct.with_columns(
         pl.col("name").str.normalize("NFC").str.strip_chars().alias("exact"),
         name_key_expr(pl.col("name")).alias("key"))
     lookup = _lookup(cards)
-    table = lookup.tables.get(admits)
-    if table is None:
-        table = lookup.tables[admits] = _card_table(cards, admits)
+    table = _table(cards, admits)
     names = lookup.names
     found = _candidates(distinct.select("name", "slot", "exact", "key"), names).join(
         table, on="card_id", how="left")
@@ -326,7 +396,7 @@ def _fuzzy(missing: list[str], names: pl.DataFrame, table: pl.DataFrame) -> pl.D
     # decides what is read; the costlier loose one (WRatio: partial and token matches) only
     # ranks suggestions, for the keys that are not read
     strict = process.cdist(missing, keys, scorer=fuzz.ratio, dtype=np.uint8, workers=-1)
-    near = np.argsort(-strict.astype(np.int16), axis=1, kind="stable")[:, :_SHORTLIST]
+    near = [_highest(row, _SHORTLIST) for row in strict]
     decided: list[tuple[int | None, dict[int, float]]] = []
     for row, key in enumerate(missing):
         strict_by: dict[int, float] = {}
@@ -342,15 +412,14 @@ def _fuzzy(missing: list[str], names: pl.DataFrame, table: pl.DataFrame) -> pl.D
         ) else None
         decided.append((accepted, strict_by))
     unread = [row for row, (accepted, _) in enumerate(decided) if accepted is None]
-    loose = process.cdist([missing[row] for row in unread], keys, scorer=fuzz.WRatio,
-                          dtype=np.uint8, workers=-1) if unread else None
+    loose = _loose([missing[row] for row in unread], keys) if unread else None
     loose_rows = dict(zip(unread, range(len(unread)), strict=True))
     for row, key in enumerate(missing):
         accepted, strict_by = decided[row]
         loose_by: dict[int, float] = {}
         if loose is not None and row in loose_rows:
             scores = loose[loose_rows[row]]
-            for index in np.argsort(-scores.astype(np.int16), kind="stable")[:_SHORTLIST]:
+            for index in _highest(scores, _SHORTLIST):
                 if scores[index] > 0:
                     for card in ids[index]:
                         loose_by[card] = max(loose_by.get(card, 0.0), float(scores[index]))
@@ -367,6 +436,77 @@ def _fuzzy(missing: list[str], names: pl.DataFrame, table: pl.DataFrame) -> pl.D
         suggestions.append(list(dict.fromkeys(ranked_names))[:SUGGESTIONS])
     return pl.DataFrame({"key": missing, "fuzzy_id": ids_out, "suggestions": suggestions},
                         schema=schema)
+
+
+def _highest(scores: Any, most: int) -> Any:
+    """The indices of the ``most`` highest scores of a row, highest first, ties in index
+    order: the first ``most`` of a stable sort of the row, without sorting all of it."""
+    import numpy as np
+
+    if len(scores) <= most:
+        return np.argsort(-scores.astype(np.int16), kind="stable")
+    least = np.partition(scores, len(scores) - most)[len(scores) - most]
+    kept = np.flatnonzero(scores >= least)
+    return kept[np.argsort(-scores[kept].astype(np.int16), kind="stable")][:most]
+
+
+def _loose(queries: list[str], keys: list[str]) -> Any:
+    """The loose similarity (WRatio) of each query to every key, as ``process.cdist`` gives
+    it, computed only for the keys that share a character with the query: every part of
+    WRatio (ratio, partial ratio, token ratios) compares characters, so a key with none of
+    the query's scores 0 (keys hold no whitespace, so no token joined by a space matches
+    either; a query with whitespace is compared with every key)."""
+    import numpy as np
+    from rapidfuzz import fuzz, process
+
+    wanted = set().union(*map(set, queries))
+    sharing = [(index, frozenset(found)) for index, key in enumerate(keys)
+               if (found := wanted.intersection(key))]
+    out = np.zeros((len(queries), len(keys)), np.uint8)
+    wide: list[int] = []  # the queries that share a character with most keys: in one batch
+    for row, query in enumerate(queries):
+        near = None if any(c.isspace() for c in query) else [
+            index for index, found in sharing if not found.isdisjoint(query)]
+        if near is None or 2 * len(near) > len(keys):
+            wide.append(row)
+        elif near:
+            out[row, near] = process.cdist([query], [keys[i] for i in near],
+                                           scorer=fuzz.WRatio, dtype=np.uint8,
+                                           workers=-1)[0]
+    if wide:
+        out[wide] = process.cdist([queries[row] for row in wide], keys, scorer=fuzz.WRatio,
+                                  dtype=np.uint8, workers=-1)
+    return out
+
+
+#: the most entries whose passcodes are looked up one by one (a page's, a judge's check)
+_FEW = 2_000
+
+
+def _code_ids(entries: pl.DataFrame, cards: CardDB) -> pl.DataFrame:
+    """The card of each entry's passcode (``code_id``; null: none, or no passcode), in the
+    entries' order: a join with the printings' passcodes, made once per card data (a
+    lookup in place when a passcode names two printings; a dict for a few entries)."""
+    lookup = _lookup(cards)
+    held = lookup.codes
+    if held is None or held[0] is not cards.printings:
+        codes = cards.printings.select("passcode", pl.col("card_id").alias("code_id")) \
+            .drop_nulls()
+        held = lookup.codes = (cards.printings, codes, codes["passcode"].is_unique().all())
+        lookup.code_of = dict(codes.iter_rows()) if held[2] else None
+    codes, unique = held[1], held[2]
+    if lookup.code_of is not None and entries.height <= _FEW:
+        code_of = lookup.code_of
+        return pl.DataFrame({"code_id": [None if code is None else code_of.get(code)
+                                         for code in entries["passcode"].to_list()]},
+                            schema={"code_id": pl.Int64()})
+    if not unique:
+        return entries.select(pl.col("passcode").replace_strict(
+            codes["passcode"], codes["code_id"], default=None, return_dtype=pl.Int64)
+            .alias("code_id"))
+    return entries.select(pl.col("passcode").cast(codes.schema["passcode"])).join(
+        codes, on="passcode", how="left", maintain_order="left").select(
+        pl.col("code_id").cast(pl.Int64))
 
 
 def _status(value: str) -> pl.Expr:
@@ -391,18 +531,20 @@ def resolve(entries: pl.DataFrame, cards: CardDB, fmt: Format | Admits | None = 
                                        if column not in entries.columns)
     # lookups join only the key columns and add the results beside the entries, so the
     # entries' other (string) columns are never copied
-    # a passcode names one printing: looked up in place (no join's row indices to build)
-    printings = cards.printings.select("passcode", "card_id").drop_nulls()
-    looked_up = [entries.select(pl.col("passcode").replace_strict(
-        printings["passcode"], printings["card_id"], default=None, return_dtype=pl.Int64)
-        .alias("code_id"))]
+    looked_up = [_code_ids(entries, cards)]
     keys = entries.select("name", pl.col("slot").cast(pl.Utf8))
-    typed = _names(keys, cards, admits)
-    if not typed.is_empty():
-        looked_up.append(keys.join(typed, on=["name", "slot"], how="left", nulls_equal=True,
-                                   maintain_order="left").drop("name", "slot"))
+    if entries.height <= _FEW:  # a page's or a judge's few entries: no join to build
+        looked_up.append(_names_of_rows(keys, cards, admits))
+        typed = None
+    else:
+        typed = _names(keys, cards, admits)
+        if not typed.is_empty():
+            looked_up.append(keys.join(typed, on=["name", "slot"], how="left",
+                                       nulls_equal=True, maintain_order="left")
+                             .drop("name", "slot"))
     keyed = pl.concat([entries, *looked_up], how="horizontal")
-    if typed.is_empty():  # decks given by passcode only: nothing was looked up by name
+    if typed is not None and typed.is_empty():  # decks given by passcode only: nothing was
+        # looked up by name
         keyed = keyed.with_columns(
             [pl.lit(None, dtype).alias(column) for column, dtype in _NAME_SCHEMA.items()
              if column not in ("name", "slot")])

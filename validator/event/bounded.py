@@ -11,7 +11,9 @@ new process reads the rest of the batch. The process is kept for the next batch.
 
 from __future__ import annotations
 
+import io
 import multiprocessing
+import pickle
 import resource
 import sys
 import time
@@ -22,7 +24,9 @@ from multiprocessing.connection import Connection
 from multiprocessing.context import ForkServerContext, SpawnContext
 from multiprocessing.process import BaseProcess
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
+
+import polars as pl
 
 from validator.errors import InputError, Problem
 from validator.event.versions import empty_registrations
@@ -31,7 +35,7 @@ from validator.inputs.decks.batch import DeckFiles, read_deck_uploads, require_d
 from validator.inputs.registrations.read import Registrations, read_registration_files
 
 __all__ = ["LIMIT_CODES", "Job", "Limits", "Read", "ReadFn", "Reader",
-           "limit_problem", "limit_record", "read_upload", "still_hit", "unread"]
+           "limit_problem", "limit_record", "pack", "read_upload", "still_hit", "unread"]
 
 Read = Registrations | DeckFiles
 LimitCode = Literal["UPLOAD_TOO_SLOW", "UPLOAD_TOO_BIG_IN_MEMORY"]
@@ -128,6 +132,34 @@ def _status(field: str, pid: int | None = None) -> int:
     return 0
 
 
+def _frame(data: bytes) -> pl.DataFrame:
+    return pl.read_ipc(io.BytesIO(data))
+
+
+class _Packer(pickle.Pickler):
+    """A pickler that writes each table as compressed Arrow IPC (a tenth of the bytes, and
+    many times faster to write and read than a pickled polars table), each table once
+    however often it is referred to."""
+
+    def reducer_override(self, obj: Any) -> Any:
+        if isinstance(obj, pl.DataFrame):
+            buffer = io.BytesIO()
+            try:
+                obj.write_ipc(buffer, compression="lz4")
+            except Exception:  # noqa: BLE001 - a table IPC cannot hold is pickled as it is
+                return NotImplemented
+            return _frame, (buffer.getvalue(),)
+        return NotImplemented
+
+
+def pack(value: object) -> bytes:
+    """``value`` pickled, its tables as compressed Arrow IPC (read by ``pickle.loads``):
+    how a reading or checking process sends what it made."""
+    buffer = io.BytesIO()
+    _Packer(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(value)
+    return buffer.getvalue()
+
+
 ReadFn = Callable[[Job], Read]
 
 
@@ -147,11 +179,11 @@ def _serve(conn: Connection, memory: int, read: ReadFn) -> None:
             return
         for job in jobs:
             try:
-                conn.send(("read", read(job)))
+                conn.send_bytes(pack(("read", read(job))))
             except MemoryError:
-                conn.send(("memory", None))
+                conn.send_bytes(pack(("memory", None)))
             except Exception as exc:  # noqa: BLE001 - the server reports it as a failed check
-                conn.send(("failed", f"{type(exc).__name__}: {exc}"))
+                conn.send_bytes(pack(("failed", f"{type(exc).__name__}: {exc}")))
 
 
 def _context() -> ForkServerContext | SpawnContext:
@@ -196,6 +228,10 @@ class Reader:
         weakref.finalize(self, process.kill)  # a reader dropped unclosed ends its process
         return mine
 
+    def start(self) -> None:
+        """Start the reading process now (else the first batch starts it)."""
+        self._start()
+
     def close(self) -> None:
         """End the reading process (a new one starts for the next batch)."""
         if self._process is not None:
@@ -227,7 +263,7 @@ class Reader:
                 self.close()
                 return "UPLOAD_TOO_SLOW"
         try:
-            what, value = conn.recv()
+            what, value = pickle.loads(conn.recv_bytes())
         except (EOFError, OSError):  # the process ended: out of memory (or killed)
             self.close()
             return "UPLOAD_TOO_BIG_IN_MEMORY"

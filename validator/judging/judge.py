@@ -65,10 +65,22 @@ def registered_lines(entries: pl.DataFrame, cards: CardDB, fmt: Format,
     that name no single card (with the nearest cards) and rows that could not be read (with
     the card their name names) come last as "unreadable" lines, never counted as if they
     were read."""
+    resolved = None if entries.is_empty() else _resolved(entries, cards, fmt)
+    return _lines(resolved, cards, fmt, unreadable)
+
+
+def _resolved(entries: pl.DataFrame, cards: CardDB, fmt: Format) -> pl.DataFrame:
+    """Entries resolved, with their card's English name and kind."""
+    return resolve(entries, cards, fmt).join(
+        cards.by_card.select("card_id", "name_en", "kind"), on="card_id", how="left",
+        maintain_order="left")
+
+
+def _lines(resolved: pl.DataFrame | None, cards: CardDB, fmt: Format,
+           unreadable: list[Problem] | None = None) -> list[ListLine]:
+    """:func:`registered_lines` of entries already resolved (None: no entries)."""
     lines: list[ListLine] = []
-    if not entries.is_empty():
-        resolved = resolve(entries, cards, fmt).join(
-            cards.by_card.select("card_id", "name_en", "kind"), on="card_id", how="left")
+    if resolved is not None:
         grouped = (
             resolved.with_columns(
                 pl.when(pl.col("card_id").is_null()).then(pl.col("name")).alias("typed"),
@@ -115,14 +127,28 @@ class SideBySide:
     differs: bool  # the engine found a difference for this card and section
 
 
+def _resolved_both(registered: pl.DataFrame, deck: pl.DataFrame | None, cards: CardDB,
+                   fmt: Format) -> tuple[pl.DataFrame | None, pl.DataFrame | None]:
+    """A list's and a deck's entries resolved in one call (each None when it has none), as
+    each is resolved alone: entries are resolved row by row."""
+    parts = [frame for frame in (registered, deck) if frame is not None and
+             not frame.is_empty()]
+    if len(parts) < 2 or registered.schema != (deck.schema if deck is not None else None):
+        return (None if registered.is_empty() else _resolved(registered, cards, fmt),
+                None if deck is None or deck.is_empty() else _resolved(deck, cards, fmt))
+    both = _resolved(pl.concat(parts), cards, fmt)
+    return both.head(registered.height), both.slice(registered.height)
+
+
 def side_by_side(registered: pl.DataFrame, deck: pl.DataFrame | None, violations: pl.DataFrame,
                  cards: CardDB, fmt: Format, unreadable: list[Problem] | None = None) -> (
         list[SideBySide]):
     """A player's list beside the deck they submitted. Which lines differ is what the engine's
     list comparison (LIST_MISMATCH) found, never decided here a second time."""
-    listed = registered_lines(registered, cards, fmt, unreadable)
+    listed_rows, deck_rows = _resolved_both(registered, deck, cards, fmt)
+    listed = _lines(listed_rows, cards, fmt, unreadable)
     found: dict[tuple[str, int], int] = {}
-    for line in registered_lines(deck, cards, fmt) if deck is not None else []:
+    for line in _lines(deck_rows, cards, fmt) if deck is not None else []:
         if line.key is not None:
             found[line.section, line.key] = found.get((line.section, line.key), 0) + (
                 line.qty or 0)

@@ -25,6 +25,7 @@ from __future__ import annotations
 import datetime as dt
 import multiprocessing
 import os
+import pickle
 import threading
 import time
 import tomllib
@@ -33,7 +34,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import Literal
+from typing import Any, Literal
 
 import polars as pl
 
@@ -41,7 +42,7 @@ from validator.cards.db import CardDB
 from validator.cards.formats import load_format
 from validator.cards.load import Setup, load
 from validator.cards.store import MANIFEST, data_dir
-from validator.engine.resolve import resolve
+from validator.engine.resolve import Readings, keep_readings, prepare, readings, resolve
 from validator.engine.tables import CardTable, card_attributes
 from validator.errors import InputError, Problem
 from validator.event import submissions
@@ -53,6 +54,7 @@ from validator.event.bounded import (
     ReadFn,
     limit_problem,
     limit_record,
+    pack,
     read_upload,
     still_hit,
     unread,
@@ -70,6 +72,7 @@ from validator.inputs.registrations.read import Registrations
 from validator.judging.decisions import Decision
 from validator.judging.penalties import Policy, load_policy, policy_from_toml
 from validator.report.model import Report, judged_event
+from validator.text.i18n import LANGS, catalog
 from validator.vocab import REGULATIONS, Lang, Regulation
 
 __all__ = ["CUSTOM_POLICY", "EventState", "PlayerRows", "RowsBy", "Snapshot", "safe_name"]
@@ -141,6 +144,8 @@ class PlayerRows:
     submitted: RowsBy | None
     problems: dict[str, list[Problem]]
     _violations: tuple[Report, RowsBy] | None = None
+    _items: tuple[Report, RowsBy] | None = None
+    _players: RowsBy | None = None
 
     @classmethod
     def of(cls, result: EventResult) -> PlayerRows:
@@ -155,6 +160,20 @@ class PlayerRows:
     def problems_of(self, player_id: str) -> list[Problem]:
         """The check's problems of the player's rows, in their order."""
         return self.problems.get(player_id, [])
+
+    def player_of(self, player_id: str) -> pl.DataFrame:
+        """The player's row of the check's player table."""
+        if self._players is None:
+            self._players = RowsBy(self.result.players, "player_id")
+        return self._players.of(player_id)
+
+    def item_of(self, report: Report, player_id: str) -> pl.DataFrame:
+        """The player's row of the judgement's player table (``report``: of this check)."""
+        held = self._items
+        if held is None or held[0] is not report:
+            held = (report, RowsBy(report.items, "player_id"))
+            self._items = held
+        return held[1].of(player_id)
 
     def violations_of(self, report: Report, player_id: str) -> pl.DataFrame:
         """The player's rows of the judgement's violations (``report``: of this check)."""
@@ -184,15 +203,34 @@ def _start_worker(db_path: Path, cards: CardDB, data_dir: Path | None, server: i
 
     threading.Thread(target=watch, name="server-watch", daemon=True).start()
     _worker = EventState(EventDB(db_path), cards, data_dir, checks="thread", limits=limits)
+    _worker.prepare()
 
 
 Checked = tuple[EventResult | None, list[Problem], Versions]
 
 
-def _check_in_worker() -> Checked:
+def _sent(checked: Checked) -> Checked:
+    """A check made ready to send: the lists as checked sent once when the head judge's
+    decisions changed nothing in them."""
+    result = checked[0]
+    if result is not None and result.registered is not None \
+            and result.registered is not result.registrations.entries \
+            and result.registered.equals(result.registrations.entries):
+        result.registered = result.registrations.entries
+    return checked
+
+
+def _check_in_worker() -> bytes:
+    """In the checking process: the event checked, and the readings of its names (the
+    server keeps them: its pages do not read the same names again)."""
     if _worker is None:
         raise RuntimeError("the checking process was not started")
-    return _worker.check_all()
+    checked = _sent(_worker.check_all())
+    made = None
+    if checked[0] is not None:
+        setup = _worker.setup()
+        made = (_worker.setup_key(), readings(setup.cards, setup.fmt))
+    return pack((checked, made))
 
 
 @dataclass
@@ -217,6 +255,9 @@ class EventState:
     # the judgement of the latest check asked for, and what it was judged from
     _report: tuple[EventResult, Policy, Lang, Report] | None = None
     _rows: PlayerRows | None = None  # the tables of the latest check asked for, by player
+    _loading: threading.RLock = field(default_factory=threading.RLock)  # setup, card table
+    # the readings of names the checking process made, with the setup they were made for
+    _made: tuple[tuple[object, ...], Readings] | None = None
     # each upload as read, by its content: a check reads only what is new
     _read: dict[tuple[str, str, str], Read] = field(default_factory=dict)
     _reader: Reader | None = None  # the process uploads are read in, one batch at a time
@@ -226,17 +267,27 @@ class EventState:
         return self.db.settings() or EventSettings("New event", dt.date.today().isoformat(),
                                                    "advanced-tcg", "th", "en")
 
-    def setup(self) -> Setup:
+    def setup_key(self) -> tuple[object, ...]:
+        """What the setup is loaded from: the event's format, list and date, and the data
+        store's version."""
         settings = self.settings()
         manifest = data_dir(self.data_dir) / MANIFEST
-        key = (settings.format, settings.banlist, settings.date,
-               manifest.stat().st_mtime_ns if manifest.exists() else None)
+        return (settings.format, settings.banlist, settings.date,
+                manifest.stat().st_mtime_ns if manifest.exists() else None)
+
+    def setup(self) -> Setup:
+        key = self.setup_key()
         cached = self._setup
         if cached is not None and cached[0] == key:
             return cached[1]
-        loaded = load(load_format(settings.format), self.cards, settings.banlist or None,
-                      folder=self.data_dir, date=settings.date or None)
-        self._setup = (key, loaded)
+        with self._loading:  # loaded once, however many ask at once
+            cached = self._setup
+            if cached is not None and cached[0] == key:
+                return cached[1]
+            settings = self.settings()
+            loaded = load(load_format(settings.format), self.cards, settings.banlist or None,
+                          folder=self.data_dir, date=settings.date or None)
+            self._setup = (key, loaded)
         return loaded
 
     def card_table(self, setup: Setup) -> CardTable:
@@ -244,9 +295,41 @@ class EventState:
         against the same card data, list and format)."""
         held = self._table
         if held is None or not held.is_for(setup.cards, setup.banlist, setup.fmt):
-            held = card_attributes(setup.cards, setup.banlist, setup.fmt)
-            self._table = held
+            with self._loading:
+                held = self._table
+                if held is None or not held.is_for(setup.cards, setup.banlist, setup.fmt):
+                    held = card_attributes(setup.cards, setup.banlist, setup.fmt)
+                    self._table = held
         return held
+
+    def prepare(self) -> None:
+        """Start, in the background, what the first check needs: the reading process, the
+        setup, its card table, the resolver's names and the message catalogs (a check asking
+        for one meanwhile waits for it rather than making it again)."""
+        def reader() -> None:
+            with self._reading:
+                if self._reader is None:
+                    self._reader = Reader(self.limits, self.read_one)
+                self._reader.start()
+
+        def cards() -> None:
+            with self._loading:
+                setup = self.setup()
+                self.card_table(setup)
+                prepare(setup.cards, setup.fmt)
+            for lang in LANGS:  # the violations' messages are written in every language
+                catalog(lang)
+
+        for work in (reader, cards):
+            threading.Thread(target=self._quietly, args=(work,), name="prepare",
+                             daemon=True).start()
+
+    @staticmethod
+    def _quietly(work: Any) -> None:
+        try:
+            work()
+        except Exception:  # noqa: BLE001 - the check makes it itself then, and says why
+            traceback.print_exc()
 
     def policy(self) -> Policy:
         settings = self.settings()
@@ -393,7 +476,10 @@ class EventState:
                 initializer=_start_worker,
                 initargs=(self.db.path, self.cards, self.data_dir, os.getpid(), self.limits))
         try:
-            return self._pool.submit(_check_in_worker).result()
+            checked, made = pickle.loads(self._pool.submit(_check_in_worker).result())
+            if made is not None:
+                self._made = made
+            return checked  # type: ignore[no-any-return]
         except BrokenProcessPool:
             self._pool = None  # a new process next time
             return None, [Problem("event check", None, None, "the checking process stopped "
@@ -467,7 +553,13 @@ class EventState:
         try:
             self.rows(result)
             setup = self.setup()
-            resolve(result.entries, setup.cards, setup.fmt)
+            self.card_table(setup)
+            made = self._made
+            if made is not None and made[0] == self.setup_key():
+                prepare(setup.cards, setup.fmt)
+                keep_readings(setup.cards, setup.fmt, made[1])
+            else:
+                resolve(result.entries, setup.cards, setup.fmt)
         except Exception:  # noqa: BLE001 - a page makes them itself then
             traceback.print_exc()
 

@@ -162,7 +162,7 @@ async def _run(request: Request, player_id: str, data: FormData) -> tuple[Report
     result = (await latest(request)).result
     if result is None:
         raise InputError.at("judge", "upload registrations first", code="NOT_READY")
-    row = player_row(result.players, player_id)
+    row = player_row(state_of(request).rows(result).player_of(player_id), player_id)
     try:
         fields = judge_inputs(data)
         if not fields.uses_paste:
@@ -303,7 +303,8 @@ async def judge_player(request: Request, player_id: str) -> Response:
     result = (await latest(request)).result
     if result is None:
         raise InputError.at("judge", "upload registrations first", code="NOT_READY")
-    return _judge_page(request, state, result, player_row(result.players, player_id),
+    row = player_row(state.rows(result).player_of(player_id), player_id)
+    return _judge_page(request, state, result, row,
                        defaults=record_defaults(state.db, player_id))
 
 

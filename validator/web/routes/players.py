@@ -78,9 +78,9 @@ async def player(request: Request, player_id: str, restored: int = 0) -> Respons
     result, report = snapshot.result, await judged(request, snapshot)
     if result is None or report is None:
         return RedirectResponse("/", status_code=303)
-    row = player_row(report.items, player_id)
-    setup = state.setup()
     by_player = await run_in_threadpool(state.rows, result)
+    row = player_row(by_player.item_of(report, player_id), player_id)
+    setup = state.setup()
     mine = by_player.violations_of(report, player_id)
     deck = None if by_player.submitted is None else by_player.submitted.of(player_id)
     if deck is not None and deck.is_empty() and player_id in result.players_without_deck:
