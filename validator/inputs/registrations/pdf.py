@@ -48,6 +48,8 @@ __all__ = ["BLOCK_KEYS", "MAX_PDF_BYTES", "SHEET_COLUMNS", "BlockKey", "FormRow"
 MAX_PDF_BYTES = 10 << 20
 MAX_FIELDS = 5_000
 _PROC_FD = Path("/proc/self/fd")
+#: a PDF's first bytes (after any white space), matched without copying the file
+_PDF_HEADER = re.compile(rb"[ \t\n\r\x0b\x0c]*+%PDF-")
 #: the nodes of the form's tree walked at most (fields and their widgets)
 MAX_NODES = 4 * MAX_FIELDS
 
@@ -253,7 +255,7 @@ def _fields(data: bytes, label: str) -> dict[str, str]:
     if len(data) > MAX_PDF_BYTES:
         raise InputError.of(label, FORM_TOO_LARGE, code="FILE_TOO_LARGE",
                             most=MAX_PDF_BYTES >> 20)
-    if not data.lstrip()[:5] == b"%PDF-":
+    if _PDF_HEADER.match(data) is None:
         raise InputError.of(label, "not a PDF file", code="BAD_PDF")
     check_pdf_streams(data, label)
     try:
