@@ -17,8 +17,12 @@ Then times, from process start and side by side (taken in turn, ``--repeats`` ti
 - the plain loop: ``python -m bench.pdf loop DIR`` (one process: open each file with
   pikepdf and read every field's name and value).
 
+With ``--baseline DIR`` (a checkout of another revision, e.g. ``git worktree add DIR main``)
+the tool of that checkout is timed in the same turns (the same environment, ``PYTHONPATH=DIR``).
+
 ``python -m bench.pdf profile DIR`` prints where the tool's time goes over DIR (cProfile).
-Prints one JSON line with the medians, ms per sheet and the ratios.
+Prints one JSON line with the medians of wall-clock and CPU time (user + system, of the
+process and the processes it started), ms per sheet and the ratios.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ import cProfile
 import json
 import os
 import pstats
+import resource
 import shutil
 import statistics
 import subprocess
@@ -119,7 +124,15 @@ def loop(folder: Path) -> dict[str, int]:
     return {"fields": fields, "values": values}
 
 
-def _timed(command: list[str], env: dict[str, str]) -> float:
+def _cpu() -> float:
+    """CPU time (user + system) of the finished child processes so far."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+def _timed(command: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """Wall-clock and CPU seconds of one run of ``command``."""
+    cpu = _cpu()
     began = time.perf_counter()
     done = subprocess.run(command, env=env, cwd=ROOT, capture_output=True, text=True,
                           check=False)
@@ -127,7 +140,7 @@ def _timed(command: list[str], env: dict[str, str]) -> float:
     if done.returncode not in (0, 1):
         raise SystemExit(f"{' '.join(command)} failed ({done.returncode}):\n"
                          f"{done.stderr[-3000:]}")
-    return spent
+    return spent, _cpu() - cpu
 
 
 def _tool(folder: Path, out: Path) -> list[str]:
@@ -136,18 +149,30 @@ def _tool(folder: Path, out: Path) -> list[str]:
             "--json", str(out / "report.json"), "--quiet"]
 
 
-def run(sheets: int, national: int, repeats: int) -> dict[str, Any]:
+def _medians(runs: list[tuple[float, float]], count: int, label: str) -> dict[str, Any]:
+    wall = statistics.median(r[0] for r in runs)
+    return {f"{label}_s": wall, f"{label}_cpu_s": statistics.median(r[1] for r in runs),
+            f"{label}_runs": [round(r[0], 3) for r in runs],
+            f"{label}_ms_per_sheet": 1000 * wall / count}
+
+
+def run(sheets: int, national: int, repeats: int,
+        baseline: Path | None = None) -> dict[str, Any]:
     work = Path(tempfile.mkdtemp(prefix="deckcheck-pdfbench-"))
     try:
         env = {**os.environ, "DECKCHECK_DATA": str(work / "data")}
+        base_env = {**env, "PYTHONPATH": str(baseline)} if baseline else None
         # both sides run from compiled bytecode, as an installed package does
-        subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "validator"),
-                        str(ROOT / "bench")], check=True, capture_output=True)
+        compiled = [ROOT / "validator", ROOT / "bench",
+                    *([baseline / "validator"] if baseline else [])]
+        subprocess.run([sys.executable, "-m", "compileall", "-q", *map(str, compiled)],
+                       check=True, capture_output=True)
         sets = {"small": ("small", sheets), "sample": ("sample", sheets)}
         if national:
             sets["national"] = ("small", national)
         figures: dict[str, Any] = {"cores": os.cpu_count(), "repeats": repeats,
-                                   "load_before": os.getloadavg()[0]}
+                                   "load_before": os.getloadavg()[0],
+                                   "baseline": str(baseline) if baseline else None}
         for label, (kind, count) in sets.items():
             folder, out = work / label, work / f"{label}-out"
             out.mkdir()
@@ -156,16 +181,24 @@ def run(sheets: int, national: int, repeats: int) -> dict[str, Any]:
             plain = [sys.executable, "-m", "bench.pdf", "loop", str(folder)]
             _timed(tool, env)  # the file cache warm for both
             report = json.loads((out / "report.json").read_text())
-            tool_s, loop_s = [], []
+            runs: dict[str, list[tuple[float, float]]] = {"tool": [], "loop": [], "base": []}
             for _ in range(repeats):
-                tool_s.append(_timed(tool, env))
-                loop_s.append(_timed(plain, env))
-            tool_m, loop_m = statistics.median(tool_s), statistics.median(loop_s)
-            figures[label] = {
-                "sheets": count, "bytes": size, "players": len(report["players"]),
-                "tool_s": tool_m, "loop_s": loop_m, "tool_runs": tool_s, "loop_runs": loop_s,
-                "tool_ms_per_sheet": 1000 * tool_m / count,
-                "loop_ms_per_sheet": 1000 * loop_m / count, "ratio": tool_m / loop_m}
+                runs["tool"].append(_timed(tool, env))
+                runs["loop"].append(_timed(plain, env))
+                if base_env is not None:
+                    runs["base"].append(_timed(tool, base_env))
+            row: dict[str, Any] = {"sheets": count, "bytes": size,
+                                   "players": len(report["players"])}
+            for side, timed in runs.items():
+                if timed:
+                    row.update(_medians(timed, count, side))
+            row["ratio"] = row["tool_s"] / row["loop_s"]
+            row["cpu_ratio"] = row["tool_cpu_s"] / row["loop_cpu_s"]
+            if base_env is not None:
+                row["base_ratio"] = row["base_s"] / row["loop_s"]
+                row["speedup"] = row["base_s"] / row["tool_s"]
+                row["cpu_speedup"] = row["base_cpu_s"] / row["tool_cpu_s"]
+            figures[label] = row
             shutil.rmtree(folder)
         figures["load_after"] = os.getloadavg()[0]
         return figures
@@ -198,6 +231,8 @@ def main() -> None:
     parser.add_argument("--national", type=int, default=7_443)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--kind", choices=["small", "sample"], default="small")
+    parser.add_argument("--baseline", type=Path, default=None,
+                        help="a checkout of another revision, timed beside this one")
     args = parser.parse_args()
     if args.what == "loop":
         print(json.dumps(loop(args.folder)))
@@ -206,7 +241,7 @@ def main() -> None:
     elif args.what == "write":
         print(write_folder(args.folder, args.kind, args.sheets))
     else:
-        print(json.dumps(run(args.sheets, args.national, args.repeats)))
+        print(json.dumps(run(args.sheets, args.national, args.repeats, args.baseline)))
 
 
 if __name__ == "__main__":

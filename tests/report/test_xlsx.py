@@ -23,6 +23,7 @@ from validator.inputs.registrations.read import read_registration_files
 from validator.judging.penalties import Policy
 from validator.report.model import Report, judged_event
 from validator.report.penalty_log import HEADER
+from validator.report.style import FILLS, STATUS_FILLS, put
 from validator.report.xlsx import event_xlsx, log_xlsx, write_event_xlsx
 from validator.text.i18n import problem_text, say, term
 from validator.vocab import Lang
@@ -170,3 +171,67 @@ def test_the_problems_sheet_is_written_in_the_report_s_language(setup: Setup,
     said = [(row[4], p.message) for row, p in zip(problems, ordered, strict=True) if p.msgid]
     assert said
     assert all(written != message for written, message in said)
+
+
+def test_the_sheets_keep_their_styles_widths_and_layout(judged_players: Report) -> None:
+    book = _book(judged_players)
+    players = book["Players"]
+    rows = judged_players.items.height
+    header = players["A1"]
+    assert (header.font.b, header.fill.fgColor.rgb, header.alignment.wrap_text,
+            header.alignment.vertical) == (True, FILLS["header"].fgColor.rgb, True, "center")
+    fills = [players.cell(row=r, column=3).fill.fgColor.rgb for r in range(2, rows + 2)]
+    assert fills == [STATUS_FILLS[s].fgColor.rgb for s in judged_players.items["status"]]
+    remedies = players.cell(row=2 + judged_players.items["status"].to_list().index("illegal"),
+                            column=13)
+    assert (remedies.alignment.wrap_text, remedies.alignment.vertical) == (True, "top")
+    assert (players.freeze_panes, players.auto_filter.ref) == ("A2", f"A1:N{rows + 1}")
+    assert players.column_dimensions["M"].width == 60  # asked for 70, at most 60
+    assert players.column_dimensions["A"].width == max(
+        len(str(v)) for v in ["Player ID", *judged_players.items["player_id"]]) + 2
+    summary = book["Summary"]
+    assert (summary["A1"].font.b, summary["A1"].font.sz) == (True, 14)
+    assert (summary["A3"].font.b, summary["B3"].font.b) == (True, False)
+    assert summary.column_dimensions["A"].width == 46
+    slips = book["Penalties"]
+    illegal = judged_players.statuses["illegal"]
+    assert len(slips.row_breaks.brk) == illegal
+    assert (slips.column_dimensions["A"].width, slips.column_dimensions["B"].width) == (18, 90)
+    assert (slips["A1"].font.b, slips["A1"].font.sz) == (True, 13)
+    assert (slips["A2"].font.b, slips["B2"].border.bottom.style,
+            slips["B2"].alignment.wrap_text) == (True, "thin", True)
+    fit = slips.sheet_properties.pageSetUpPr
+    assert fit is not None
+    assert (slips.page_setup.orientation, fit.fitToPage) == ("portrait", True)
+
+
+def test_user_text_that_looks_like_a_formula_stays_text(judged_players: Report) -> None:
+    named = dataclasses.replace(judged_players, items=judged_players.items.with_columns(
+        pl.lit("=HYPERLINK(\"x\")").alias("player_name")))
+    cell = _book(named)["Players"]["B2"]
+    assert (cell.value, cell.data_type) == ("=HYPERLINK(\"x\")", "s")
+
+
+NAMES = [" Ana Lee ", "A & B <c> \"d\"", "line\r\nnext\rlast", "#N/A", "x" * 40_000,
+         "\x07bell 灰流うらら\u3000"]
+
+
+def test_cells_read_back_as_openpyxl_writes_them(judged_players: Report) -> None:
+    """Text with spaces, markup, carriage returns, an error code, a formula's text, text past
+    what a cell holds: each cell reads back as the same value written by openpyxl itself."""
+    count = judged_players.items.height
+    names = [NAMES[i % len(NAMES)] for i in range(count)]
+    named = dataclasses.replace(judged_players, items=judged_players.items.with_columns(
+        pl.Series("player_name", names)))
+    written = [(c.value, c.data_type) for (c,) in _book(named)["Players"].iter_rows(
+        min_row=2, min_col=2, max_col=2)]
+    reference = Workbook()
+    sheet = reference.active
+    assert sheet is not None
+    for r, name in enumerate(names, start=1):
+        put(sheet, r, 1, name)
+    stream = io.BytesIO()
+    reference.save(stream)
+    expected = [(c.value, c.data_type) for (c,) in load_workbook(stream).worksheets[0].iter_rows()]
+    assert written == expected
+    assert len(written) == count == len(NAMES)

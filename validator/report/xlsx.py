@@ -16,12 +16,16 @@ import io
 import os
 import re
 import zipfile
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import polars as pl
 from openpyxl import Workbook
-from openpyxl.styles import Alignment, Border, Font, Side
+from openpyxl.cell.cell import ERROR_CODES, Cell
+from openpyxl.compat import safe_string
+from openpyxl.styles import Alignment, Border, Font, PatternFill, Side
+from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.pagebreak import Break
 from openpyxl.worksheet.properties import PageSetupProperties
 from openpyxl.worksheet.worksheet import Worksheet
@@ -30,7 +34,15 @@ from validator.errors import ImplementationError
 from validator.event.store import LogEntry
 from validator.report.model import Header, Report, Verdict
 from validator.report.penalty_log import HEADER, LogContext, rows
-from validator.report.style import STATUS_FILLS, autosize, put, write_header
+from validator.report.style import (
+    FILLS,
+    HEADER_FONT,
+    STATUS_FILLS,
+    autosize,
+    export_text,
+    put,
+    write_header,
+)
 from validator.text.i18n import problem_line, problem_text, say, term
 from validator.vocab import STATUS_LABELS, Lang, Status
 
@@ -39,6 +51,134 @@ __all__ = ["event_xlsx", "generated_now", "log_xlsx", "write_event_xlsx"]
 _FIXED_DATE = (1980, 1, 1, 0, 0, 0)
 _WRAP = Alignment(wrap_text=True, vertical="top")
 _BOLD = Font(bold=True)
+#: the styles of the event workbook's cells, by name: font, fill, alignment and border
+_STYLES: dict[str, tuple[Font | None, PatternFill | None, Alignment | None, Border | None]] = {
+    "header": (HEADER_FONT, FILLS["header"], Alignment(vertical="center", wrap_text=True),
+               None),
+    "title": (Font(bold=True, size=14), None, None, None),
+    "bold": (_BOLD, None, None, None),
+    "wrap": (None, None, _WRAP, None),
+    "slip": (Font(bold=True, size=13), None, None, None),
+    "signed": (None, None, _WRAP, Border(bottom=Side(style="thin"))),
+    **{f"status {status}": (None, fill, None, None) for status, fill in STATUS_FILLS.items()},
+}
+
+
+class _Styles:
+    """The styles of :data:`_STYLES` used so far, each made in the workbook once, when a
+    cell first has it: its number among the workbook's cell styles."""
+
+    def __init__(self) -> None:
+        self._made: dict[str, int] = {}
+
+    def number(self, name: str, ws: Worksheet) -> int:
+        """The style ``name``'s number (made through a cell of ``ws``)."""
+        made = self._made.get(name)
+        if made is None:
+            font, fill, alignment, border = _STYLES[name]
+            cell = Cell(ws, 1, 1)
+            if font is not None:
+                cell.font = font
+            if fill is not None:
+                cell.fill = fill
+            if alignment is not None:
+                cell.alignment = alignment
+            if border is not None:
+                cell.border = border
+            made = self._made[name] = cell.style_id
+        return made
+
+
+#: what a cell's text escapes in XML (a carriage return too: a parser reads a raw one as a
+#: line break)
+_XML_TEXT = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", "\r": "&#13;"})
+#: the longest text a cell holds (openpyxl cuts longer text there)
+_MOST_TEXT = 32_767
+
+
+def _cell_xml(ref: str, value: Any, style: int | None) -> str:
+    """One cell as openpyxl writes it (text inline; a number, a truth value, an error code
+    such as ``#N/A``); "" for a cell with neither value nor style."""
+    styled = "" if style is None else f' s="{style}"'
+    if value is None:
+        return f'<c r="{ref}"{styled}/>' if styled else ""
+    if isinstance(value, bool):
+        return f'<c r="{ref}"{styled} t="b"><v>{int(value)}</v></c>'
+    if isinstance(value, int | float):
+        return f'<c r="{ref}"{styled} t="n"><v>{safe_string(value)}</v></c>'
+    if not isinstance(value, str):
+        raise ImplementationError(f"the event workbook has no cells of {type(value)}")
+    if value in ERROR_CODES:
+        return f'<c r="{ref}"{styled} t="e"><v>{value}</v></c>'
+    if not value:
+        return f'<c r="{ref}"{styled} t="inlineStr"/>'
+    value = value[:_MOST_TEXT]
+    space = ' xml:space="preserve"' if value != value.strip() else ""
+    return (f'<c r="{ref}"{styled} t="inlineStr"><is><t{space}>'
+            f'{value.translate(_XML_TEXT)}</t></is></c>')
+
+
+class _Sheet:
+    """A worksheet of the event workbook: its rows kept as they are added, its columns sized
+    from their text (as :func:`~validator.report.style.autosize` does), its cells written as
+    one piece of XML (as openpyxl writes them, a style made once and shared by the cells that
+    have it) into the sheet openpyxl writes without rows (:func:`_stable`). Values are written
+    as :func:`~validator.report.style.put` writes them: a formula's text stays text."""
+
+    def __init__(self, workbook: Workbook, title: str, styles: _Styles) -> None:
+        # a write-only sheet, left without rows: a worksheet's settings (the stubs list
+        # only some of them)
+        self.ws: Worksheet = workbook.create_sheet(title)
+        self.rows: list[str] = []  # each row's cells, as XML
+        self.longest: dict[int, int] = {}  # column → its longest line
+        self.width = 0  # the most cells in a row
+        self._styles = styles
+        self._letters: list[str] = [""]
+
+    def add(self, values: Sequence[Any], styles: dict[int, str] | None = None,
+            at: int | None = None) -> None:
+        """A row of values (``at``: its number, past the rows so far); ``styles``: the style
+        of some of its columns (1-based)."""
+        while at is not None and len(self.rows) < at - 1:
+            self.rows.append("")
+        number = len(self.rows) + 1
+        letters = self._letters
+        while len(letters) <= len(values):
+            letters.append(get_column_letter(len(letters)))
+        cells = []
+        for column, value in enumerate(values, start=1):
+            value = export_text(value)
+            if value is not None:
+                text = value if isinstance(value, str) else str(value)
+                longest = max(map(len, text.splitlines()), default=0)
+                if longest > self.longest.get(column, -1):
+                    self.longest[column] = longest
+            style = styles.get(column) if styles else None
+            cells.append(_cell_xml(f"{letters[column]}{number}", value, None if style is None
+                                   else self._styles.number(style, self.ws)))
+        self.width = max(self.width, len(values))
+        self.rows.append("".join(cells))
+
+    def header(self, titles: Sequence[str], at: int | None = None) -> None:
+        """A header row, styled as :func:`~validator.report.style.write_header` styles it."""
+        self.add(titles, dict.fromkeys(range(1, len(titles) + 1), "header"), at)
+
+    @property
+    def dimensions(self) -> str:
+        """The cells written, from A1 (as a worksheet's ``dimensions``)."""
+        return f"A1:{get_column_letter(max(self.width, 1))}{max(len(self.rows), 1)}"
+
+    def autosize(self, widths: dict[int, int] | None = None, most: int = 60) -> None:
+        """Column widths from content (bounded), or as given."""
+        for column, width in {**self.longest, **(widths or {})}.items():
+            self.ws.column_dimensions[get_column_letter(column)].width = min(max(width + 2, 6),
+                                                                             most)
+
+    def xml(self) -> bytes:
+        """The sheet's rows (``<sheetData>``)."""
+        rows = "".join(f'<row r="{n}">{cells}</row>'
+                       for n, cells in enumerate(self.rows, start=1) if cells)
+        return f"<sheetData>{rows}</sheetData>".encode()
 
 
 def _said(lang: Lang, *texts: str) -> list[str]:
@@ -56,9 +196,9 @@ def _penalty_cell(verdict: Verdict | None, header: Header) -> str:
     return "; ".join(parts) or header.decide
 
 
-def _summary(ws: Worksheet, report: Report, generated_at: str) -> None:
+def _summary(sheet: _Sheet, report: Report, generated_at: str) -> None:
     lang = report.header.lang
-    put(ws, 1, 1, say(lang, "Deck check report")).font = Font(bold=True, size=14)
+    sheet.add([say(lang, "Deck check report")], {1: "title"})
     header, counted = report.header, report.statuses
     facts: list[tuple[str, Any]] = [
         ("Format", header.format_title_in or header.format_title),
@@ -77,33 +217,31 @@ def _summary(ws: Worksheet, report: Report, generated_at: str) -> None:
         ("Generated at", generated_at),
     ]
     for i, (label, value) in enumerate(facts, start=3):
-        put(ws, i, 1, say(lang, label)).font = Font(bold=True)
-        put(ws, i, 2, value)
+        sheet.add([say(lang, label), value], {1: "bold"}, at=i)
     top = len(facts) + 5
-    write_header(ws, top - 1, _said(lang, "Violation code", "Count"))
-    for i, (code, count) in enumerate(report.counts.items(), start=top):
-        put(ws, i, 1, code)
-        put(ws, i, 2, count)
+    sheet.header(_said(lang, "Violation code", "Count"), at=top - 1)
+    for code, count in report.counts.items():
+        sheet.add([code, count])
     if report.warnings:
         top += len(report.counts) + 2
-        write_header(ws, top - 1, _said(lang, "Warning"))
-        for i, warning in enumerate(report.warnings, start=top):
-            put(ws, i, 1, problem_line(warning, lang))
-    autosize(ws, {1: 44})
+        sheet.header(_said(lang, "Warning"), at=top - 1)
+        for warning in report.warnings:
+            sheet.add([problem_line(warning, lang)])
+    sheet.autosize({1: 44})
 
 
-def _players(ws: Worksheet, report: Report) -> None:
+def _players(sheet: _Sheet, report: Report) -> None:
     lang = report.header.lang
-    titles = _said(lang, "Player ID", "Player", "Status", "List legal", "Deck legal",
-                   "Main (list)", "Extra (list)", "Side (list)", "Deck file", "Violations",
-                   "Penalty", "Applies to", "Remedies", "Read fuzzily")
-    write_header(ws, 1, titles)
+    sheet.header(_said(lang, "Player ID", "Player", "Status", "List legal", "Deck legal",
+                       "Main (list)", "Extra (list)", "Side (list)", "Deck file", "Violations",
+                       "Penalty", "Applies to", "Remedies", "Read fuzzily"))
     yes, no = say(lang, "yes"), say(lang, "no")
-    for r, row in enumerate(report.items.iter_rows(named=True), start=2):
+    labels = {status: term(lang, "status label", label) for status, label in
+              STATUS_LABELS.items()}
+    for row in report.items.iter_rows(named=True):
         verdict = report.verdict(row["deck"])
         status: Status = row["status"]
-        values = [row["player_id"], row["player_name"],
-                  term(lang, "status label", STATUS_LABELS[status]),
+        values = [row["player_id"], row["player_name"], labels[status],
                   yes if row["list_legal"] else no,
                   "" if row["deck_legal"] is None else (yes if row["deck_legal"] else no),
                   row["list_main"], row["list_extra"], row["list_side"], row["deck_source"],
@@ -112,17 +250,16 @@ def _players(ws: Worksheet, report: Report) -> None:
                   "\n".join(verdict.remedies) if verdict else "",
                   "\n".join(f"{f['typed']} → {f['card']} ({f['cell'] or f['line'] or ''})"
                             for f in report.fuzzy.get(row["player_id"], []))]
-        for c, value in enumerate(values, start=1):
-            put(ws, r, c, value)
+        styles = {3: f"status {status}"}
         if verdict:
-            ws.cell(row=r, column=13).alignment = _WRAP
-        ws.cell(row=r, column=3).fill = STATUS_FILLS[status]
-    ws.freeze_panes = "A2"
-    ws.auto_filter.ref = ws.dimensions
-    autosize(ws, {13: 70})
+            styles[13] = "wrap"
+        sheet.add(values, styles)
+    sheet.ws.freeze_panes = "A2"
+    sheet.ws.auto_filter.ref = sheet.dimensions
+    sheet.autosize({13: 70})
 
 
-def _violations(ws: Worksheet, report: Report) -> None:
+def _violations(sheet: _Sheet, report: Report) -> None:
     lang = report.header.lang
     titles = _said(lang, "Player ID", "Player", "On", "Code", "Section", "Card", "Passcode",
                    "Count", "Limit", "Registered", "Message", "File", "Row/line", "Cell",
@@ -134,31 +271,28 @@ def _violations(ws: Worksheet, report: Report) -> None:
     if lang != "en":  # the message in the report's language beside the English one
         titles.insert(11, say(lang, "Message in the report's language"))
         columns.insert(11, "localized_message")
-    write_header(ws, 1, titles)
+    sheet.header(titles)
     frame = report.violations.select(
         [pl.col(c).cast(pl.Utf8) if c in ("on", "section") else pl.col(c) for c in columns])
-    for r, row in enumerate(frame.iter_rows(), start=2):
-        for c, value in enumerate(row, start=1):
-            put(ws, r, c, value)
-    ws.freeze_panes = "A2"
-    ws.auto_filter.ref = ws.dimensions
-    autosize(ws, {11: 80, 12: 80} if lang != "en" else {11: 80})
+    for row in frame.iter_rows():
+        sheet.add(row)
+    sheet.ws.freeze_panes = "A2"
+    sheet.ws.auto_filter.ref = sheet.dimensions
+    sheet.autosize({11: 80, 12: 80} if lang != "en" else {11: 80})
 
 
-def _slips(ws: Worksheet, report: Report) -> None:
+def _slips(sheet: _Sheet, report: Report) -> None:
     header = report.header
     lang = header.lang
     labels = [term(lang, "slip", label) for label in (
         "Penalty", "Player", "Player ID", "Applies to", "Violations", "Remedies",
         "Judge signature", "Player signature")]
-    underline = Border(bottom=Side(style="thin"))
-    r = 1
     grouped = {k: v for (k,), v in report.violations.partition_by("deck", as_dict=True).items()}
+    r = 1
     for row in report.items.filter(pl.col("status") == "illegal").iter_rows(named=True):
         verdict = report.verdict(row["deck"])
         assert verdict is not None  # an illegal player has violations
-        put(ws, r, 1, f"{labels[0]}: {_penalty_cell(verdict, header)}").font = Font(
-            bold=True, size=13)
+        sheet.add([f"{labels[0]}: {_penalty_cell(verdict, header)}"], {1: "slip"}, at=r)
         lines: list[tuple[str, str]] = [
             (labels[1], row["player_name"]), (labels[2], row["player_id"]),
             (labels[3], verdict.applies_to or header.no_clause),
@@ -171,58 +305,49 @@ def _slips(ws: Worksheet, report: Report) -> None:
         ]
         for label, value in lines:
             r += 1
-            put(ws, r, 1, label).font = _BOLD
-            cell = put(ws, r, 2, value)
-            cell.alignment = _WRAP
-            cell.border = underline
+            sheet.add([label, value], {1: "bold", 2: "signed"}, at=r)
         r += 2
-        ws.row_breaks.append(Break(id=r - 1))
-    ws.column_dimensions["A"].width = 18
-    ws.column_dimensions["B"].width = 90
-    ws.page_setup.orientation = "portrait"
-    ws.page_setup.fitToWidth = 1
-    ws.sheet_properties.pageSetUpPr = PageSetupProperties(fitToPage=True)
+        sheet.ws.row_breaks.append(Break(id=r - 1))
+    sheet.ws.column_dimensions["A"].width = 18
+    sheet.ws.column_dimensions["B"].width = 90
+    sheet.ws.page_setup.orientation = "portrait"
+    sheet.ws.page_setup.fitToWidth = 1
+    sheet.ws.sheet_properties.pageSetUpPr = PageSetupProperties(fitToPage=True)
 
 
 def _names(report: Report) -> dict[str, str]:
     return dict(report.items.select("player_id", "player_name").iter_rows())
 
 
-def _unresolved(ws: Worksheet, report: Report) -> None:
-    write_header(ws, 1, _said(report.header.lang, "Player ID", "Player", "Typed name", "Count",
-                              "File", "Cell", "Suggestions"))
+def _unresolved(sheet: _Sheet, report: Report) -> None:
+    sheet.header(_said(report.header.lang, "Player ID", "Player", "Typed name", "Count",
+                       "File", "Cell", "Suggestions"))
     names = _names(report)
-    for r, row in enumerate(report.unresolved.iter_rows(named=True), start=2):
-        for c, value in enumerate([row["deck_id"], names.get(row["deck_id"]), row["name"],
-                                   row["qty"], row["file"], row["cell"] or row["line"],
-                                   " / ".join(row["suggestions"] or [])], start=1):
-            put(ws, r, c, value)
-    ws.freeze_panes = "A2"
-    autosize(ws)
+    for row in report.unresolved.iter_rows(named=True):
+        sheet.add([row["deck_id"], names.get(row["deck_id"]), row["name"], row["qty"],
+                   row["file"], row["cell"] or row["line"],
+                   " / ".join(row["suggestions"] or [])])
+    sheet.ws.freeze_panes = "A2"
+    sheet.autosize()
 
 
-def _decisions(ws: Worksheet, report: Report) -> None:
-    write_header(ws, 1, _said(report.header.lang, "Player ID", "Player", "Where",
-                              "The entry said", "Decided: card", "Qty", "Decided by", "Reason"))
+def _decisions(sheet: _Sheet, report: Report) -> None:
+    sheet.header(_said(report.header.lang, "Player ID", "Player", "Where", "The entry said",
+                       "Decided: card", "Qty", "Decided by", "Reason"))
     names = _names(report)
-    for r, item in enumerate(report.decisions, start=2):
-        for c, value in enumerate([item.player_id, names.get(item.player_id), item.where,
-                                   item.typed, item.card, item.qty, item.decided_by,
-                                   item.reason], start=1):
-            put(ws, r, c, value)
-    ws.freeze_panes = "A2"
-    autosize(ws)
+    for item in report.decisions:
+        sheet.add([item.player_id, names.get(item.player_id), item.where, item.typed,
+                   item.card, item.qty, item.decided_by, item.reason])
+    sheet.ws.freeze_panes = "A2"
+    sheet.autosize()
 
 
-def _problems(ws: Worksheet, report: Report) -> None:
-    write_header(ws, 1, _said(report.header.lang, "File", "Row/line", "Where", "Code",
-                              "Problem"))
-    for r, p in enumerate(sorted(report.problems), start=2):
-        for c, value in enumerate([p.file, p.line, p.column, p.code,
-                                   problem_text(p, report.header.lang)], start=1):
-            put(ws, r, c, value)
-    ws.freeze_panes = "A2"
-    autosize(ws, {5: 90})
+def _problems(sheet: _Sheet, report: Report) -> None:
+    sheet.header(_said(report.header.lang, "File", "Row/line", "Where", "Code", "Problem"))
+    for p in sorted(report.problems):
+        sheet.add([p.file, p.line, p.column, p.code, problem_text(p, report.header.lang)])
+    sheet.ws.freeze_panes = "A2"
+    sheet.autosize({5: 90})
 
 
 def generated_now() -> dt.datetime:
@@ -248,19 +373,23 @@ def event_xlsx(report: Report, generated_at: dt.datetime | None = None) -> bytes
     if report.kind != "event":
         raise ImplementationError("the event workbook is written from a judged event")
     when = generated_at or generated_now()
-    workbook = Workbook()
-    summary = workbook.active
-    assert summary is not None
+    workbook = Workbook(write_only=True)
     lang = report.header.lang
-    summary.title = term(lang, "sheet", "Summary")
-    _summary(summary, report, when.isoformat())
-    _players(workbook.create_sheet(term(lang, "sheet", "Players")), report)
-    _violations(workbook.create_sheet(term(lang, "sheet", "Violations")), report)
-    _slips(workbook.create_sheet(term(lang, "sheet", "Penalties")), report)
-    _unresolved(workbook.create_sheet(term(lang, "sheet", "Unresolved")), report)
-    _decisions(workbook.create_sheet(term(lang, "sheet", "Decisions")), report)
-    _problems(workbook.create_sheet(term(lang, "sheet", "Problems")), report)
-    return _stable(workbook, when.astimezone(dt.UTC).replace(tzinfo=None))
+    styles = _Styles()
+
+    def summary(sheet: _Sheet, report: Report) -> None:
+        _summary(sheet, report, when.isoformat())
+
+    sheets: list[tuple[str, Callable[[_Sheet, Report], None]]] = [
+        ("Summary", summary), ("Players", _players), ("Violations", _violations),
+        ("Penalties", _slips), ("Unresolved", _unresolved), ("Decisions", _decisions),
+        ("Problems", _problems)]
+    rows: dict[str, bytes] = {}
+    for number, (title, write) in enumerate(sheets, start=1):
+        sheet = _Sheet(workbook, term(lang, "sheet", title), styles)
+        write(sheet, report)
+        rows[f"xl/worksheets/sheet{number}.xml"] = sheet.xml()  # openpyxl's names, in order
+    return _stable(workbook, when.astimezone(dt.UTC).replace(tzinfo=None), rows)
 
 
 def log_xlsx(entries: list[LogEntry], context: LogContext | None = None) -> bytes:
@@ -280,9 +409,15 @@ def log_xlsx(entries: list[LogEntry], context: LogContext | None = None) -> byte
     return _stable(workbook, dt.datetime.fromisoformat(stamp[:19]))
 
 
-def _stable(workbook: Workbook, stamp: dt.datetime) -> bytes:
+#: the rows of a sheet openpyxl wrote without any
+_NO_ROWS = re.compile(rb"<sheetData\s*/>|<sheetData>\s*</sheetData>")
+
+
+def _stable(workbook: Workbook, stamp: dt.datetime,
+            rows: dict[str, bytes] | None = None) -> bytes:
     """A workbook's bytes that depend only on its content and ``stamp``: every zip entry
-    carries one fixed date, and the document's dates are ``stamp``."""
+    carries one fixed date, and the document's dates are ``stamp``; ``rows``: the rows of
+    sheets written without any, by their zip entry."""
     workbook.properties.created = stamp
     workbook.properties.creator = "deckcheck"
     buffer = io.BytesIO()
@@ -295,6 +430,11 @@ def _stable(workbook: Workbook, stamp: dt.datetime) -> bytes:
             stable.compress_type = zipfile.ZIP_DEFLATED
             stable.external_attr = 0o644 << 16
             data = source.read(info)
+            if rows and info.filename in rows:
+                empty = _NO_ROWS.search(data)
+                if empty is None:
+                    raise ImplementationError(f"{info.filename} has rows of its own")
+                data = data[:empty.start()] + rows[info.filename] + data[empty.end():]
             if info.filename == "docProps/core.xml":  # openpyxl stamps the save time here
                 data = re.sub(rb"(<dcterms:modified[^>]*>)[^<]*",
                               rb"\g<1>" + stamp.strftime("%Y-%m-%dT%H:%M:%SZ").encode(), data)

@@ -103,9 +103,10 @@ def test_rows_become_entries_located_by_their_field_names() -> None:
     read_filled_form(_form([_row("monster", 1, "3", "Dark Magician"),
                             _row("spell", 2, "three", "Raigeki"),
                             _row("trap", 1, "1", "")]), out)
-    assert [(r["deck_id"], r["section"], r["slot"], r["qty"], r["name"], r["cell"])
-            for r in out.rows] == [("0400123456", "main", "monster", 3, "Dark Magician",
-                                    "Monster 1")]
+    assert out.columns.frame().select(
+        "deck_id", "section", "slot", "qty", "name", "cell", "file", "line", "origin").rows() == [
+        ("0400123456", "main", "monster", 3, "Dark Magician", "Monster 1", "0400999999.pdf",
+         None, 1)]
     assert [(p.column, p.deck_id, p.section) for p in out.problems] == [
         ("Spell Card 2 Count", "0400123456", "main"), ("Trap 1", "0400123456", "main")]
     assert out.players == [Player("0400123456", "Ana Lee", "0400999999.pdf", "",
@@ -126,7 +127,7 @@ def test_a_blank_form_is_skipped_and_reported() -> None:
     read_filled_form(_form([], player_id="", player_name=""), out)
     assert [(p.file, p.column) for p in out.problems] == [("0400999999.pdf", None)]
     assert "blank deck list form" in out.problems[0].message
-    assert (out.players, out.rows, out.origins) == ([], [], 0)
+    assert (out.players, out.rows, len(out.columns), out.origins) == ([], [], 0, 0)
 
 
 def _with_values(data: bytes, values: dict[str, str]) -> bytes:

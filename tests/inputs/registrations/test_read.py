@@ -171,6 +171,27 @@ def test_a_folder_is_read_file_by_file_in_path_order(tmp_path: Path) -> None:
         ("3", f"{tmp_path / 'c.zip'}!three.csv")]
 
 
+def test_pdf_sheets_and_konami_workbooks_keep_the_order_of_their_files(tmp_path: Path) -> None:
+    """Entries of PDF sheets (read as columns) and of workbook sheets (read as rows) come
+    out in the order their files were read."""
+    def pdf(player: str, card: str) -> bytes:
+        return write_form(KonamiSheet("", player, blocks={"monster": [(1, card)],
+                                                          "spell": [(2, "Dark Hole")]}))
+
+    (tmp_path / "1.pdf").write_bytes(pdf("1", "Raigeki"))
+    write_konami_workbook(tmp_path / "2.xlsx", [
+        KonamiSheet("Bo", "2", blocks={"monster": [(3, "Dark Magician")]}),
+        KonamiSheet("Cy", "3", blocks={"trap": [(1, "Mirror Force")]})])
+    (tmp_path / "4.pdf").write_bytes(pdf("4", "Pot of Greed"))
+    reg = read_registrations(tmp_path)
+    assert reg.problems == []
+    assert reg.entries.select("deck_id", "name", "qty", "slot").rows() == [
+        ("1", "Raigeki", 1, "monster"), ("1", "Dark Hole", 2, "spell"),
+        ("2", "Dark Magician", 3, "monster"), ("3", "Mirror Force", 1, "trap"),
+        ("4", "Pot of Greed", 1, "monster"), ("4", "Dark Hole", 2, "spell")]
+    assert reg.players["player_id"].to_list() == ["1", "2", "3", "4"]
+
+
 @pytest.mark.parametrize("make", ["empty folder", "missing file"])
 def test_nothing_to_read_is_an_input_error(tmp_path: Path, make: str) -> None:
     path = tmp_path if make == "empty folder" else tmp_path / "lists.csv"

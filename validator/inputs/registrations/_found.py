@@ -4,17 +4,19 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field
+from functools import lru_cache
+from itertools import repeat
 from typing import Any
 
 import polars as pl
 
 from validator.errors import Problem
 from validator.files.tabular import Sheet, cell_name
-from validator.inputs.entries import typed_card
+from validator.inputs.entries import ENTRY_SCHEMA, typed_card
 from validator.text.lexicon import MAX_QUANTITY, entry_line, quantity_in_range, quantity_of
 from validator.text.normalize import as_typed
 
-__all__ = ["PLAYER_COLUMNS", "Found", "Player", "entry_row", "full_name", "place",
+__all__ = ["PLAYER_COLUMNS", "Columns", "Found", "Player", "entry_row", "full_name", "place",
            "quantity_and_name", "where"]
 
 PLAYER_COLUMNS = ("player_id", "player_name", "first_name", "last_name")
@@ -37,11 +39,43 @@ class Player:
     event: str = ""
     date: str = ""
 
+#: the entry columns and the registration each entry belongs to
+_COLUMN_SCHEMA: dict[str, pl.DataType] = {**ENTRY_SCHEMA, "origin": pl.Int64()}
+
+
+@dataclass
+class Columns:
+    """Entries kept as columns, registration by registration (those of a reader that reads
+    a whole registration at once, e.g. a PDF sheet): one frame made once at the end."""
+
+    data: dict[str, list[Any]] = field(
+        default_factory=lambda: {name: [] for name in _COLUMN_SCHEMA})
+
+    def add(self, deck_id: str, file: str, line: int | None, origin: int,
+            columns: dict[str, list[Any]]) -> None:
+        """One registration's entries: ``columns`` by entry column name (of equal length),
+        the others the same for every entry."""
+        rows = len(next(iter(columns.values())))
+        constant = {"deck_id": deck_id, "file": file, "line": line, "origin": origin}
+        for name, values in self.data.items():
+            given = columns.get(name)
+            values.extend(repeat(constant.get(name), rows) if given is None else given)
+
+    def frame(self) -> pl.DataFrame:
+        """The entries, with their ``origin``."""
+        return pl.DataFrame(self.data, schema=_COLUMN_SCHEMA)
+
+    def __len__(self) -> int:
+        return len(self.data["origin"])
+
+
 @dataclass
 class Found:
-    """What the files held so far: entry rows, players, problems, and the row counts."""
+    """What the files held so far: entry rows (as rows or as columns), players, problems,
+    and the row counts."""
 
     rows: list[dict[str, Any]] = field(default_factory=list)
+    columns: Columns = field(default_factory=Columns)
     players: list[Player] = field(default_factory=list)
     frames: list[pl.DataFrame] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
@@ -78,6 +112,9 @@ def full_name(first: str, last: str, full: str) -> str:
 TOTAL_DIFFERS = "written {title} total {written} but its rows add up to {added}"
 FORM_TOO_LARGE = "larger than any deck list form ({most} MB); skipped"
 
+#: a quantity cell read once per distinct text (most sheets say only "1", "2" and "3")
+_quantity = lru_cache(maxsize=1024)(quantity_of)
+
 #: what is wrong with a row: a problem's code, its catalog entry and the entry's values
 Wrong = tuple[str, str, dict[str, Any]]
 
@@ -86,7 +123,7 @@ def quantity_and_name(qty_text: str, name_text: str) -> tuple[int | None, str, W
     """A block row's quantity and card name, or what is wrong with it (a quantity that is not
     a number; a quantity without a name). "3 Raigeki" typed in the quantity cell is read as
     both."""
-    qty = quantity_of(qty_text)
+    qty = _quantity(qty_text)
     if qty is None and not name_text:
         qty, name_text = entry_line(qty_text) if qty_text else (None, "")
         name_text = as_typed(qty_text, name_text)

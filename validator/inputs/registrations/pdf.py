@@ -27,6 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from validator.errors import InputError, Problem
 from validator.files.safety import check_pdf_streams
+from validator.inputs.entries import typed_card
 from validator.inputs.ids import LOST_DIGITS, player_id_of
 from validator.inputs.registrations._found import (
     FORM_TOO_LARGE,
@@ -34,20 +35,21 @@ from validator.inputs.registrations._found import (
     Found,
     Player,
     Wrong,
-    entry_row,
     quantity_and_name,
 )
 from validator.text.datafile import data_file, read_model
 from validator.text.lexicon import section_header
 
-__all__ = ["BLOCK_KEYS", "MAX_PDF_BYTES", "BlockKey", "FormRow", "FormSheet", "FormTotal",
-           "Forms", "Layout", "form_fields", "form_problems", "layouts", "read_filled_form",
-           "read_form"]
+__all__ = ["BLOCK_KEYS", "MAX_PDF_BYTES", "SHEET_COLUMNS", "BlockKey", "FormRow", "FormSheet",
+           "FormTotal", "Forms", "Layout", "SheetEntries", "add_sheet", "form_fields",
+           "form_problems", "layouts", "read_filled_form", "read_form", "sheet_entries"]
 
 
 MAX_PDF_BYTES = 10 << 20
 MAX_FIELDS = 5_000
 _PROC_FD = Path("/proc/self/fd")
+#: a PDF's first bytes (after any white space), matched without copying the file
+_PDF_HEADER = re.compile(rb"[ \t\n\r\x0b\x0c]*+%PDF-")
 #: the nodes of the form's tree walked at most (fields and their widgets)
 MAX_NODES = 4 * MAX_FIELDS
 
@@ -253,7 +255,7 @@ def _fields(data: bytes, label: str) -> dict[str, str]:
     if len(data) > MAX_PDF_BYTES:
         raise InputError.of(label, FORM_TOO_LARGE, code="FILE_TOO_LARGE",
                             most=MAX_PDF_BYTES >> 20)
-    if not data.lstrip()[:5] == b"%PDF-":
+    if _PDF_HEADER.match(data) is None:
         raise InputError.of(label, "not a PDF file", code="BAD_PDF")
     check_pdf_streams(data, label)
     try:
@@ -323,42 +325,105 @@ def form_problems(sheet: FormSheet, added: dict[str, int]) -> list[Problem]:
     return found
 
 
-def read_filled_form(form: FormSheet, out: Found) -> None:
-    """A filled Konami PDF sheet: rows located by their field names, written totals
-    checked against the rows."""
-    rows: list[dict[str, Any]] = []
+#: the entry columns a sheet's rows fill, in :attr:`SheetEntries.columns` (the deck, file and
+#: line are the sheet's)
+SHEET_COLUMNS = ("section", "slot", "passcode", "name", "qty", "cell")
+
+
+@dataclass(frozen=True)
+class SheetEntries:
+    """A filled sheet read to its entries: its player, one list per entry column of
+    :data:`SHEET_COLUMNS` (an item per row used), and its problems; a reading process sends
+    it back whole."""
+
+    file: str
+    player_id: str
+    player_name: str
+    event: str
+    date: str
+    columns: tuple[list[Any], ...]
+    problems: list[Problem]
+    rows_read: int
+    rows_reported: int
+
+    @property
+    def rows(self) -> int:
+        """The rows used."""
+        return len(self.columns[0])
+
+
+@cache
+def _headers() -> dict[BlockKey, tuple[str, str | None]]:
+    """Each block's section and slot."""
+    return {key: (header.section, header.slot)
+            for key, header in ((key, section_header(key)) for key in BLOCK_KEYS)}
+
+
+def sheet_entries(form: FormSheet) -> SheetEntries | list[Problem]:
+    """A filled Konami PDF sheet's rows, located by their field names, and its written
+    totals checked against them; a blank sheet is its one problem."""
+    sections: list[str] = []
+    slots: list[str | None] = []
+    passcodes: list[int | None] = []
+    names: list[str] = []
+    quantities: list[int] = []
+    cells: list[str] = []
     wrong: list[tuple[str, Wrong, str, str]] = []
     added: dict[str, int] = {}
-    headers = {key: section_header(key) for key in BLOCK_KEYS}
+    headers = _headers()
     for item in form.rows:
-        header = headers[item.block]
+        section, slot = headers[item.block]
         qty, name, problem = quantity_and_name(item.count, item.name)
         if problem is not None:
             wrong.append((item.count_field if qty is None else item.name_field, problem,
-                          header.section, name))
+                          section, name))
             continue
         assert qty is not None
         added[item.block] = added.get(item.block, 0) + qty
-        rows.append(entry_row(header.section, header.slot, qty, name, form.file, None,
-                         item.name_field))
-    if not form.player_id and not form.player_name and not rows and not wrong:
-        out.problems.append(Problem.of(form.file, None, None,
-                                       "a blank deck list form (no player, no cards): skipped",
-                                       code="BLANK_LIST"))
-        return
+        card = typed_card(name)
+        sections.append(section)
+        slots.append(slot)
+        passcodes.append(card["passcode"])
+        names.append(card["name"])
+        quantities.append(qty)
+        cells.append(item.name_field)
+    if not form.player_id and not form.player_name and not names and not wrong:
+        return [Problem.of(form.file, None, None,
+                           "a blank deck list form (no player, no cards): skipped",
+                           code="BLANK_LIST")]
     player_id, message = player_id_of(form.player_id or Path(form.file).stem)
+    problems = []
     if message:
-        out.problems.append(Problem.of(form.file, None, "CARD GAME ID", LOST_DIGITS,
-                                       code="PLAYER_ID", typed=repr(form.player_id)))
+        problems.append(Problem.of(form.file, None, "CARD GAME ID", LOST_DIGITS,
+                                   code="PLAYER_ID", typed=repr(form.player_id)))
+    for where, (code, msgid, values), section, card_text in wrong:
+        problems.append(Problem.of(form.file, None, where, msgid, code=code,
+                                   deck_id=player_id, section=section,
+                                   text=card_text or None, **values))
+    problems.extend(form_problems(form, added))
+    return SheetEntries(form.file, player_id, form.player_name or player_id, form.event,
+                        form.date, (sections, slots, passcodes, names, quantities, cells),
+                        problems, len(form.rows), len(wrong))
+
+
+def add_sheet(sheet: SheetEntries, out: Found) -> None:
+    """A sheet's entries, player and problems added to what was found, as the next
+    registration."""
     origin = out.origin()
-    out.rows_read += len(form.rows)
-    out.rows_reported += len(wrong)
-    for where, (code, msgid, values), section, card in wrong:
-        out.problems.append(Problem.of(form.file, None, where, msgid, code=code,
-                                       deck_id=player_id, section=section, text=card or None,
-                                       **values))
-    out.problems.extend(form_problems(form, added))
-    out.rows.extend({**row, "deck_id": player_id, "origin": origin} for row in rows)
-    out.players.append(Player(player_id, form.player_name or player_id, form.file, "",
-                               form.file, origin, len(rows), event=form.event,
-                               date=form.date))
+    out.rows_read += sheet.rows_read
+    out.rows_reported += sheet.rows_reported
+    out.problems.extend(sheet.problems)
+    out.columns.add(sheet.player_id, sheet.file, None, origin,
+                    dict(zip(SHEET_COLUMNS, sheet.columns, strict=True)))
+    out.players.append(Player(sheet.player_id, sheet.player_name, sheet.file, "",
+                              sheet.file, origin, sheet.rows, event=sheet.event,
+                              date=sheet.date))
+
+
+def read_filled_form(form: FormSheet, out: Found) -> None:
+    """A filled Konami PDF sheet read into what was found (:func:`sheet_entries`)."""
+    read = sheet_entries(form)
+    if isinstance(read, list):
+        out.problems.extend(read)
+    else:
+        add_sheet(read, out)

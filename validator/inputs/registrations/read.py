@@ -25,9 +25,10 @@ from validator.inputs.registrations.layout import find_header, playerless
 from validator.inputs.registrations.long import read_long
 from validator.inputs.registrations.pdf import (
     MAX_PDF_BYTES,
-    FormSheet,
-    read_filled_form,
+    SheetEntries,
+    add_sheet,
     read_form,
+    sheet_entries,
 )
 
 __all__ = ["PLAYER_SCHEMA", "SUFFIXES", "Registrations", "read_registration_files",
@@ -159,20 +160,21 @@ def expanded(paths: list[Path], contents: list[bytes] | None) -> list[Item]:
     return items
 
 
-def read_pdf(path: Path, data: bytes | None) -> FormSheet | list[Problem]:
-    """One PDF sheet's fields, or its one problem."""
+def read_pdf(path: Path, data: bytes | None) -> SheetEntries | list[Problem]:
+    """One PDF sheet's entries, or its one problem."""
     try:
-        return read_form(pdf_bytes(path, data), str(path))
+        form = read_form(pdf_bytes(path, data), str(path))
     except InputError as exc:
         return exc.problems
+    return sheet_entries(form)
 
 
-def _read_pdf(item: tuple[Path, bytes | None]) -> FormSheet | list[Problem]:
+def _read_pdf(item: tuple[Path, bytes | None]) -> SheetEntries | list[Problem]:
     return read_pdf(*item)
 
 
 def read_pdfs(pdfs: list[tuple[Path, bytes | None]],
-              workers: int | None = None) -> list[FormSheet | list[Problem]]:
+              workers: int | None = None) -> list[SheetEntries | list[Problem]]:
     """PDF sheets read in their order; from ``MIN_PARALLEL`` of them on, across ``workers``
     processes (by default one per core; none inside a daemon process, which may not start
     any). The workers are forked from this process, whose readers are already imported, and
@@ -200,14 +202,12 @@ def read_registration_files(paths: list[Path], contents: list[bytes] | None = No
             out.problems.extend(item)
         elif not _is_pdf(item[0]):
             read_file(*item, out)
-        elif isinstance(form := next(forms), FormSheet):
-            read_filled_form(form, out)
+        elif isinstance(sheet := next(forms), SheetEntries):
+            add_sheet(sheet, out)
         else:
-            out.problems.extend(form)
+            out.problems.extend(sheet)
     kept = one_per_player(out)
-    entries = pl.concat([entries_frame(out.rows).with_columns(
-        pl.Series("origin", [r.get("origin") for r in out.rows], dtype=pl.Int64)),
-        *out.frames], how="diagonal_relaxed")
+    entries = pl.concat([_rows_in_order(out), *out.frames], how="diagonal_relaxed")
     entries = entries.filter(pl.col("origin").is_in(list(kept))).select(list(ENTRY_SCHEMA))
     entries = entries.cast(ENTRY_SCHEMA)  # type: ignore[arg-type]
     players = (
@@ -226,6 +226,18 @@ def read_registration_files(paths: list[Path], contents: list[bytes] | None = No
     used = sum(p.rows for p in out.players if p.origin in kept)
     return Registrations(entries, players, capped(problems), out.rows_read, used,
                          out.rows_reported, out.notes)
+
+def _rows_in_order(out: Found) -> pl.DataFrame:
+    """The entries found as rows and as columns, in the order they were read (a reader
+    adds a registration's entries when it reads it: origins never decrease)."""
+    rows = entries_frame(out.rows).with_columns(
+        pl.Series("origin", [r.get("origin") for r in out.rows], dtype=pl.Int64))
+    if not out.columns:
+        return rows
+    columns = out.columns.frame()
+    if rows.is_empty():
+        return columns
+    return pl.concat([rows, columns]).sort("origin", maintain_order=True)
 
 def registration_members(path: Path, data: bytes | None,
                          problems: list[Problem]) -> list[tuple[Path, bytes | None]]:
