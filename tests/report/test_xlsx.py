@@ -23,7 +23,7 @@ from validator.inputs.registrations.read import read_registration_files
 from validator.judging.penalties import Policy
 from validator.report.model import Report, judged_event
 from validator.report.penalty_log import HEADER
-from validator.report.style import FILLS, STATUS_FILLS, put
+from validator.report.style import FILLS, STATUS_FILLS
 from validator.report.xlsx import event_xlsx, log_xlsx, write_event_xlsx
 from validator.text.i18n import problem_text, say, term
 from validator.vocab import Lang
@@ -210,28 +210,3 @@ def test_user_text_that_looks_like_a_formula_stays_text(judged_players: Report) 
         pl.lit("=HYPERLINK(\"x\")").alias("player_name")))
     cell = _book(named)["Players"]["B2"]
     assert (cell.value, cell.data_type) == ("=HYPERLINK(\"x\")", "s")
-
-
-NAMES = [" Ana Lee ", "A & B <c> \"d\"", "line\r\nnext\rlast", "#N/A", "x" * 40_000,
-         "\x07bell 灰流うらら\u3000"]
-
-
-def test_cells_read_back_as_openpyxl_writes_them(judged_players: Report) -> None:
-    """Text with spaces, markup, carriage returns, an error code, a formula's text, text past
-    what a cell holds: each cell reads back as the same value written by openpyxl itself."""
-    count = judged_players.items.height
-    names = [NAMES[i % len(NAMES)] for i in range(count)]
-    named = dataclasses.replace(judged_players, items=judged_players.items.with_columns(
-        pl.Series("player_name", names)))
-    written = [(c.value, c.data_type) for (c,) in _book(named)["Players"].iter_rows(
-        min_row=2, min_col=2, max_col=2)]
-    reference = Workbook()
-    sheet = reference.active
-    assert sheet is not None
-    for r, name in enumerate(names, start=1):
-        put(sheet, r, 1, name)
-    stream = io.BytesIO()
-    reference.save(stream)
-    expected = [(c.value, c.data_type) for (c,) in load_workbook(stream).worksheets[0].iter_rows()]
-    assert written == expected
-    assert len(written) == count == len(NAMES)

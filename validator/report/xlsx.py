@@ -22,9 +22,9 @@ from typing import Any
 
 import polars as pl
 from openpyxl import Workbook
-from openpyxl.cell.cell import ERROR_CODES, Cell
-from openpyxl.compat import safe_string
+from openpyxl.cell.cell import Cell
 from openpyxl.styles import Alignment, Border, Font, PatternFill, Side
+from openpyxl.styles.cell_style import StyleArray
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.pagebreak import Break
 from openpyxl.worksheet.properties import PageSetupProperties
@@ -40,6 +40,7 @@ from validator.report.style import (
     STATUS_FILLS,
     autosize,
     export_text,
+    looks_like_formula,
     put,
     write_header,
 )
@@ -66,13 +67,13 @@ _STYLES: dict[str, tuple[Font | None, PatternFill | None, Alignment | None, Bord
 
 class _Styles:
     """The styles of :data:`_STYLES` used so far, each made in the workbook once, when a
-    cell first has it: its number among the workbook's cell styles."""
+    cell first has it."""
 
     def __init__(self) -> None:
-        self._made: dict[str, int] = {}
+        self._made: dict[str, StyleArray] = {}
 
-    def number(self, name: str, ws: Worksheet) -> int:
-        """The style ``name``'s number (made through a cell of ``ws``)."""
+    def array(self, name: str, ws: Worksheet) -> StyleArray:
+        """The style ``name``, as a cell of ``ws`` carries it (a copy of its own)."""
         made = self._made.get(name)
         if made is None:
             font, fill, alignment, border = _STYLES[name]
@@ -85,79 +86,52 @@ class _Styles:
                 cell.alignment = alignment
             if border is not None:
                 cell.border = border
-            made = self._made[name] = cell.style_id
-        return made
-
-
-#: what a cell's text escapes in XML (a carriage return too: a parser reads a raw one as a
-#: line break)
-_XML_TEXT = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", "\r": "&#13;"})
-#: the longest text a cell holds (openpyxl cuts longer text there)
-_MOST_TEXT = 32_767
-
-
-def _cell_xml(ref: str, value: Any, style: int | None) -> str:
-    """One cell as openpyxl writes it (text inline; a number, a truth value, an error code
-    such as ``#N/A``); "" for a cell with neither value nor style."""
-    styled = "" if style is None else f' s="{style}"'
-    if value is None:
-        return f'<c r="{ref}"{styled}/>' if styled else ""
-    if isinstance(value, bool):
-        return f'<c r="{ref}"{styled} t="b"><v>{int(value)}</v></c>'
-    if isinstance(value, int | float):
-        return f'<c r="{ref}"{styled} t="n"><v>{safe_string(value)}</v></c>'
-    if not isinstance(value, str):
-        raise ImplementationError(f"the event workbook has no cells of {type(value)}")
-    if value in ERROR_CODES:
-        return f'<c r="{ref}"{styled} t="e"><v>{value}</v></c>'
-    if not value:
-        return f'<c r="{ref}"{styled} t="inlineStr"/>'
-    value = value[:_MOST_TEXT]
-    space = ' xml:space="preserve"' if value != value.strip() else ""
-    return (f'<c r="{ref}"{styled} t="inlineStr"><is><t{space}>'
-            f'{value.translate(_XML_TEXT)}</t></is></c>')
+            # the style openpyxl keeps on a cell (a slot the stubs omit)
+            made = self._made[name] = cell._style  # type: ignore[attr-defined]
+        return StyleArray(made)
 
 
 class _Sheet:
-    """A worksheet of the event workbook: its rows kept as they are added, its columns sized
-    from their text (as :func:`~validator.report.style.autosize` does), its cells written as
-    one piece of XML (as openpyxl writes them, a style made once and shared by the cells that
-    have it) into the sheet openpyxl writes without rows (:func:`_stable`). Values are written
-    as :func:`~validator.report.style.put` writes them: a formula's text stays text."""
+    """A worksheet of the event workbook written in one pass (openpyxl's write-only mode):
+    its rows are kept as they are added, its columns sized from their text (as
+    :func:`~validator.report.style.autosize` does), then the rows streamed in order. Values
+    are written as :func:`~validator.report.style.put` writes them; each style is made once
+    and shared by the cells that have it."""
 
     def __init__(self, workbook: Workbook, title: str, styles: _Styles) -> None:
-        # a write-only sheet, left without rows: a worksheet's settings (the stubs list
-        # only some of them)
+        # a write-only sheet: a worksheet's settings, rows only appended (the stubs list
+        # only some of its settings)
         self.ws: Worksheet = workbook.create_sheet(title)
-        self.rows: list[str] = []  # each row's cells, as XML
+        self.rows: list[list[Any]] = []
         self.longest: dict[int, int] = {}  # column → its longest line
         self.width = 0  # the most cells in a row
         self._styles = styles
-        self._letters: list[str] = [""]
 
     def add(self, values: Sequence[Any], styles: dict[int, str] | None = None,
             at: int | None = None) -> None:
         """A row of values (``at``: its number, past the rows so far); ``styles``: the style
         of some of its columns (1-based)."""
         while at is not None and len(self.rows) < at - 1:
-            self.rows.append("")
-        number = len(self.rows) + 1
-        letters = self._letters
-        while len(letters) <= len(values):
-            letters.append(get_column_letter(len(letters)))
-        cells = []
+            self.rows.append([])
+        row: list[Any] = []
         for column, value in enumerate(values, start=1):
             value = export_text(value)
+            style = styles.get(column) if styles else None
+            formula = looks_like_formula(value)
             if value is not None:
-                text = value if isinstance(value, str) else str(value)
-                longest = max(map(len, text.splitlines()), default=0)
+                longest = max(len(line) for line in str(value).splitlines() or [""])
                 if longest > self.longest.get(column, -1):
                     self.longest[column] = longest
-            style = styles.get(column) if styles else None
-            cells.append(_cell_xml(f"{letters[column]}{number}", value, None if style is None
-                                   else self._styles.number(style, self.ws)))
+            if style is None and not formula:
+                row.append(value)
+                continue
+            cell = Cell(self.ws, 1, column, value,
+                        None if style is None else self._styles.array(style, self.ws))
+            if formula:
+                cell.data_type = "s"
+            row.append(cell)
         self.width = max(self.width, len(values))
-        self.rows.append("".join(cells))
+        self.rows.append(row)
 
     def header(self, titles: Sequence[str], at: int | None = None) -> None:
         """A header row, styled as :func:`~validator.report.style.write_header` styles it."""
@@ -174,11 +148,11 @@ class _Sheet:
             self.ws.column_dimensions[get_column_letter(column)].width = min(max(width + 2, 6),
                                                                              most)
 
-    def xml(self) -> bytes:
-        """The sheet's rows (``<sheetData>``)."""
-        rows = "".join(f'<row r="{n}">{cells}</row>'
-                       for n, cells in enumerate(self.rows, start=1) if cells)
-        return f"<sheetData>{rows}</sheetData>".encode()
+    def write(self) -> None:
+        """The rows, streamed (the sheet's columns, panes and page set up before)."""
+        for row in self.rows:
+            self.ws.append(row)
+
 
 
 def _said(lang: Lang, *texts: str) -> list[str]:
@@ -384,12 +358,11 @@ def event_xlsx(report: Report, generated_at: dt.datetime | None = None) -> bytes
         ("Summary", summary), ("Players", _players), ("Violations", _violations),
         ("Penalties", _slips), ("Unresolved", _unresolved), ("Decisions", _decisions),
         ("Problems", _problems)]
-    rows: dict[str, bytes] = {}
-    for number, (title, write) in enumerate(sheets, start=1):
+    for title, write in sheets:
         sheet = _Sheet(workbook, term(lang, "sheet", title), styles)
         write(sheet, report)
-        rows[f"xl/worksheets/sheet{number}.xml"] = sheet.xml()  # openpyxl's names, in order
-    return _stable(workbook, when.astimezone(dt.UTC).replace(tzinfo=None), rows)
+        sheet.write()
+    return _stable(workbook, when.astimezone(dt.UTC).replace(tzinfo=None))
 
 
 def log_xlsx(entries: list[LogEntry], context: LogContext | None = None) -> bytes:
@@ -409,15 +382,9 @@ def log_xlsx(entries: list[LogEntry], context: LogContext | None = None) -> byte
     return _stable(workbook, dt.datetime.fromisoformat(stamp[:19]))
 
 
-#: the rows of a sheet openpyxl wrote without any
-_NO_ROWS = re.compile(rb"<sheetData\s*/>|<sheetData>\s*</sheetData>")
-
-
-def _stable(workbook: Workbook, stamp: dt.datetime,
-            rows: dict[str, bytes] | None = None) -> bytes:
+def _stable(workbook: Workbook, stamp: dt.datetime) -> bytes:
     """A workbook's bytes that depend only on its content and ``stamp``: every zip entry
-    carries one fixed date, and the document's dates are ``stamp``; ``rows``: the rows of
-    sheets written without any, by their zip entry."""
+    carries one fixed date, and the document's dates are ``stamp``."""
     workbook.properties.created = stamp
     workbook.properties.creator = "deckcheck"
     buffer = io.BytesIO()
@@ -430,11 +397,6 @@ def _stable(workbook: Workbook, stamp: dt.datetime,
             stable.compress_type = zipfile.ZIP_DEFLATED
             stable.external_attr = 0o644 << 16
             data = source.read(info)
-            if rows and info.filename in rows:
-                empty = _NO_ROWS.search(data)
-                if empty is None:
-                    raise ImplementationError(f"{info.filename} has rows of its own")
-                data = data[:empty.start()] + rows[info.filename] + data[empty.end():]
             if info.filename == "docProps/core.xml":  # openpyxl stamps the save time here
                 data = re.sub(rb"(<dcterms:modified[^>]*>)[^<]*",
                               rb"\g<1>" + stamp.strftime("%Y-%m-%dT%H:%M:%SZ").encode(), data)
