@@ -306,6 +306,26 @@ def test_a_name_treated_as_another_is_counted_with_it_in_a_small_check(
     _assert_same(few, every)
 
 
+def test_a_card_table_s_first_check_and_later_ones_give_the_same_verdicts(
+        ygojson_db: CardDB) -> None:
+    """The first check of a card table (a command's only one) evaluates the card flags over
+    the cards the decks hold; the second prepares the whole table, kept for the next."""
+    from validator.engine.tables import card_attributes
+
+    banlist = read_banlist(shared_path("lflist", "0TCG.lflist.conf"))
+    fmt = load_format("advanced-tcg")
+    table = card_attributes(ygojson_db, banlist, fmt)
+    files = read_deck_paths([*sorted(shared_path("decks", "windbot").glob("*.ydk"))[:3]])
+    arguments = {"entries": files.entries, "cards": ygojson_db, "fmt": fmt,
+                 "banlist": banlist, "deck_ids": files.ids, "attributes": table}
+    first = check(**arguments)  # type: ignore[arg-type]
+    assert table not in engine_check._PREPARED
+    second = check(**arguments)  # type: ignore[arg-type]
+    assert table in engine_check._PREPARED
+    assert first.violations.height > 0
+    _assert_same(first, second)
+
+
 def test_held_cards_keeps_the_cards_held_and_the_names_they_are_treated_as() -> None:
     attrs = pl.DataFrame({"card_id": [1, 2, 3, 4, 5], "name_id": [1, 1, 3, 4, 4]})
     rows = pl.DataFrame({"card_id": [2, None, 2]}, schema={"card_id": pl.Int64})

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import sqlite3
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -8,6 +9,7 @@ import pytest
 
 from validator.errors import InputError
 from validator.event.store import (
+    FAULT_PAUSE,
     EventDB,
     EventSettings,
     valid_timezone,
@@ -127,6 +129,48 @@ def test_a_form_key_records_once_even_from_many_threads(tmp_path: Path) -> None:
     assert len(db.log()) == 4
     assert db.keyed("key-0") in {entry for entry, _ in made}
     assert db.keyed("no-such-key") is None
+
+
+def _late(db: EventDB, key: str, replaces: int | None = None) -> tuple[int, bool]:
+    return db.record_once(player_id="P1", player_name="A", judge="J", round=1, duel=1,
+                          kind="infraction", codes=["LATE"], default_penalty="WARNING",
+                          penalty="WARNING", decision="confirmed", reason="fix",
+                          details={}, form_key=key, replaces=replaces)
+
+
+def test_records_sent_at_once_share_a_commit_and_are_all_kept(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """While one commit waits for the disk, the records sent meanwhile wait for the next
+    one, which commits them all: fewer syncs than records, none lost, each its own id."""
+    db = EventDB(tmp_path / "e.sqlite")
+    monkeypatch.setenv(FAULT_PAUSE, "0.05")  # a slow disk
+    with ThreadPoolExecutor(20) as pool:
+        made = list(pool.map(lambda n: _late(db, f"key-{n}"), range(60)))
+    assert all(new for _, new in made)
+    assert len({entry for entry, _ in made}) == 60
+    assert sorted(str(e.form_key) for e in EventDB(tmp_path / "e.sqlite").log()) == sorted(
+        f"key-{n}" for n in range(60))
+    assert db._commits < 30  # one sync for many records
+
+
+def test_a_record_refused_inside_a_shared_commit_leaves_the_others_recorded(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    db = EventDB(tmp_path / "e.sqlite")
+    first, _ = _late(db, "first")
+    _late(db, "correction", replaces=first)
+    monkeypatch.setenv(FAULT_PAUSE, "0.2")
+    with ThreadPoolExecutor(3) as pool:
+        leader = pool.submit(_late, db, "leader")  # holds the commit while the others queue
+        time.sleep(0.05)
+        refused = pool.submit(_late, db, "again", first)  # corrected already
+        kept = pool.submit(_late, db, "kept")
+        with pytest.raises(InputError):
+            refused.result()
+        assert kept.result()[1]
+        assert leader.result()[1]
+    keys = [e.form_key for e in EventDB(tmp_path / "e.sqlite").log()]
+    assert keys == ["first", "correction", "leader", "kept"]
+    assert db._commits == 4  # first, correction, leader, then kept with the refused one
 
 
 def test_a_correction_keeps_the_original_and_names_it(tmp_path: Path) -> None:

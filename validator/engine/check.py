@@ -266,23 +266,41 @@ class _Prepared:
 _PREPARED: weakref.WeakKeyDictionary[CardTable, _Prepared] = weakref.WeakKeyDictionary()
 
 
+#: the card tables checked once already (a second check prepares the whole table)
+_CHECKED: weakref.WeakSet[CardTable] = weakref.WeakSet()
+
+
 def _prepared(table: CardTable) -> _Prepared:
     """The card table with the card-level conditions evaluated once per card, made at the
-    first check of a card table and kept with it."""
+    first check of a card table that needs it and kept with it."""
     prepared = _PREPARED.get(table)
-    if prepared is not None:
-        return prepared
+    if prepared is None:
+        prepared = _PREPARED[table] = _prepare(table.frame, table)
+    return prepared
+
+
+def _prepare(frame: pl.DataFrame, table: CardTable) -> _Prepared:
+    """The card-level conditions over ``frame``, rows of ``table``'s frame."""
     flags: dict[str, pl.Expr] = {}
     for module in MODULES:
         flags.update(module.card_flags(table.fmt, table.banlist.whitelist))
-    flagged = table.frame.with_columns(**flags)
+    flagged = frame.with_columns(**flags)
     ids = flagged["card_id"].to_list()
     silent = flagged.filter(release_unknown(table.fmt) & ~pl.col("outside_pool")).select(
         "card_id", "card")
-    prepared = _Prepared(flagged, tuple(flags), {card: at for at, card in enumerate(ids)},
-                         flagged["name_id"].to_list(), silent)
-    _PREPARED[table] = prepared
-    return prepared
+    return _Prepared(flagged, tuple(flags), {card: at for at, card in enumerate(ids)},
+                     flagged["name_id"].to_list(), silent)
+
+
+def _few_cards(table: CardTable, rows: pl.DataFrame, registered: pl.DataFrame | None
+               ) -> _Prepared:
+    """The prepared rows of the cards a few decks hold: at a card table's first check (a
+    command checking one deck checks once) over those cards alone; from its second check
+    on (a server checking deck after deck) picked from the whole table, prepared once."""
+    if table in _PREPARED or table in _CHECKED:
+        return _prepared(table)
+    _CHECKED.add(table)
+    return _prepare(held_cards(table.frame, rows, registered), table)
 
 
 def _check(entries: pl.DataFrame, registered: pl.DataFrame | None, *, unread: pl.DataFrame,
@@ -297,8 +315,12 @@ def _check(entries: pl.DataFrame, registered: pl.DataFrame | None, *, unread: pl
     if registered is not None:
         reg_df = prepare_rows(resolve(registered, cards, fmt), index)
     clock.lap("resolve")
-    prepared = _prepared(shared.table)
-    attrs = prepared.held(rows_df, reg_df) if index.height <= FEW_DECKS else prepared.flagged
+    if index.height <= FEW_DECKS:
+        prepared = _few_cards(shared.table, rows_df, reg_df)
+        attrs = prepared.held(rows_df, reg_df)
+    else:
+        prepared = _prepared(shared.table)
+        attrs = prepared.flagged
     card_table = attrs.lazy()
     # one pass over every row: the deck-by-card table, then the card flags attached once;
     # the lists' fingerprints beside it, then a deck-by-card table of the lists that differ

@@ -123,10 +123,6 @@ class _Lookup:
     # suggestions
     readings: dict[Admits, dict[tuple[str, str | None], tuple[Any, ...]]] = field(
         default_factory=dict)
-    # the printings it was made for, their passcodes and cards, and whether no passcode
-    # names two printings; the same as a dict, for a few entries
-    codes: tuple[pl.DataFrame, pl.DataFrame, bool] | None = None
-    code_of: dict[int, int] | None = None
 
 
 #: the lookups of the card data resolved against most recently (a server holds one)
@@ -481,22 +477,24 @@ def _loose(queries: list[str], keys: list[str]) -> Any:
 
 #: the most entries whose passcodes are looked up one by one (a page's, a judge's check)
 _FEW = 2_000
+#: per card data's printings (most recent first): their passcodes and cards, whether no
+#: passcode names two printings, and the same as a dict (None when one does)
+_CODES: list[tuple[pl.DataFrame, pl.DataFrame, bool, dict[int, int] | None]] = []
 
 
 def _code_ids(entries: pl.DataFrame, cards: CardDB) -> pl.DataFrame:
     """The card of each entry's passcode (``code_id``; null: none, or no passcode), in the
     entries' order: a join with the printings' passcodes, made once per card data (a
     lookup in place when a passcode names two printings; a dict for a few entries)."""
-    lookup = _lookup(cards)
-    held = lookup.codes
-    if held is None or held[0] is not cards.printings:
+    held = next((held for held in _CODES if held[0] is cards.printings), None)
+    if held is None:  # apart from the names: a deck of passcodes needs no names read
         codes = cards.printings.select("passcode", pl.col("card_id").alias("code_id")) \
             .drop_nulls()
-        held = lookup.codes = (cards.printings, codes, codes["passcode"].is_unique().all())
-        lookup.code_of = dict(codes.iter_rows()) if held[2] else None
-    codes, unique = held[1], held[2]
-    if lookup.code_of is not None and entries.height <= _FEW:
-        code_of = lookup.code_of
+        unique = bool(codes["passcode"].is_unique().all())
+        held = (cards.printings, codes, unique, dict(codes.iter_rows()) if unique else None)
+        _CODES[:] = [held, *_CODES[:_KEEP_LOOKUPS - 1]]
+    _, codes, unique, code_of = held
+    if code_of is not None and entries.height <= _FEW:
         return pl.DataFrame({"code_id": [None if code is None else code_of.get(code)
                                          for code in entries["passcode"].to_list()]},
                             schema={"code_id": pl.Int64()})

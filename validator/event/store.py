@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import Any, Generic, TypeVar, cast
 
 from validator.errors import InputError, Problem
 from validator.event.versions import Choice, Part, Submission, in_effect
@@ -244,12 +244,25 @@ def _owner_only(path: Path) -> None:
         return  # a file it cannot create or change: sqlite3 says why
 
 
+class _Work(Generic[T]):
+    """One thread's part of a shared commit: what it runs and what became of it."""
+
+    def __init__(self, work: Callable[[sqlite3.Connection], T]) -> None:
+        self.work = work
+        self.result: T | None = None
+        self.error: Exception | None = None
+        self.done = False
+
+
 class EventDB:
     """A thread-safe handle on one event's SQLite file."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self._lock = threading.Lock()
+        self._waiting: list[_Work[Any]] = []  # work for the next shared commit
+        self._turn = threading.Condition()  # a thread commits them while the others wait
+        self._committing = False
         self._commits = 0  # this handle's commits: with the file's data_version, a stamp
         self._held: dict[str, tuple[tuple[int, int], Any]] = {}  # reads kept until a commit
         _owner_only(path)
@@ -325,6 +338,60 @@ class EventDB:
                 time.sleep(float(pause))
             self._conn.execute("COMMIT")
             self._commits += 1
+
+    def together(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """``work(conn)`` committed with the work other threads hand in meanwhile: one
+        transaction and one sync to the disk for all of them (a group commit), each in a
+        savepoint of its own, so work that raises is undone alone and raises to its caller.
+        Returns once its work is on the disk. ``work`` must not open a transaction."""
+        mine = _Work(work)
+        with self._turn:
+            self._waiting.append(mine)
+            while self._committing and not mine.done:
+                self._turn.wait()
+            leads = not mine.done  # then this thread commits every work waiting by now
+            if leads:
+                self._committing = True
+                batch, self._waiting = self._waiting, []
+        if leads:
+            try:
+                with self._lock:
+                    self._commit_all(batch)
+            finally:
+                with self._turn:
+                    self._committing = False
+                    self._turn.notify_all()
+        if mine.error is not None:
+            raise mine.error
+        return cast(T, mine.result)
+
+    def _commit_all(self, batch: list[_Work[Any]]) -> None:
+        conn = self._conn
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            for item in batch:
+                conn.execute("SAVEPOINT work")
+                try:
+                    item.result = item.work(conn)
+                except Exception as exc:  # noqa: BLE001 - raised again in its own thread
+                    conn.execute("ROLLBACK TO work")
+                    item.error = exc
+                conn.execute("RELEASE work")
+            if pause := os.environ.get(FAULT_PAUSE):  # fault injection for crash tests
+                time.sleep(float(pause))
+            conn.execute("COMMIT")
+            self._commits += 1
+        except BaseException as exc:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            for item in batch:
+                item.result, item.error = None, exc if isinstance(exc, Exception) else \
+                    RuntimeError("the commit was interrupted")
+            if not isinstance(exc, Exception):
+                raise
+        finally:
+            for item in batch:
+                item.done = True
 
     def _stamp(self) -> tuple[int, int]:
         """Changes with every commit to the file, by this handle or any other connection."""
@@ -674,7 +741,8 @@ class EventDB:
         form was sent before; the entry it made is returned). ``replaces``: the entry this
         one corrects, kept and marked as corrected (by this entry's judge, for its reason)."""
         now = _now()
-        with self.transaction() as conn:
+
+        def record(conn: sqlite3.Connection) -> tuple[int, bool]:
             if form_key is not None:
                 found = conn.execute("SELECT id FROM penalty_log WHERE form_key = ?",
                                      (form_key,)).fetchone()
@@ -698,7 +766,9 @@ class EventDB:
             made = int(cursor.lastrowid or 0)
             if replaces is not None:
                 _change(conn, "log", replaces, "correct", made, judge, reason, now)
-        return made, True
+            return made, True
+
+        return self.together(record)
 
     def log(self, player_id: str | None = None, *, round: int | None = None,
             in_round: bool = False) -> list[LogEntry]:
