@@ -83,3 +83,27 @@ def test_a_list_and_a_deck_resolved_together_read_as_each_alone(demo_db: CardDB)
         assert together.height > 0
         assert_frame_equal(together, itself)
     assert _resolved_both(listed, None, demo_db, fmt)[1] is None
+
+
+def test_a_few_entries_get_the_names_and_kinds_a_join_gives(
+        ygojson_db: CardDB, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cards' English names and kinds of a few resolved entries, looked up in a dict,
+    are those of a join with every card (real decks, and a passcode no card has)."""
+    from polars.testing import assert_frame_equal
+
+    from tests.conftest import shared_path
+    from validator.cards.formats import load_format
+    from validator.inputs.decks.batch import read_deck_paths
+    from validator.judging import judge
+
+    fmt = load_format("advanced-tcg")
+    paths: list[object] = [*sorted(shared_path("decks", "windbot").glob("*.ydk"))[:3]]
+    entries = read_deck_paths(paths).entries
+    entries = pl.concat([entries, entries.head(1).with_columns(pl.lit(1).cast(
+        entries.schema["passcode"]).alias("passcode"))])
+    few = judge._resolved(entries, ygojson_db, fmt)
+    monkeypatch.setattr(judge, "_FEW", -1)
+    joined = judge._resolved(entries, ygojson_db, fmt)
+    assert few["name_en"].null_count() == few["card_id"].null_count() >= 1
+    assert set(few["kind"].drop_nulls().cast(pl.Utf8)) >= {"monster", "spell"}
+    assert_frame_equal(few, joined)

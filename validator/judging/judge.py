@@ -69,11 +69,35 @@ def registered_lines(entries: pl.DataFrame, cards: CardDB, fmt: Format,
     return _lines(resolved, cards, fmt, unreadable)
 
 
+#: the most resolved entries given their cards' names from a dict (a page's, a check's)
+_FEW = 2_000
+#: the card data whose cards' English names and kinds are kept, and those, by card id
+_NAMES_OF: list[tuple[pl.DataFrame, dict[int, tuple[str | None, str | None]]]] = []
+
+
+def _names_and_kinds(by_card: pl.DataFrame) -> dict[int, tuple[str | None, str | None]]:
+    """Each card's English name and kind, made once per card data."""
+    if not _NAMES_OF or _NAMES_OF[0][0] is not by_card:
+        _NAMES_OF[:] = [(by_card, {int(card): (name, kind) for card, name, kind in by_card.select(
+            "card_id", "name_en", pl.col("kind").cast(pl.Utf8)).iter_rows()})]
+    return _NAMES_OF[0][1]
+
+
 def _resolved(entries: pl.DataFrame, cards: CardDB, fmt: Format) -> pl.DataFrame:
-    """Entries resolved, with their card's English name and kind."""
-    return resolve(entries, cards, fmt).join(
-        cards.by_card.select("card_id", "name_en", "kind"), on="card_id", how="left",
-        maintain_order="left")
+    """Entries resolved, with their card's English name and kind (for a few entries looked
+    up in a dict made once per card data: a join would read every card on each page)."""
+    resolved = resolve(entries, cards, fmt)
+    by_card = cards.by_card
+    if resolved.height > _FEW:
+        return resolved.join(by_card.select("card_id", "name_en", "kind"), on="card_id",
+                             how="left", maintain_order="left")
+    of = _names_and_kinds(by_card)
+    found = [of.get(card, (None, None)) if card is not None else (None, None)
+             for card in resolved["card_id"].to_list()]
+    return resolved.with_columns(
+        pl.Series("name_en", [name for name, _ in found], dtype=by_card.schema["name_en"]),
+        pl.Series("kind", [kind for _, kind in found], dtype=pl.Utf8).cast(
+            by_card.schema["kind"]))
 
 
 def _lines(resolved: pl.DataFrame | None, cards: CardDB, fmt: Format,
