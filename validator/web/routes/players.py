@@ -41,10 +41,12 @@ PARTS: tuple[Part, ...] = ("list", "deck")
 
 def player_row(players: pl.DataFrame, player_id: str) -> dict[str, Any]:
     """The player's row of an event's player table (``EventResult.players``)."""
-    found = players.filter(pl.col("player_id") == player_id)
-    if found.is_empty():
+    found = players if players.height == 1 else players.filter(
+        pl.col("player_id") == player_id)  # one row: the player's already (found by index)
+    if found.is_empty() or found["player_id"][0] != player_id:
         raise InputError.of(player_id, "no such player", code="UNKNOWN_PLAYER")
-    row: dict[str, Any] = found.with_columns(pl.col("status").cast(pl.Utf8)).row(0, named=True)
+    row: dict[str, Any] = found.row(0, named=True)
+    row["status"] = None if row["status"] is None else str(row["status"])
     return row
 
 
