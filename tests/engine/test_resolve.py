@@ -256,12 +256,10 @@ def test_fuzzy_readings_are_made_once_per_card_data(demo_db: CardDB,
     assert len(calls) == 1
 
 
-def test_each_typed_name_is_read_once_per_card_data(demo_db: CardDB,
-                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    """Only names not read before are looked up; the rest read as they did the first time."""
+def _names_read(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
+    """The distinct names the resolver reads from now on, call by call."""
     import validator.engine.resolve as module
 
-    first = _resolved(demo_db, "Raigeki", "pot of greed", "Ash Blosom")
     asked: list[list[str]] = []
     read = module._read_names
 
@@ -271,6 +269,15 @@ def test_each_typed_name_is_read_once_per_card_data(demo_db: CardDB,
         return read(distinct, cards, admits)
 
     monkeypatch.setattr(module, "_read_names", counted)
+    return asked
+
+
+def test_each_typed_name_is_read_once_per_card_data(demo_db: CardDB,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only names not read before are looked up; the rest read as they did the first time."""
+
+    first = _resolved(demo_db, "Raigeki", "pot of greed", "Ash Blosom")
+    asked = _names_read(monkeypatch)
     new = "raigeki (once per card data)"  # a name no other test reads
     again = _resolved(demo_db, "Raigeki", "pot of greed", "Ash Blosom", new)
     assert {name: again[name] for name in first} == first
@@ -318,7 +325,6 @@ def test_readings_kept_from_another_process_are_not_read_again(
         demo_db: CardDB, monkeypatch: pytest.MonkeyPatch) -> None:
     """The readings one process made, kept by another resolving against the same card
     data: the names are not read again, and read the same."""
-    import validator.engine.resolve as module
     from validator.engine.resolve import keep_readings, readings
 
     fmt = load_format("advanced-tcg")
@@ -328,15 +334,7 @@ def test_readings_kept_from_another_process_are_not_read_again(
     assert {name for name, _ in made[0]} >= set(typed)
     other = CardDB(demo_db.printings.clone())  # card data of its own, as in another process
     keep_readings(other, fmt, made)
-    asked: list[list[str]] = []
-    read = module._read_names
-
-    def counted(distinct: pl.DataFrame, cards: CardDB, admits: module.Admits) -> (
-            pl.DataFrame):
-        asked.append(distinct["name"].to_list())
-        return read(distinct, cards, admits)
-
-    monkeypatch.setattr(module, "_read_names", counted)
+    asked = _names_read(monkeypatch)
     assert _resolved(other, *typed) == first
     assert asked == []
 
