@@ -26,6 +26,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from bench import checkout
 from bench.measure import SHARED_CARDS, same_verdicts, verdict_file
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -176,8 +177,7 @@ def main() -> None:
     work = Path(tempfile.mkdtemp(prefix="deckcheck-anchor-"))
     baseline = work / "baseline" if args.baseline else None
     if baseline is not None:
-        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(baseline),
-                        args.baseline], check=True, capture_output=True)
+        checkout.add(baseline, args.baseline)
         # the baseline's bench reads ../shared beside its tree, as this checkout's does
         (work / "shared").symlink_to(ROOT.parent / "shared")
     try:
@@ -187,8 +187,7 @@ def main() -> None:
             _progress(results[-1])
     finally:
         if baseline is not None:
-            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force",
-                            str(baseline)], check=False, capture_output=True)
+            checkout.remove(baseline)
         shutil.rmtree(work, ignore_errors=True)
     print("\n".join(markdown(results, args.repeats)))
     print(json.dumps({"repeats": args.repeats, "baseline": args.baseline,

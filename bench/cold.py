@@ -27,6 +27,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bench import checkout
 from bench.files import DECKS, ROOT, SOURCES
 
 
@@ -103,8 +104,7 @@ def side_by_side(baseline: str, runs: int, deck: Path | None = None) -> dict[str
     work = Path(tempfile.mkdtemp(prefix="deckcheck-cold-"))
     base = work / "baseline"
     try:
-        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(base),
-                        baseline], check=True, capture_output=True)
+        checkout.add(base, baseline)
         deck = deck or sorted(DECKS.rglob("*.ydk"))[0]
         commands = {}
         for name, root in (("before", base), ("after", ROOT)):
@@ -131,8 +131,7 @@ def side_by_side(baseline: str, runs: int, deck: Path | None = None) -> dict[str
                 "cpu_ratio": medians["before"]["cpu"] / medians["after"]["cpu"],
                 "load_before": load_before, "load_after": os.getloadavg()}
     finally:
-        subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(base)],
-                       check=False, capture_output=True)
+        checkout.remove(base)
         shutil.rmtree(work, ignore_errors=True)
 
 

@@ -35,6 +35,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from bench import checkout
+
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared" / "data"
 DECKS = SHARED / "decks"
@@ -264,8 +266,7 @@ def _baseline(work: Path, revision: str, decks: Path) -> dict[str, tuple[
         list[str], dict[str, str], Path]]:
     """The tool's two commands at ``revision`` (a detached worktree with its own store)."""
     base = work / "baseline"
-    subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(base),
-                    revision], check=True, capture_output=True)
+    checkout.add(base, revision)
     subprocess.run([sys.executable, "-m", "compileall", "-q", str(base / "validator")],
                    check=True, capture_output=True)
     env = {**os.environ, "DECKCHECK_DATA": str(work / "data-before"),
@@ -352,8 +353,7 @@ def run(count: int, repeats: int, baseline: str | None = None) -> dict[str, Any]
         }
     finally:
         if baseline:
-            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force",
-                            str(work / "baseline")], check=False, capture_output=True)
+            checkout.remove(work / "baseline")
         shutil.rmtree(work, ignore_errors=True)
 
 

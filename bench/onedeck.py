@@ -157,6 +157,8 @@ def _import_data(data: Path) -> None:
 
 
 def run(baseline: str | None, runs: int, cold_runs: int, cold: bool) -> dict[str, Any]:
+
+    from bench import checkout  # this process only: the baseline tree has none
     from bench import cold as cold_start
 
     work = Path(tempfile.mkdtemp(prefix="deckcheck-onedeck-"))
@@ -166,8 +168,7 @@ def run(baseline: str | None, runs: int, cold_runs: int, cold: bool) -> dict[str
         _import_data(data)
         if baseline:
             base = work / "baseline"
-            subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(base),
-                            baseline], check=True, capture_output=True)
+            checkout.add(base, baseline)
             trees = {"before": base, "after": ROOT}
         load_before = os.getloadavg()
         figures: dict[str, Any] = {name: [] for name in trees}
@@ -182,8 +183,7 @@ def run(baseline: str | None, runs: int, cold_runs: int, cold: bool) -> dict[str
                 "load_after": os.getloadavg(), "cpus": os.cpu_count(), **figures}
     finally:
         if baseline:
-            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force",
-                            str(work / "baseline")], check=False, capture_output=True)
+            checkout.remove(work / "baseline")
         shutil.rmtree(work, ignore_errors=True)
 
 

@@ -42,6 +42,7 @@ from typing import Any
 import httpx
 import polars as pl
 
+from bench import checkout
 from bench.log_load import cpu_seconds
 from bench.synth import lists_csv, named_lists
 from validator.cards.store import MANIFEST, load_cards
@@ -264,16 +265,13 @@ def run(players: int, requests: int, clients: int, data_dir: Path | None,
             return sizes | _served(Path(temp), folder, csv, archive, players, requests,
                                    clients, settle)
         code = Path(temp) / "baseline"
-        here = Path(__file__).resolve().parents[1]
-        subprocess.run(["git", "-C", str(here), "worktree", "add", "--detach", str(code),
-                        baseline], check=True, capture_output=True)
+        checkout.add(code, baseline)
         try:
             (Path(temp) / "before").mkdir()
             before = _served(Path(temp) / "before", folder, csv, archive, players, requests,
                              clients, settle, code)
         finally:
-            subprocess.run(["git", "-C", str(here), "worktree", "remove", "--force",
-                            str(code)], check=True, capture_output=True)
+            checkout.remove(code)
         (Path(temp) / "after").mkdir()
         after = _served(Path(temp) / "after", folder, csv, archive, players, requests, clients,
                         settle)
