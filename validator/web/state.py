@@ -143,8 +143,7 @@ class PlayerRows:
     entries: RowsBy
     submitted: RowsBy | None
     problems: dict[str, list[Problem]]
-    _violations: tuple[Report, RowsBy] | None = None
-    _items: tuple[Report, RowsBy] | None = None
+    _by_report: dict[str, tuple[Report, RowsBy]] = field(default_factory=dict)
     _players: RowsBy | None = None
 
     @classmethod
@@ -169,19 +168,19 @@ class PlayerRows:
 
     def item_of(self, report: Report, player_id: str) -> pl.DataFrame:
         """The player's row of the judgement's player table (``report``: of this check)."""
-        held = self._items
-        if held is None or held[0] is not report:
-            held = (report, RowsBy(report.items, "player_id"))
-            self._items = held
-        return held[1].of(player_id)
+        return self._of_report(report, "items").of(player_id)
 
     def violations_of(self, report: Report, player_id: str) -> pl.DataFrame:
         """The player's rows of the judgement's violations (``report``: of this check)."""
-        held = self._violations
+        return self._of_report(report, "violations").of(player_id)
+
+    def _of_report(self, report: Report, table: Literal["items", "violations"]) -> RowsBy:
+        """A table of the judgement by player, made once per judgement."""
+        held = self._by_report.get(table)
         if held is None or held[0] is not report:
-            held = (report, RowsBy(report.violations, "player_id"))
-            self._violations = held
-        return held[1].of(player_id)
+            held = self._by_report[table] = (report, RowsBy(getattr(report, table),
+                                                            "player_id"))
+        return held[1]
 
 
 #: how much lower the checking process runs than the server (``os.nice`` increment)
