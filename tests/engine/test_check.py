@@ -3,6 +3,7 @@ entry frames it takes, chunks, and the card table given to it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import polars as pl
@@ -390,14 +391,18 @@ def test_many_decks_get_the_verdicts_of_rules_over_every_row(
     _assert_same(picked, every)
 
 
-def test_real_decks_get_the_verdicts_of_rules_over_every_row(
-        ygojson_db: CardDB, monkeypatch: pytest.MonkeyPatch) -> None:
+def _real_decks_check(cards: CardDB) -> Callable[[], CheckResult]:
+    """A check of every real deck against the TCG list, run each time it is called."""
     paths: list[object] = [*sorted(shared_path("decks").rglob("*.ydk"))]
     files = read_deck_paths(paths)
     banlist = read_banlist(shared_path("lflist", "0TCG.lflist.conf"))
-    picked, every = _picked_and_every(monkeypatch, lambda: check(
-        files.entries, cards=ygojson_db, fmt=load_format("advanced-tcg"), banlist=banlist,
-        deck_ids=files.ids))
+    return lambda: check(files.entries, cards=cards, fmt=load_format("advanced-tcg"),
+                         banlist=banlist, deck_ids=files.ids)
+
+
+def test_real_decks_get_the_verdicts_of_rules_over_every_row(
+        ygojson_db: CardDB, monkeypatch: pytest.MonkeyPatch) -> None:
+    picked, every = _picked_and_every(monkeypatch, _real_decks_check(ygojson_db))
     assert picked.violations.height > 20
     _assert_same(picked, every)
 
@@ -406,14 +411,7 @@ def test_messages_worded_once_per_distinct_row_are_those_worded_row_by_row(
         ygojson_db: CardDB, monkeypatch: pytest.MonkeyPatch) -> None:
     from validator.engine.rules import _context
 
-    paths: list[object] = [*sorted(shared_path("decks").rglob("*.ydk"))]
-    files = read_deck_paths(paths)
-    banlist = read_banlist(shared_path("lflist", "0TCG.lflist.conf"))
-
-    def checking() -> CheckResult:
-        return check(files.entries, cards=ygojson_db, fmt=load_format("advanced-tcg"),
-                     banlist=banlist, deck_ids=files.ids)
-
+    checking = _real_decks_check(ygojson_db)
     monkeypatch.setattr(_context, "DISTINCT_ABOVE", 0)  # every rule's rows worded once
     once = checking()
     monkeypatch.setattr(_context, "DISTINCT_ABOVE", 10**9)
