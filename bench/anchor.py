@@ -186,9 +186,7 @@ def main() -> None:
                                    baseline))
             _progress(results[-1])
     finally:
-        if baseline is not None:
-            checkout.remove(baseline)
-        shutil.rmtree(work, ignore_errors=True)
+        checkout.clear(work)
     print("\n".join(markdown(results, args.repeats)))
     print(json.dumps({"repeats": args.repeats, "baseline": args.baseline,
                       "load": os.getloadavg(), "results": results}))

@@ -3,6 +3,7 @@ a detached git worktree in a folder of the bench's own, removed when the bench i
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -20,3 +21,10 @@ def remove(folder: Path) -> None:
     """The checkout at ``folder`` removed, and git's record of it (nothing when none)."""
     subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(folder)],
                    check=False, capture_output=True)
+
+
+def clear(work: Path) -> None:
+    """A bench's scratch folder removed, with the checkout in it at ``work / "baseline"``."""
+    if (work / "baseline").exists():
+        remove(work / "baseline")
+    shutil.rmtree(work, ignore_errors=True)

@@ -131,8 +131,7 @@ def side_by_side(baseline: str, runs: int, deck: Path | None = None) -> dict[str
                 "cpu_ratio": medians["before"]["cpu"] / medians["after"]["cpu"],
                 "load_before": load_before, "load_after": os.getloadavg()}
     finally:
-        checkout.remove(base)
-        shutil.rmtree(work, ignore_errors=True)
+        checkout.clear(work)
 
 
 def main() -> None:

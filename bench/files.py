@@ -25,7 +25,6 @@ import argparse
 import json
 import os
 import random
-import shutil
 import statistics
 import subprocess
 import sys
@@ -352,9 +351,7 @@ def run(count: int, repeats: int, baseline: str | None = None) -> dict[str, Any]
             "phases": json.loads(split.read_text()),
         }
     finally:
-        if baseline:
-            checkout.remove(work / "baseline")
-        shutil.rmtree(work, ignore_errors=True)
+        checkout.clear(work)
 
 
 def main() -> None:

@@ -24,7 +24,6 @@ import argparse
 import json
 import os
 import re
-import shutil
 import statistics
 import subprocess
 import sys
@@ -182,9 +181,7 @@ def run(baseline: str | None, runs: int, cold_runs: int, cold: bool) -> dict[str
         return {"baseline": baseline, "runs": runs, "load_before": load_before,
                 "load_after": os.getloadavg(), "cpus": os.cpu_count(), **figures}
     finally:
-        if baseline:
-            checkout.remove(work / "baseline")
-        shutil.rmtree(work, ignore_errors=True)
+        checkout.clear(work)
 
 
 def main() -> None:
