@@ -5,6 +5,7 @@ own text. The source checkout keeps only the ``.po`` files."""
 
 from __future__ import annotations
 
+import shutil
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -37,8 +38,14 @@ class CatalogsHook(BuildHookInterface):  # type: ignore[type-arg]
         if version == "editable":
             return
         root = Path(self.root)
-        out = Path(tempfile.mkdtemp(prefix="deckcheck-mo-"))
+        out = self._compiled = Path(tempfile.mkdtemp(prefix="deckcheck-mo-"))
         for po in sorted((root / LOCALE).glob("*/LC_MESSAGES/*.po")):
             relative = po.relative_to(root).with_suffix(".mo")
             compile_catalog(po, out / relative, po.parent.parent.name)
             build_data["force_include"][str(out / relative)] = str(relative)
+
+    def finalize(self, version: str, build_data: dict[str, Any], artifact_path: str) -> None:
+        """The compiled catalogs' folder removed once they are in the wheel."""
+        compiled = getattr(self, "_compiled", None)
+        if compiled is not None:
+            shutil.rmtree(compiled, ignore_errors=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -160,9 +161,12 @@ def test_a_plural_sentence_takes_the_form_of_its_number() -> None:
 
 def test_the_wheel_holds_compiled_catalogs_that_load(tmp_path: Path) -> None:
     root = Path(__file__).resolve().parents[2]
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
     subprocess.run([sys.executable, "-m", "pip", "wheel", str(root), "--no-deps",
                     "--no-build-isolation", "--quiet", "-w", str(tmp_path / "dist")],
-                   check=True, capture_output=True)
+                   check=True, capture_output=True, env={**os.environ, "TMPDIR": str(scratch)})
+    assert not list(scratch.glob("deckcheck-mo-*"))  # the build cleans up after itself
     wheel = next((tmp_path / "dist").glob("deckcheck-*.whl"))
     with zipfile.ZipFile(wheel) as archive:
         names = set(archive.namelist())
