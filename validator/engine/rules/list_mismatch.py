@@ -68,12 +68,14 @@ def check(ctx: Context) -> list[Found]:
         return []  # every deck holds exactly its list's cards: nothing to compare
     same = (flagged.arg_true().cast(pl.UInt32) if flagged is not None
             else pl.Series("deck", [], dtype=pl.UInt32)).implode()
-    deck, listed = pl.collect_all(
-        [_counts(ctx.deck_cards).filter(~pl.col("deck").is_in(same)),
-         _counts(ctx.registered_cards)], engine="in-memory")
+    deck = _counts(ctx.deck_cards).filter(~pl.col("deck").is_in(same))
+    listed = _counts(ctx.registered_cards)
+    if not ctx.few:  # many decks: both counted once, then joined
+        deck, listed = (frame.lazy() for frame in pl.collect_all([deck, listed],
+                                                                  engine="in-memory"))
     both = (
-        deck.lazy()
-        .join(listed.lazy(), on="deck_key", how="full",
+        deck
+        .join(listed, on="deck_key", how="full",
               coalesce=True, suffix="_list")
         .with_columns(
             pl.coalesce("deck", "deck_list").alias("deck"),
@@ -84,8 +86,9 @@ def check(ctx: Context) -> list[Found]:
         )
         .filter(pl.any_horizontal([pl.col(f"{s}_deck") != pl.col(f"{s}_list")
                                    for s in SECTIONS]))
-        .collect(engine="in-memory").lazy()  # small: computed once and reused below
     )
+    if not ctx.few:  # small: computed once and reused below
+        both = both.collect(engine="in-memory").lazy()
     if ctx.siding:
         return _siding(ctx, both, same)
     out = []
