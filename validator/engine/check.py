@@ -6,7 +6,9 @@ with it), prepares the shared per-card, per-section and per-deck frames once (``
 lets every registered rule add its failing rows, and collects all of it in one go; only then
 are the rules that found rows worded, over those rows; then each deck gets its status
 (``status``). No Python code runs per deck. Events too big for memory at once are checked
-in chunks of whole decks.
+in chunks of whole decks. A check of a few decks (a judge's, a page's) is planned whole and
+collected in five passes (``_check_few``): each polars pass costs about as much as the
+work of checking a deck.
 """
 
 from __future__ import annotations
