@@ -449,7 +449,7 @@ def _passes(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 #: the most polars passes of a check of one deck (alone, or against its list)
 FEW_PASSES = 6
-FEW_PASSES_WITH_LIST = 10
+FEW_PASSES_WITH_LIST = 7
 
 
 @pytest.mark.parametrize(("with_list", "siding", "differs"), [
