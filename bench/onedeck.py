@@ -5,7 +5,9 @@
 * (a) ``check()`` of one real deck in-process (real card data imported into a data store,
   the TCG list in force), median wall and CPU time of ``--runs`` checks and of each stage
   (``CheckResult.timings``), after a first check timed apart (the first check of a card
-  table also prepares what every later check of it takes from it);
+  table also prepares what every later check of it takes from it), and the polars passes
+  of one check (``collects``); the same of the deck, one count off, against its list
+  (``check_against_list``);
 * (b) a judge's check of one player's deck on the judge page (``POST /judge/ID/check``
   with the test client, the sample event and demo cards), p50/p95;
 * (c) the registration page's live check (``POST /r/CODE/check.json``, a 40/15/5 list of
@@ -53,7 +55,11 @@ def _p95_ms(values: list[float]) -> float:
     return round(1000 * ordered[int(0.95 * (len(ordered) - 1))], 1)
 
 
-def _engine(data: Path, runs: int) -> dict[str, Any]:
+def _engine(data: Path, runs: int, against_list: bool = False) -> dict[str, Any]:
+    """(a): one deck's check; ``against_list``: the deck, one count off, against its list
+    (as a judge's check is)."""
+    import polars as pl
+
     from validator.cards.load import load
     from validator.engine.check import check
     from validator.engine.tables import card_attributes
@@ -62,11 +68,20 @@ def _engine(data: Path, runs: int) -> dict[str, Any]:
     setup = load("advanced-tcg", "store", folder=data)
     files = read_deck_paths([DECK])
     table = card_attributes(setup.cards, setup.banlist, setup.fmt)
+    deck, listed = files.entries, None
+    if against_list:
+        listed = files.entries
+        deck = deck.with_columns(pl.when(pl.int_range(pl.len()) == 0).then(pl.col("qty") + 1)
+                                 .otherwise(pl.col("qty")).alias("qty"))
     walls, cpus, codes, stages = [], [], [], []
+
+    def checked() -> Any:
+        return check(deck, cards=setup.cards, fmt=setup.fmt, banlist=setup.banlist,
+                     deck_ids=files.ids, attributes=table, registered=listed)
+
     for _ in range(runs + 1):  # the first apart: what a card table's first check adds
         began, cpu = time.perf_counter(), time.process_time()
-        result = check(files.entries, cards=setup.cards, fmt=setup.fmt, banlist=setup.banlist,
-                       deck_ids=files.ids, attributes=table)
+        result = checked()
         walls.append(time.perf_counter() - began)
         cpus.append(time.process_time() - cpu)
         stages.append(result.timings)
@@ -75,7 +90,34 @@ def _engine(data: Path, runs: int) -> dict[str, Any]:
             "first_wall_ms": round(1000 * walls[0], 1), "first_cpu_ms": round(1000 * cpus[0], 1),
             "stages_ms": {stage: _median_ms([s[stage] for s in stages[1:]])
                           for stage in stages[-1]},
-            "violations": codes}
+            "collects": _collects(checked), "violations": codes}
+
+
+def _collects(run: Any) -> int:
+    """The polars passes of one call of ``run``: each collect, each ``collect_all`` and
+    each eager frame operation (polars runs one as a plan collected at once)."""
+    import polars as pl
+
+    count = [0]
+    saved = {name: getattr(pl.LazyFrame, name) for name in ("collect", "_collect_eager")}
+    collect_all = pl.collect_all
+
+    def counting(method: Any) -> Any:
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            count[0] += 1
+            return method(*args, **kwargs)
+        return counted
+
+    for name, method in saved.items():
+        setattr(pl.LazyFrame, name, counting(method))
+    pl.collect_all = counting(collect_all)
+    try:
+        run()
+    finally:
+        for name, method in saved.items():
+            setattr(pl.LazyFrame, name, method)
+        pl.collect_all = collect_all
+    return count[0]
 
 
 def _judge(runs: int, folder: Path) -> dict[str, Any]:
@@ -130,9 +172,11 @@ def probe(data: Path, runs: int) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as folder:
         os.environ["DECKCHECK_DATA"] = str(Path(folder) / "store")  # the web app's: demo
         engine = _engine(data, runs)
+        against = _engine(data, runs, against_list=True)
         judge = _judge(runs, Path(folder))
         register = _register(runs, Path(folder))
-    return {"check": engine, "judge": judge, "register": register}
+    return {"check": engine, "check_against_list": against, "judge": judge,
+            "register": register}
 
 
 def _probe_of(tree: Path, data: Path, runs: int) -> dict[str, Any]:

@@ -419,3 +419,117 @@ def test_messages_worded_once_per_distinct_row_are_those_worded_row_by_row(
     forbidden = once.violations.filter(pl.col("code") == "FORBIDDEN_CARD")
     assert forbidden["message_ko"].n_unique() < forbidden.height  # shared messages
     _assert_same(once, each)
+
+
+# -- a check of a few decks is planned whole and collected in a few passes ---------------------
+
+
+def _passes(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every polars pass from now on: each collect, each ``collect_all`` and each eager
+    frame operation (polars runs those as a plan collected at once, ``_collect_eager``)."""
+    passes: list[str] = []
+    for name in ("collect", "_collect_eager"):
+        method = getattr(pl.LazyFrame, name)
+
+        def counted(self: pl.LazyFrame, *args: object, _method: object = method,
+                    _name: str = name, **kwargs: object) -> pl.DataFrame:
+            passes.append(_name)
+            return _method(self, *args, **kwargs)  # type: ignore[operator, no-any-return]
+
+        monkeypatch.setattr(pl.LazyFrame, name, counted)
+    collect_all = pl.collect_all
+
+    def counted_all(*args: object, **kwargs: object) -> list[pl.DataFrame]:
+        passes.append("collect_all")
+        return collect_all(*args, **kwargs)  # type: ignore[call-overload, no-any-return]
+
+    monkeypatch.setattr(pl, "collect_all", counted_all)
+    return passes
+
+
+#: the most polars passes of a check of one deck (alone, or against its list)
+FEW_PASSES = 6
+FEW_PASSES_WITH_LIST = 7
+
+
+@pytest.mark.parametrize(("with_list", "siding", "differs"), [
+    (False, False, False), (True, False, False), (True, False, True), (True, True, True)])
+def test_a_check_of_one_real_deck_takes_a_few_polars_passes(
+        ygojson_db: CardDB, monkeypatch: pytest.MonkeyPatch, with_list: bool, siding: bool,
+        differs: bool) -> None:
+    from validator.engine.tables import card_attributes
+
+    banlist = read_banlist(shared_path("lflist", "0TCG.lflist.conf"))
+    fmt = load_format("advanced-tcg")
+    table = card_attributes(ygojson_db, banlist, fmt)
+    files = read_deck_paths([shared_path("decks", "windbot", "AI_Zoodiac.ydk")])
+    deck = files.entries.with_columns(
+        pl.when(pl.int_range(pl.len()) == 0).then(pl.col("qty") + 1)
+        .otherwise(pl.col("qty")).alias("qty")) if differs else files.entries
+    arguments = {"entries": deck, "cards": ygojson_db, "fmt": fmt, "banlist": banlist,
+                 "deck_ids": files.ids, "attributes": table, "siding": siding,
+                 "registered": files.entries if with_list else None}
+    for _ in range(2):  # a card table's first checks prepare what later ones take from it
+        check(**arguments)  # type: ignore[arg-type]
+    passes = _passes(monkeypatch)
+    result = check(**arguments)  # type: ignore[arg-type]
+    assert "FORBIDDEN_CARD" in codes(result)
+    assert ("LIST_MISMATCH" in codes(result)) == differs
+    assert 0 < len(passes) <= (FEW_PASSES_WITH_LIST if with_list else FEW_PASSES), passes
+
+
+def _few_and_many(monkeypatch: pytest.MonkeyPatch, **arguments: object) -> tuple[
+        CheckResult, CheckResult]:
+    """The check of a few decks planned whole, and the same check step by step."""
+    few = check(**arguments)  # type: ignore[arg-type]
+    monkeypatch.setattr(engine_check, "FEW_ROWS", -1)
+    many = check(**arguments)  # type: ignore[arg-type]
+    return few, many
+
+
+@pytest.mark.parametrize(("siding", "counted"), [(False, False), (True, False), (False, True)])
+def test_a_few_decks_planned_whole_get_the_verdicts_of_a_check_step_by_step(
+        demo_db: CardDB, monkeypatch: pytest.MonkeyPatch, siding: bool, counted: bool) -> None:
+    from bench.synth import synthesize
+    from validator.cards.load import load
+    from validator.engine.status import unreadable_rows
+    from validator.errors import Problem
+
+    setup = load("advanced-tcg", demo_db)
+    event = synthesize(demo_db, setup.banlist, setup.fmt, 12, seed=5, rate=0.3)
+    first, second = event.decks["deck_id"].unique(maintain_order=True).to_list()[:2]
+    typed = pl.DataFrame({"deck_id": [first, second], "section": ["main", "side"],
+                          "name": ["Ash Blosom", "no such card at all"], "qty": [1, 2]},
+                         schema_overrides={"section": event.decks.schema["section"],
+                                           "qty": pl.Int32})
+    decks = pl.concat([event.decks, typed], how="diagonal_relaxed")
+    unread = unreadable_rows([Problem("list.csv", 4, "B4", "quantity 'x' is not a number",
+                                      code="BAD_QUANTITY", deck_id=second, section="main",
+                                      text="Pot of Greed")], True)
+    few, many = _few_and_many(monkeypatch, entries=decks, cards=demo_db, fmt=setup.fmt,
+                              banlist=setup.banlist,
+                              registered=event.registered.filter(
+                                  pl.int_range(pl.len()) % 9 != 4),  # lists a little off
+                              siding=siding, unreadable=unread, counted_from_list=counted,
+                              deck_ids=["nobody", first])
+    assert few.violations.height > 5
+    assert {"LIST_MISMATCH", "UNRESOLVED_NAME", "UNREADABLE_ROW"} <= set(codes(few))
+    assert "needs_decision" in few.decks["status"].cast(pl.Utf8).to_list()
+    _assert_same(few, many)
+
+
+def test_real_decks_planned_whole_get_the_verdicts_of_a_check_step_by_step(
+        ygojson_db: CardDB, monkeypatch: pytest.MonkeyPatch) -> None:
+    paths: list[object] = [*sorted(shared_path("decks", "windbot").glob("*.ydk"))[:20]]
+    files = read_deck_paths(paths)
+    listed = files.entries.filter(pl.int_range(pl.len()) % 7 != 3)  # lists a little off
+    few_rows = engine_check.FEW_ROWS
+    for registered in (None, listed):
+        monkeypatch.setattr(engine_check, "FEW_ROWS", few_rows)
+        few, many = _few_and_many(monkeypatch, entries=files.entries, cards=ygojson_db,
+                                  fmt=load_format("advanced-tcg"),
+                                  banlist=read_banlist(shared_path("lflist",
+                                                                   "0TCG.lflist.conf")),
+                                  registered=registered, deck_ids=files.ids)
+        assert few.violations.height > 10
+        _assert_same(few, many)

@@ -389,3 +389,57 @@ def test_a_few_entries_read_as_many_do(real_db: CardDB, typed: bool,
     assert few.height == entries.height
     assert few["status"].cast(pl.Utf8).to_list().count("ok") >= 2
     assert_frame_equal(few, many)
+
+
+def _varied_entries() -> pl.DataFrame:
+    """Entries of every kind a reader gives: passcodes known and not, names read exactly,
+    by key, fuzzily, as a tie or not at all, a number typed as a name, slots given."""
+    rows: list[dict[str, object]] = [
+        {"deck_id": "d", "section": "main", "passcode": 89631139, "qty": 3, "line": 1},
+        {"deck_id": "d", "section": "main", "passcode": 12, "qty": 1, "line": 2},
+        {"deck_id": "d", "section": "main", "passcode": 1861629, "qty": 1, "line": 3,
+         "slot": "main_or_extra"},
+        {"deck_id": "d", "section": "main", "passcode": 14558127, "qty": 1, "line": 4,
+         "slot": "main_or_extra"},
+        {"deck_id": "e", "section": "side", "passcode": 13243124, "name": "13243124",
+         "qty": 1, "line": 5}]
+    rows += [{"deck_id": "e", "section": "main", "name": name, "qty": 2, "line": 6 + i,
+              "slot": slot} for i, (name, slot) in enumerate(
+                  [("Raigeki", None), ("Ash Blosom", None), ("raigeki", "spell"),
+                   ("Ash Blossom & Joyous Sprng", None), ("Dark Magician", "monster"),
+                   ("no such card at all", None), ("Call of the Haunted", "skill"),
+                   ("", None), ("7", None)])]
+    return entries_frame(rows)
+
+
+def test_a_few_entries_planned_read_as_resolve_reads_them(real_db: CardDB) -> None:
+    """``resolve_few``'s plan holds the very frame ``resolve`` gives, and each entry's card."""
+    from polars.testing import assert_frame_equal
+
+    from validator.engine.resolve import resolve_few
+
+    entries = _varied_entries()
+    for fmt in (load_format("advanced-tcg"), load_format("speed"), None):
+        plan, card_ids = resolve_few(entries, real_db, fmt)
+        expected = resolve(entries, real_db, fmt)
+        assert_frame_equal(plan.collect(), expected)
+        assert card_ids == expected["card_id"].to_list()
+    statuses = set(expected["status"].cast(pl.Utf8).to_list())
+    assert statuses == {"ok", "unknown", "unresolved"}
+    assert "fuzzy" in expected["how"].cast(pl.Utf8).to_list()
+    assert expected["section"].cast(pl.Utf8).to_list()[2] == "extra"  # split by its kind
+
+
+def test_a_few_entries_without_names_or_slots_are_planned_as_resolved(demo_db: CardDB) -> None:
+    from polars.testing import assert_frame_equal
+
+    from validator.engine.resolve import resolve_few
+
+    entries = pl.DataFrame({"deck_id": ["d", "d"], "section": ["main", "side"],
+                            "passcode": [14558127, 12], "qty": [3, 1]},
+                           schema_overrides={"section": entries_frame([]).schema["section"],
+                                             "qty": pl.Int32})
+    plan, card_ids = resolve_few(entries, demo_db, load_format("advanced-tcg"))
+    assert_frame_equal(plan.collect(), resolve(entries, demo_db, load_format("advanced-tcg")))
+    assert card_ids[0] is not None
+    assert card_ids[1] is None

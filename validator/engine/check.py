@@ -6,7 +6,9 @@ with it), prepares the shared per-card, per-section and per-deck frames once (``
 lets every registered rule add its failing rows, and collects all of it in one go; only then
 are the rules that found rows worded, over those rows; then each deck gets its status
 (``status``). No Python code runs per deck. Events too big for memory at once are checked
-in chunks of whole decks.
+in chunks of whole decks. A check of a few decks (a judge's, a page's) is planned whole and
+collected in five passes (``_check_few``): each polars pass costs about as much as the
+work of checking a deck.
 """
 
 from __future__ import annotations
@@ -23,18 +25,22 @@ from validator.cards.db import CardDB
 from validator.cards.formats import Format
 from validator.cards.store import DEMO
 from validator.engine.fingerprints import fingerprints, same_as_listed
-from validator.engine.resolve import resolve
+from validator.engine.resolve import resolve, resolve_few
 from validator.engine.rules import CODES, MODULES, VIOLATION_SCHEMA, Context
 from validator.engine.rules._context import LOCAL_CARD_COLUMNS, could_fail
 from validator.engine.rules.card_pool import release_unknown
 from validator.engine.status import (
+    UNREADABLE_SCHEMA,
     locate,
     open_decisions,
     statuses,
+    statuses_plan,
     unreadable_by_deck,
+    verdicts_plan,
 )
 from validator.engine.tables import (
     ENGINE,
+    UNRESOLVED_KEY,
     CardTable,
     by_deck,
     card_attributes,
@@ -43,14 +49,16 @@ from validator.engine.tables import (
     deck_numbers,
     deck_sizes,
     entry_rows,
+    entry_rows_few,
     prepare_rows,
     with_cards,
 )
 from validator.errors import ImplementationError, Problem
 from validator.text.i18n import say
+from validator.vocab import SECTIONS
 
-__all__ = ["CHUNK_ABOVE", "CHUNK_ROWS", "FEW_DECKS", "CheckResult", "check", "code_counts",
-           "combine", "held_cards"]
+__all__ = ["CHUNK_ABOVE", "CHUNK_ROWS", "FEW_DECKS", "FEW_ROWS", "CheckResult", "check",
+           "code_counts", "combine", "held_cards"]
 
 _CODE_ORDER = pl.Enum(list(CODES))
 
@@ -60,8 +68,10 @@ _CODE_ORDER = pl.Enum(list(CODES))
 CHUNK_ABOVE = 8_000_000
 CHUNK_ROWS = 2_000_000
 #: a check of at most FEW_DECKS decks looks only at the rows of the card table its decks
-#: and lists hold (and the cards their names are treated as), not at every card
+#: and lists hold (and the cards their names are treated as), not at every card; with at
+#: most FEW_ROWS entry rows, it is planned whole and collected in three passes (``_check_few``)
 FEW_DECKS = 64
+FEW_ROWS = 2_000
 
 
 @dataclass
@@ -154,18 +164,29 @@ def check(
     when the head judge must first settle an entry (an unresolved name, an unreadable row)
     — then the verdicts that count the whole deck or list wait (``held``) —, else ``legal``.
     """
-    entries = entry_rows(entries, "entries")
+    total = entries.height + (registered.height if registered is not None else 0)
+    # a few rows: the entry columns as the engine takes them, in one pass each
+    rows = entry_rows_few if total <= FEW_ROWS else entry_rows
+    given = entries, registered
+    entries = rows(entries, "entries")
     if registered is not None:
-        registered = entry_rows(registered, "registered lists")
+        registered = rows(registered, "registered lists")
     if attributes is None:
         attributes = card_attributes(cards, banlist, fmt)
     elif not attributes.is_for(cards, banlist, fmt):
         raise ImplementationError("the card table given is of other card data, list or format")
-    index = deck_index(entries, registered, deck_ids)
     shared = _Shared(cards, fmt, banlist, attributes, list_problems, siding,
                      counted_from_list)
+    if rows is entry_rows_few:
+        few = _few_index(entries, registered, deck_ids)
+        if few is not None:
+            return _check_few(entries, registered, unread=_unread_few(unreadable, few),
+                              index=few, shared=shared)
+        entries = entry_rows(given[0], "entries")  # many decks: as the engine takes them
+        if given[1] is not None:
+            registered = entry_rows(given[1], "registered lists")
+    index = deck_index(entries, registered, deck_ids)
     unread = unreadable_by_deck(unreadable, index)
-    total = entries.height + (registered.height if registered is not None else 0)
     if total <= chunk_above:
         return _check(entries, registered, unread=unread, index=index, shared=shared)
     # chunks of whole decks: every frame numbered by deck once (its deck id strings are
@@ -259,6 +280,13 @@ class _Prepared:
                 if i in self.position}
         names = {self.name_of[row] for row in rows}
         rows |= {self.position[i] for i in names if i in self.position}
+        return self.flagged[pl.Series(sorted(rows), dtype=pl.UInt32)]
+
+    def held_of(self, ids: list[int | None]) -> pl.DataFrame:
+        """:meth:`held` of the cards ``ids``."""
+        rows = {self.position[i] for i in ids if i is not None and i in self.position}
+        rows |= {self.position[i] for i in {self.name_of[row] for row in rows}
+                 if i in self.position}
         return self.flagged[pl.Series(sorted(rows), dtype=pl.UInt32)]
 
 
@@ -400,6 +428,180 @@ def _check(entries: pl.DataFrame, registered: pl.DataFrame | None, *, unread: pl
             list(banlist.warnings) + list(shared.table.warnings) + list(cards.warnings)
             + _demo_warning(cards) + missing, fmt, unknown_release,
             ", ".join(str(s.get("source")) for s in cards.sources)),
+        timings=clock.lap("report rows"),
+        release_unknown=unknown_release,
+    )
+
+
+def _few_index(entries: pl.DataFrame, registered: pl.DataFrame | None,
+               deck_ids: list[str] | None) -> pl.DataFrame | None:
+    """``deck_index`` of a few entries, read in Python (None: more than FEW_DECKS decks)."""
+    ids = list(deck_ids or [])
+    for frame in (entries, registered):
+        if frame is not None:
+            ids += frame["deck_id"].cast(pl.Utf8).to_list()
+    order = list(dict.fromkeys(ids))
+    if len(order) > FEW_DECKS:
+        return None
+    return pl.DataFrame({"deck": range(len(order)), "deck_id": order},
+                        schema={"deck": pl.UInt32(), "deck_id": pl.Utf8()})
+
+
+#: the columns of ``unreadable_by_deck``'s frame
+_UNREAD_SCHEMA = {**{c: t for c, t in UNREADABLE_SCHEMA.items() if c != "deck_id"},
+                  "deck": pl.UInt32()}
+
+
+def _unread_few(frame: pl.DataFrame | None, index: pl.DataFrame) -> pl.DataFrame:
+    """``unreadable_by_deck``, without a pass when no row is unreadable."""
+    if frame is None or frame.is_empty():
+        return pl.DataFrame(schema=_UNREAD_SCHEMA)
+    return unreadable_by_deck(frame, index)
+
+
+def _rows_plan(resolved: pl.LazyFrame, index: pl.DataFrame) -> pl.LazyFrame:
+    """``prepare_rows`` as a plan: each row's deck number looked up from ``index``."""
+    ids = index.filter(pl.col("deck_id").is_not_null()) if index["deck_id"].has_nulls() \
+        else index
+    deck = pl.col("deck_id").cast(pl.Utf8).replace_strict(
+        ids["deck_id"], ids["deck"], default=None, return_dtype=pl.UInt32)
+    key = pl.coalesce("card_id", "passcode", pl.lit(UNRESOLVED_KEY, pl.Int64))
+    fuzzy = pl.when(pl.col("how") == "fuzzy").then(pl.col("name"))
+    return resolved.with_columns(deck.alias("deck"), key.alias("key"),
+                                 fuzzy.alias("read_from")).drop("deck_id", "how") \
+        .with_row_index("row")
+
+
+def _sizes_plan(index: pl.DataFrame, deck_cards: pl.LazyFrame,
+                rows: pl.LazyFrame) -> pl.LazyFrame:
+    """``deck_sizes`` as a plan."""
+    main = pl.when(pl.col("kind") == "skill").then(0).otherwise(pl.col("main"))
+    counted = index.lazy().join(
+        deck_cards.set_sorted("deck").group_by("deck", maintain_order=True).agg(
+            main.sum().alias("main"), pl.col("extra", "side").sum(), pl.col("row").min()),
+        on="deck", how="left",
+    ).with_columns(pl.col(*SECTIONS).fill_null(0))
+    return counted.join(rows.select("row", pl.col("file").alias("source")), on="row",
+                        how="left", maintain_order="left").drop("row")
+
+
+def _same_as_listed_few(mine: pl.DataFrame, theirs: pl.DataFrame, decks: int) -> pl.Series:
+    """``same_as_listed`` of a few decks, read in Python."""
+    listed = {row[0]: row[1:] for row in theirs.rows()}
+    same = [False] * decks
+    for deck, *sums in mine.rows():
+        if deck in listed and listed[deck] == tuple(sums):
+            same[deck] = True
+    return pl.Series(same, dtype=pl.Boolean)
+
+
+def _check_few(entries: pl.DataFrame, registered: pl.DataFrame | None, *,
+               unread: pl.DataFrame, index: pl.DataFrame, shared: _Shared) -> CheckResult:
+    """:func:`_check` of a few decks, its verdicts and rows the same: every frame planned and
+    collected in three passes — the rows with the deck-by-card tables, then every rule's
+    failing rows, then the violations worded, located and sorted with the decks' statuses —
+    instead of a polars pass per step (each costs about as much as checking a deck)."""
+    cards, fmt, banlist = shared.cards, shared.fmt, shared.banlist
+    clock = _Clock()
+    resolved, card_ids = resolve_few(entries, cards, fmt)
+    rows = _rows_plan(resolved, index)
+    reg_resolved = reg_rows = None
+    if registered is not None:
+        reg_resolved, listed_ids = resolve_few(registered, cards, fmt)
+        reg_rows = _rows_plan(reg_resolved, index)
+        card_ids = card_ids + listed_ids
+    clock.lap("resolve")
+    held = pl.DataFrame({"card_id": card_ids}, schema={"card_id": pl.Int64()})
+    prepared = _few_cards(shared.table, held, None)
+    attrs = prepared.held_of(card_ids)
+    deck_cards_plan = deck_by_card(rows).join(
+        attrs.lazy().select(*_NARROW, *prepared.flags), on="card_id", how="left",
+        maintain_order="left")
+    plans = [resolved, rows, deck_cards_plan]
+    if reg_rows is not None:
+        plans += [reg_rows, fingerprints(rows), fingerprints(reg_rows),
+                  deck_by_card(reg_rows.select("deck", "key", "section", "qty", "row",
+                                               "card_id"))]
+    resolved_df, rows_df, deck_cards, *more = pl.collect_all(plans, engine=ENGINE)
+    # over the deck-by-card table collected: the decks' sizes, and the rows the rules over
+    # known cards read
+    sizes, *picked = pl.collect_all(
+        [_sizes_plan(index, deck_cards.lazy(), rows_df.lazy()),
+         *([deck_cards.lazy().filter((pl.col("status") == "ok") & could_fail(fmt))]
+           if _CANDIDATES else [])], engine=ENGINE)
+    candidates = picked[0] if picked else None
+    same_as_list = reg_df = registered_cards = None
+    if more:
+        reg_df, mine, theirs, listed_cards = more
+        same_as_list = _same_as_listed_few(mine, theirs, index.height)
+        registered_cards = listed_cards.lazy().filter(
+            ~pl.lit(same_as_list).gather(pl.col("deck")))
+    clock.lap("deck-by-card table")
+    stale = stale_hint(cards, banlist)
+    ctx = Context(
+        fmt=fmt, whitelist=banlist.whitelist, attrs=attrs.lazy(), rows=rows_df.lazy(),
+        deck_cards=deck_cards.lazy(), sizes=sizes.lazy(),
+        registered=reg_df.lazy() if reg_df is not None else None,
+        registered_cards=registered_cards, same_as_list=same_as_list,
+        list_problems=shared.list_problems, stale=stale,
+        stale_dates=(str(cards.data_date), banlist.name) if stale else None,
+        siding=shared.siding, unreadable=unread.lazy(),
+        candidates=candidates.lazy() if candidates is not None else None, few=True,
+    )
+    clock.lap("sizes")
+    silent = prepared.silent
+    release_plan = (
+        ctx.deck_cards.filter(pl.col("card_id").is_in(pl.lit(silent["card_id"]).implode()))
+        .select(pl.col("card_id").unique()).join(silent.lazy(), on="card_id")
+        .select(pl.col("card").unique()))
+    missing = _mostly_unknown(deck_cards, index, cards)
+    # the decks and lists with a decision open: an unresolved name, an unreadable row
+    open_plans = [pl.concat([frame.lazy().filter(pl.col("status") == "unresolved")
+                             .select("deck"),
+                             unread.lazy().filter(side).select("deck")])
+                  for frame, side in ((rows_df, ~pl.col("on_list")),
+                                      (reg_df if reg_df is not None else rows_df.clear(),
+                                       pl.col("on_list")))]
+    failing = [item for module in MODULES for item in module.check(ctx)]
+    *failing_rows, release, open_decks, open_lists = pl.collect_all(
+        [*(item.frame for item in failing), release_plan, *open_plans], engine=ENGINE)
+    unknown_release = sorted(card for card in release["card"].to_list() if card is not None)
+    worded = [item.plan(rows_found) for item, rows_found in
+              zip(failing, failing_rows, strict=True) if rows_found.height]
+    found = pl.concat(worded) if worded else pl.DataFrame(schema=VIOLATION_SCHEMA).lazy()
+    clock.lap("rules")
+    if shared.counted_from_list:
+        open_decks = pl.concat([open_decks, open_lists])
+    # worded and located once, then read by both the violations and the decks' statuses
+    located = statuses_plan(
+        found, rows_df.lazy(), reg_df.lazy() if reg_df is not None else None,
+        open_decks["deck"], open_lists["deck"]).collect(engine=ENGINE).lazy()
+    decks_plan = verdicts_plan(located, sizes.lazy().sort("deck"))
+    listed = pl.lit(reg_df["deck"] if reg_df is not None else pl.Series([], dtype=pl.UInt32)
+                    ).implode()
+    names = attrs.lazy().select("card_id", "card", *LOCAL_CARD_COLUMNS, "counts_as")
+    violations_plan = (
+        located.drop("row", "on_list").join(index.lazy(), on="deck", how="left")
+        .join(names, on="card_id", how="left")
+        .with_columns(pl.col("code").cast(_CODE_ORDER))
+        .sort("deck", "code", "section", "card_id", "passcode", nulls_last=True)
+        .with_columns(pl.col("code").cast(pl.Utf8)))
+    unplain = resolved_df.lazy().filter(
+        (pl.col("status") != "ok") | (pl.col("how") == "fuzzy")).join(
+        attrs.lazy().select("card_id", "card"), on="card_id", how="left",
+        maintain_order="left")
+    violations, decks, unplain_df = pl.collect_all(
+        [violations_plan,
+         decks_plan.with_columns(pl.col("deck").is_in(listed).alias("compared")), unplain],
+        engine=ENGINE)
+    sources = ", ".join(str(s.get("source")) for s in cards.sources)
+    return CheckResult(
+        decks=decks, violations=violations, format=fmt, banlist=banlist.name,
+        banlist_effective=banlist.effective, banlist_reason=banlist.reason,
+        cards=sources, resolved=unplain_df,
+        warnings=evidence_warnings(
+            list(banlist.warnings) + list(shared.table.warnings) + list(cards.warnings)
+            + _demo_warning(cards) + missing, fmt, unknown_release, sources),
         timings=clock.lap("report rows"),
         release_unknown=unknown_release,
     )

@@ -44,7 +44,8 @@ from validator.text.datafile import Refusal, data_file, read_model, refused
 from validator.text.normalize import name_key, name_key_expr
 
 __all__ = ["ACCEPT_MARGIN", "ACCEPT_SCORE", "RESOLVED_SCHEMA", "Admits", "Readings",
-           "keep_readings", "prepare", "readings", "resolve", "split_main_extra"]
+           "keep_readings", "prepare", "readings", "resolve", "resolve_few",
+           "split_main_extra"]
 
 ACCEPT_SCORE = 90.0
 ACCEPT_MARGIN = 8.0
@@ -582,3 +583,80 @@ def split_main_extra(resolved: pl.DataFrame, cards: CardDB) -> pl.DataFrame:
         pl.when(hinted & pl.col("card_id").is_in(extra.implode()))
         .then(pl.lit("extra", ENTRY_SCHEMA["section"])).otherwise(pl.col("section"))
         .alias("section"))
+
+
+def resolve_few(entries: pl.DataFrame, cards: CardDB, fmt: Format | Admits | None = None
+                ) -> tuple[pl.LazyFrame, list[int | None]]:
+    """:func:`resolve` of a few entries (a deck, a page's or a judge's check) as a plan, and
+    each entry's card id: each entry's passcode and name looked up in the readings kept per
+    card data and format, the results put beside the entries in one frame, with no polars
+    pass over the rows before the plan is collected (more entries than ``_FEW``, or
+    passcodes naming two printings: :func:`resolve` itself)."""
+    admits = fmt if isinstance(fmt, Admits) else Admits.of(fmt)
+    code_of = _code_dict(cards)
+    if code_of is None or entries.height > _FEW:
+        whole = resolve(entries, cards, admits)
+        return whole.lazy(), whole["card_id"].to_list()
+    if set(ENTRY_SCHEMA) - set(entries.columns):
+        entries = entries.with_columns(pl.lit(None, dtype).alias(column)
+                                       for column, dtype in ENTRY_SCHEMA.items()
+                                       if column not in entries.columns)
+    codes = entries["passcode"].to_list()
+    typed = entries["name"].to_list()
+    slots = entries["slot"].cast(pl.Utf8).to_list()
+    rows = list(zip(typed, slots, strict=True))
+    pairs = sorted({row for row in rows if row[0] is not None},
+                   key=lambda pair: (pair[0], pair[1] is None, pair[1] or ""))
+    made = _made(pairs, cards, admits) if pairs else {}
+    none = (None, None, None, None)
+    columns: dict[str, list[Any]] = {"ambiguous": [], "suggestions": [], "card_id": [],
+                                     "status": [], "how": []}
+    for code, row in zip(codes, rows, strict=True):
+        name_id, tie, fuzzy_id, suggested = made[row] if row[0] is not None else none
+        code_id = None if code is None else code_of.get(code)
+        # the expressions of ``resolve``, read entry by entry
+        by_passcode = code is not None and (
+            code_id is not None or row[0] is None or (name_id is None and tie is None))
+        card = code_id if by_passcode else (name_id if name_id is not None else fuzzy_id)
+        columns["card_id"].append(card)
+        columns["status"].append("unknown" if by_passcode and code_id is None
+                                 else "unresolved" if card is None else "ok")
+        columns["how"].append("passcode" if by_passcode else "name" if name_id is not None
+                              else "fuzzy" if fuzzy_id is not None else None)
+        columns["suggestions"].append(tie if tie is not None else suggested)
+        columns["ambiguous"].append(not by_passcode and tie is not None)
+    looked_up = pl.DataFrame(columns, schema={
+        "ambiguous": RESOLVED_SCHEMA["ambiguous"], "suggestions": RESOLVED_SCHEMA["suggestions"],
+        "card_id": RESOLVED_SCHEMA["card_id"], "status": RESOLVED_SCHEMA["status"],
+        "how": RESOLVED_SCHEMA["how"]})
+    resolved = pl.concat([entries.lazy(), looked_up.lazy()], how="horizontal")
+    if "main_or_extra" not in slots:
+        return resolved, columns["card_id"]
+    extra = [card for card in columns["card_id"] if card is not None
+             and _is_extra(cards).get(card, False)]
+    return resolved.with_columns(
+        pl.when((pl.col("slot") == "main_or_extra")
+                & pl.col("card_id").is_in(pl.Series(extra, dtype=pl.Int64).implode()))
+        .then(pl.lit("extra", ENTRY_SCHEMA["section"])).otherwise(pl.col("section"))
+        .alias("section")), columns["card_id"]
+
+
+def _code_dict(cards: CardDB) -> dict[int, int] | None:
+    """The card of each passcode of ``cards`` (None when a passcode names two printings),
+    made once per card data (the lookup :func:`_code_ids` keeps)."""
+    _code_ids(pl.DataFrame({"passcode": []}, schema={"passcode": pl.Int64()}), cards)
+    held = next(held for held in _CODES if held[0] is cards.printings)
+    return held[3]
+
+
+#: per card data (most recent first): whether each card is an Extra Deck monster
+_EXTRA: list[tuple[pl.DataFrame, dict[int, bool]]] = []
+
+
+def _is_extra(cards: CardDB) -> dict[int, bool]:
+    held = next((extra for by_card, extra in _EXTRA if by_card is cards.by_card), None)
+    if held is None:
+        held = dict(zip(cards.by_card["card_id"].to_list(),
+                        cards.by_card["extra"].to_list(), strict=True))
+        _EXTRA[:] = [(cards.by_card, held), *_EXTRA[:_KEEP_LOOKUPS - 1]]
+    return held

@@ -14,8 +14,8 @@ from validator.engine.tables import gather_rows
 from validator.errors import Problem
 from validator.vocab import SECTIONS, STATUS_ENUM
 
-__all__ = ["UNREADABLE_SCHEMA", "locate", "open_decisions", "statuses",
-           "unreadable_by_deck", "unreadable_rows"]
+__all__ = ["UNREADABLE_SCHEMA", "locate", "open_decisions", "statuses", "statuses_plan",
+           "unreadable_by_deck", "unreadable_rows", "verdicts_plan"]
 
 #: a deck's verdict: it breaks a rule, the head judge must settle an entry first, or legal
 
@@ -77,14 +77,7 @@ def statuses(found: pl.DataFrame, decks: pl.DataFrame, open_decks: pl.Series,
     A counting verdict waits while its own side (the deck's rows, or the list's) has an
     open decision; the list comparison waits while either side has one.
     """
-    on_list = pl.col("on_list").fill_null(False)
-    deck_open = pl.col("deck").is_in(open_decks.implode())
-    list_open = pl.col("deck").is_in(open_lists.implode())
-    held = pl.col("code").is_in(list(COUNTING_CODES)) & (
-        (~on_list & deck_open) | (on_list & list_open)
-        | (pl.col("code").is_in(list(COMPARING_CODES)) & (deck_open | list_open)))
-    found = found.with_columns(
-        held.alias("held"), pl.col("code").is_in(list(DECISION_CODES)).alias("decision"))
+    found = found.with_columns(*_held(open_decks, open_lists))
     facts = found.filter(~pl.col("held") & ~pl.col("decision"))["deck"].implode()
     pending = found.filter(pl.col("held") | pl.col("decision"))["deck"].implode()
     status = (pl.when(pl.col("deck").is_in(facts)).then(pl.lit("illegal", STATUS_ENUM))
@@ -93,3 +86,48 @@ def statuses(found: pl.DataFrame, decks: pl.DataFrame, open_decks: pl.Series,
     decks = decks.lazy().with_columns(status.alias("status")).with_columns(
         (pl.col("status") == "legal").alias("legal")).collect(engine="in-memory")
     return found, decks
+
+
+def _held(open_decks: pl.Series, open_lists: pl.Series) -> tuple[pl.Expr, pl.Expr]:
+    """Over violation rows: ``held`` (waits for a decision) and ``decision`` (is one)."""
+    on_list = pl.col("on_list").fill_null(False)
+    deck_open = pl.col("deck").is_in(pl.lit(open_decks).implode())
+    list_open = pl.col("deck").is_in(pl.lit(open_lists).implode())
+    held = pl.col("code").is_in(list(COUNTING_CODES)) & (
+        (~on_list & deck_open) | (on_list & list_open)
+        | (pl.col("code").is_in(list(COMPARING_CODES)) & (deck_open | list_open)))
+    return held.alias("held"), pl.col("code").is_in(list(DECISION_CODES)).alias("decision")
+
+
+def _located_in(found: pl.LazyFrame, rows: pl.LazyFrame) -> pl.LazyFrame:
+    picked = rows.select("row", *(pl.col(c).alias(f"__{c}") for c in _LOCATION))
+    return found.join(picked, on="row", how="left", maintain_order="left").with_columns(
+        pl.coalesce(c, f"__{c}").alias(c) for c in _LOCATION).drop(
+        *(f"__{c}" for c in _LOCATION))
+
+
+def statuses_plan(found: pl.LazyFrame, rows: pl.LazyFrame, registered: pl.LazyFrame | None,
+                  open_decks: pl.Series, open_lists: pl.Series) -> pl.LazyFrame:
+    """:func:`locate` and the violations of :func:`statuses` as a plan (a check of a few
+    decks collects it with others at once): the same rows."""
+    if registered is None:
+        located = _located_in(found, rows)
+    else:
+        on_list = pl.col("on_list").fill_null(False)
+        located = pl.concat([_located_in(found.filter(~on_list), rows),
+                             _located_in(found.filter(on_list), registered)])
+    return located.with_columns(*_held(open_decks, open_lists))
+
+
+def verdicts_plan(found: pl.LazyFrame, decks: pl.LazyFrame) -> pl.LazyFrame:
+    """The decks of :func:`statuses` as a plan, over the violations of
+    :func:`statuses_plan`: the same statuses."""
+    flags = found.group_by("deck").agg(
+        (~pl.col("held") & ~pl.col("decision")).any().alias("__fact"),
+        (pl.col("held") | pl.col("decision")).any().alias("__pending"))
+    status = (pl.when(pl.col("__fact")).then(pl.lit("illegal", STATUS_ENUM))
+              .when(pl.col("__pending")).then(pl.lit("needs_decision", STATUS_ENUM))
+              .otherwise(pl.lit("legal", STATUS_ENUM)))
+    return decks.join(flags, on="deck", how="left", maintain_order="left").with_columns(
+        status.alias("status")).with_columns((pl.col("status") == "legal").alias("legal")) \
+        .drop("__fact", "__pending")

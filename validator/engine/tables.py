@@ -34,6 +34,7 @@ __all__ = [
     "deck_numbers",
     "deck_sizes",
     "entry_rows",
+    "entry_rows_few",
     "gather",
     "gather_rows",
     "lean",
@@ -365,3 +366,14 @@ def deck_sizes(index: pl.DataFrame, deck_cards: pl.LazyFrame,
     sources = gather(files, counted["row"])
     return counted.with_columns(
         pl.when(pl.col("row").is_not_null()).then(sources).alias("source")).drop("row")
+
+
+def entry_rows_few(frame: pl.DataFrame, label: str) -> pl.DataFrame:
+    """:func:`entry_rows` of a few rows (a deck or a few): the same frame in one pass, its
+    entirely null columns left as they are (a few rows take little memory)."""
+    problems = _type_problems(frame, label)
+    if problems:
+        raise InputError(problems)
+    return frame.select(
+        [pl.col(c).cast(t) if frame.schema.get(c) == pl.Null else pl.col(c)
+         if c in frame.columns else pl.lit(None, t).alias(c) for c, t in ENTRY_SCHEMA.items()])

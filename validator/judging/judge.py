@@ -16,7 +16,7 @@ from validator.cards.banlist import Banlist
 from validator.cards.db import CardDB
 from validator.cards.formats import Format
 from validator.engine.check import CheckResult, check
-from validator.engine.resolve import resolve
+from validator.engine.resolve import resolve, resolve_few
 from validator.engine.rules import COMPARING_CODES
 from validator.engine.tables import CardTable
 from validator.errors import InputError, Problem
@@ -86,18 +86,19 @@ def _names_and_kinds(by_card: pl.DataFrame) -> dict[int, tuple[str | None, str |
 def _resolved(entries: pl.DataFrame, cards: CardDB, fmt: Format) -> pl.DataFrame:
     """Entries resolved, with their card's English name and kind (for a few entries looked
     up in a dict made once per card data: a join would read every card on each page)."""
-    resolved = resolve(entries, cards, fmt)
     by_card = cards.by_card
-    if resolved.height > _FEW:
-        return resolved.join(by_card.select("card_id", "name_en", "kind"), on="card_id",
-                             how="left", maintain_order="left")
+    if entries.height > _FEW:
+        return resolve(entries, cards, fmt).join(
+            by_card.select("card_id", "name_en", "kind"), on="card_id", how="left",
+            maintain_order="left")
+    resolved, card_ids = resolve_few(entries, cards, fmt)  # planned: one pass with the names
     of = _names_and_kinds(by_card)
     found = [of.get(card, (None, None)) if card is not None else (None, None)
-             for card in resolved["card_id"].to_list()]
+             for card in card_ids]
     return resolved.with_columns(
         pl.Series("name_en", [name for name, _ in found], dtype=by_card.schema["name_en"]),
         pl.Series("kind", [kind for _, kind in found], dtype=pl.Utf8).cast(
-            by_card.schema["kind"]))
+            by_card.schema["kind"])).collect(engine="in-memory")
 
 
 def _lines(resolved: pl.DataFrame | None, cards: CardDB, fmt: Format,

@@ -99,6 +99,9 @@ class Context:
     #: the rows of ``deck_cards`` of known cards that could fail a rule (:func:`could_fail`),
     #: picked out once by the engine: no other row breaks a rule over known cards
     candidates: pl.LazyFrame | None = None
+    #: a check of a few decks: a rule keeps every step in its plan (nothing collected while
+    #: planning), since the engine collects every rule's plan at once
+    few: bool = False
 
     @property
     def known(self) -> pl.LazyFrame:
@@ -284,6 +287,17 @@ class Found:
 
     def rows(self, failing: pl.DataFrame) -> pl.DataFrame:
         """The collected failing rows of ``frame`` as violation rows (``VIOLATION_SCHEMA``)."""
+        failing, exprs = self._shaped(failing)
+        return failing.select(exprs)
+
+    def plan(self, failing: pl.DataFrame) -> pl.LazyFrame:
+        """:meth:`rows` as a plan, to be collected with others at once."""
+        failing, exprs = self._shaped(failing)
+        return failing.lazy().select(exprs)
+
+    def _shaped(self, failing: pl.DataFrame) -> tuple[pl.DataFrame, list[pl.Expr]]:
+        """The failing rows (joined to their messages when worded once per distinct row) and
+        the expressions of the violation rows' columns."""
         message = self.message if isinstance(self.message, pl.Expr | dict) \
             else self.message()
         said = message if isinstance(message, dict) else dict.fromkeys(LANGS, message)
@@ -297,9 +311,12 @@ class Found:
         exprs = {"code": self.code if isinstance(self.code, pl.Expr) else pl.lit(self.code),
                  **messages, **self.columns}
         present = set(failing.columns)
-        return failing.select(
-            [exprs[c].cast(t).alias(c) if c in exprs else pl.col(c).cast(t) if c in present
-             else pl.lit(None, t).alias(c) for c, t in VIOLATION_SCHEMA.items()])
+        return failing, [exprs[c].cast(t).alias(c) if c in exprs else pl.col(c).cast(t)
+                         if c in present else _NULL[c] for c, t in VIOLATION_SCHEMA.items()]
+
+
+#: each violation column as a constant null, for rows that do not have it
+_NULL: dict[str, pl.Expr] = {c: pl.lit(None, t).alias(c) for c, t in VIOLATION_SCHEMA.items()}
 
 
 #: failing rows of one rule above which each distinct message is worded once (many

@@ -66,14 +66,20 @@ def check(ctx: Context) -> list[Found]:
     flagged = ctx.same_as_list
     if flagged is not None and bool(flagged.all()):
         return []  # every deck holds exactly its list's cards: nothing to compare
-    same = (flagged.arg_true().cast(pl.UInt32) if flagged is not None
-            else pl.Series("deck", [], dtype=pl.UInt32)).implode()
-    deck, listed = pl.collect_all(
-        [_counts(ctx.deck_cards).filter(~pl.col("deck").is_in(same)),
-         _counts(ctx.registered_cards)], engine="in-memory")
+    if ctx.few and flagged is not None:  # each row's deck flag read by its number
+        compared = ~pl.lit(flagged).gather(pl.col("deck"))
+    else:
+        compared = ~pl.col("deck").is_in(
+            (flagged.arg_true().cast(pl.UInt32) if flagged is not None
+             else pl.Series("deck", [], dtype=pl.UInt32)).implode())
+    deck = _counts(ctx.deck_cards).filter(compared)
+    listed = _counts(ctx.registered_cards)
+    if not ctx.few:  # many decks: both counted once, then joined
+        deck, listed = (frame.lazy() for frame in pl.collect_all([deck, listed],
+                                                                  engine="in-memory"))
     both = (
-        deck.lazy()
-        .join(listed.lazy(), on="deck_key", how="full",
+        deck
+        .join(listed, on="deck_key", how="full",
               coalesce=True, suffix="_list")
         .with_columns(
             pl.coalesce("deck", "deck_list").alias("deck"),
@@ -84,10 +90,11 @@ def check(ctx: Context) -> list[Found]:
         )
         .filter(pl.any_horizontal([pl.col(f"{s}_deck") != pl.col(f"{s}_list")
                                    for s in SECTIONS]))
-        .collect(engine="in-memory").lazy()  # small: computed once and reused below
     )
+    if not ctx.few:  # small: computed once and reused below
+        both = both.collect(engine="in-memory").lazy()
     if ctx.siding:
-        return _siding(ctx, both, same)
+        return _siding(ctx, both, compared)
     out = []
     for section in SECTIONS:
         rows = ctx.named(both.filter(pl.col(f"{section}_deck") != pl.col(f"{section}_list")))
@@ -107,7 +114,7 @@ def _differs(section: str) -> Said:
                found=pl.col(f"{section}_deck"), listed=pl.col(f"{section}_list"))
 
 
-def _siding(ctx: Context, both: pl.LazyFrame, same: pl.Series) -> list[Found]:
+def _siding(ctx: Context, both: pl.LazyFrame, compared: pl.Expr) -> list[Found]:
     """What side-decking between duels cannot explain (see the module)."""
     total_deck = pl.sum_horizontal(f"{s}_deck" for s in SECTIONS)
     total_list = pl.sum_horizontal(f"{s}_list" for s in SECTIONS)
@@ -141,7 +148,7 @@ def _siding(ctx: Context, both: pl.LazyFrame, same: pl.Series) -> list[Found]:
     listed_side = ctx.registered_cards.group_by("deck").agg(
         pl.col("side").sum().alias("registered"))
     side = (
-        ctx.sizes.filter(~pl.col("deck").is_in(same))
+        ctx.sizes.filter(compared)
         .join(listed_side, on="deck", how="left")
         .with_columns(pl.col("registered").fill_null(0))
         .filter(pl.col("side") != pl.col("registered"))
