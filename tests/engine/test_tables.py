@@ -195,6 +195,18 @@ def test_deck_index_numbers_named_decks_then_entries_then_lists() -> None:
     assert deck_numbers(registered, index).to_list() == [1, 3]
 
 
+@pytest.mark.parametrize("dtype", [pl.Utf8, pl.Categorical])
+def test_deck_numbers_of_decks_in_index_order_are_their_runs(dtype: pl.DataType) -> None:
+    entries = pl.DataFrame({"deck_id": pl.Series(["a", "a", "b", "c", "c"], dtype=dtype)})
+    index = deck_index(entries, None)
+    assert deck_numbers(entries, index).to_list() == [0, 0, 1, 2, 2]
+    # the first decks of a longer index (lists of more decks), and a deck in two runs
+    longer = pl.DataFrame({"deck_id": ["a", "b", "c", "d"]}).with_row_index("deck")
+    assert deck_numbers(entries, longer).to_list() == [0, 0, 1, 2, 2]
+    split = pl.DataFrame({"deck_id": pl.Series(["a", "b", "a"], dtype=dtype)})
+    assert deck_numbers(split, deck_index(split, None)).to_list() == [0, 1, 0]
+
+
 # -- the deck rows prepared -----------------------------------------------------------------
 
 

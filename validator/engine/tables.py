@@ -236,9 +236,15 @@ def deck_index(entries: pl.DataFrame, registered: pl.DataFrame | None,
 
 
 def deck_numbers(frame: pl.DataFrame, index: pl.DataFrame) -> pl.Series:
-    """Each row's deck number: one lookup per run of equal deck ids, gathered by run."""
-    run_deck = run_starts(frame).to_frame().join(
-        index, on="deck_id", how="left", maintain_order="left")["deck"]
+    """Each row's deck number: one lookup per run of equal deck ids, gathered by run (none
+    when the runs are the first decks of the index in order, as a check of one frame
+    numbers them)."""
+    starts = run_starts(frame)
+    if starts.equals(index["deck_id"].head(starts.len())):
+        run_deck = index["deck"].head(starts.len())
+    else:
+        run_deck = starts.to_frame().join(
+            index, on="deck_id", how="left", maintain_order="left")["deck"]
     return run_deck.gather(frame["deck_id"].rle_id())
 
 
