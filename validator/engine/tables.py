@@ -271,24 +271,23 @@ def deck_by_card(rows: pl.LazyFrame) -> pl.LazyFrame:
     """One row per (deck, key): copies in main, extra and side, and each section's first row.
 
     Rows are put in order of one packed 64-bit (deck, key, section) number by one stable
-    argsort (readers write decks whole and in order, so the number is sorted but within
-    each deck's few rows, which a merge sort finds), then the last row of each (deck, key)
-    run is gathered: most are the only row of their run and hold the figures as they are;
-    the few runs of several rows (a card in main and side) are summed by a ``group_by`` of
-    their rows alone and written over their last rows. This is the one pass over every
-    entry of the event. The result is sorted by ``deck_key`` (rules rely on it to merge two
-    tables in order).
+    sort of that number and the row's position, then the last row of each (deck, key) run
+    is gathered: most are the only row of their run and hold the figures as they are; the
+    few runs of several rows (a card in main and side) are summed by a ``group_by`` of their
+    rows alone and written over their last rows. This is the one pass over every entry of
+    the event. The result is sorted by ``deck_key`` (rules rely on it to merge two tables in
+    order).
     """
-    import numpy as np  # its stable argsort merges runs of sorted keys: twice polars' sort
-
     deck_key = pl.col("deck").cast(pl.Int64) * _KEY_BITS + (pl.col("key") - UNRESOLVED_KEY)
     section = pl.col("section").to_physical().cast(pl.Int64)
     given = rows.select(
         (deck_key * 4 + section).alias("order"), deck_key.alias("deck_key"), "deck", "key",
         "qty", "row", pl.col("section").to_physical(),
         pl.col("card_id").is_not_null().alias("known")).collect(engine=ENGINE)
-    order = pl.Series(np.argsort(given["order"].to_numpy(), kind="stable"), dtype=pl.UInt32)
-    keys = given["deck_key"].gather(order).to_frame().select(
+    ordered = given.select("order", pl.int_range(pl.len(), dtype=pl.UInt32).alias("at")).sort(
+        "order", maintain_order=True)
+    order, sorted_key = ordered["at"], ordered["order"] // 4
+    keys = sorted_key.to_frame("deck_key").select(
         pl.col("deck_key").ne_missing(pl.col("deck_key").shift(1)).alias("first"),
         pl.col("deck_key").ne_missing(pl.col("deck_key").shift(-1)).alias("last"))
     ends = order.filter(keys["last"])  # each run's last row
