@@ -195,6 +195,18 @@ def test_deck_index_numbers_named_decks_then_entries_then_lists() -> None:
     assert deck_numbers(registered, index).to_list() == [1, 3]
 
 
+@pytest.mark.parametrize("dtype", [pl.Utf8, pl.Categorical])
+def test_deck_numbers_of_decks_in_index_order_are_their_runs(dtype: pl.DataType) -> None:
+    entries = pl.DataFrame({"deck_id": pl.Series(["a", "a", "b", "c", "c"], dtype=dtype)})
+    index = deck_index(entries, None)
+    assert deck_numbers(entries, index).to_list() == [0, 0, 1, 2, 2]
+    # the first decks of a longer index (lists of more decks), and a deck in two runs
+    longer = pl.DataFrame({"deck_id": ["a", "b", "c", "d"]}).with_row_index("deck")
+    assert deck_numbers(entries, longer).to_list() == [0, 0, 1, 2, 2]
+    split = pl.DataFrame({"deck_id": pl.Series(["a", "b", "a"], dtype=dtype)})
+    assert deck_numbers(split, deck_index(split, None)).to_list() == [0, 1, 0]
+
+
 # -- the deck rows prepared -----------------------------------------------------------------
 
 
@@ -265,14 +277,6 @@ def test_deck_by_card_equals_a_plain_count(rows: list[tuple[int, str, int, int]]
     got = {(r["deck"], r["key"]): {c: r[c] for c in columns}
            for r in table.select("deck", "key", *columns).to_dicts()}
     assert got == expected
-
-
-def test_polars_wraps_unsigned_running_sums() -> None:
-    """The deck-by-card table's first rows are differences of running sums modulo 2**32:
-    polars must wrap, not fail or saturate."""
-    running = pl.Series([2**32 - 2, 5, 7], dtype=pl.UInt32).cum_sum()
-    assert running.dtype == pl.UInt32
-    assert (running - running.shift(1, fill_value=0)).to_list() == [2**32 - 2, 5, 7]
 
 
 def test_deck_sizes_count_no_skill_and_name_the_first_file() -> None:

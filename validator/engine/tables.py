@@ -237,9 +237,15 @@ def deck_index(entries: pl.DataFrame, registered: pl.DataFrame | None,
 
 
 def deck_numbers(frame: pl.DataFrame, index: pl.DataFrame) -> pl.Series:
-    """Each row's deck number: one lookup per run of equal deck ids, gathered by run."""
-    run_deck = run_starts(frame).to_frame().join(
-        index, on="deck_id", how="left", maintain_order="left")["deck"]
+    """Each row's deck number: one lookup per run of equal deck ids, gathered by run (none
+    when the runs are the first decks of the index in order, as a check of one frame
+    numbers them)."""
+    starts = run_starts(frame)
+    if starts.equals(index["deck_id"].head(starts.len())):
+        run_deck = index["deck"].head(starts.len())
+    else:
+        run_deck = starts.to_frame().join(
+            index, on="deck_id", how="left", maintain_order="left")["deck"]
     return run_deck.gather(frame["deck_id"].rle_id())
 
 
@@ -265,44 +271,49 @@ def prepare_rows(resolved: pl.DataFrame, index: pl.DataFrame) -> pl.DataFrame:
 def deck_by_card(rows: pl.LazyFrame) -> pl.LazyFrame:
     """One row per (deck, key): copies in main, extra and side, and each section's first row.
 
-    Rows are sorted by one packed 64-bit (deck, key, section) number, stably (so each run of
-    one deck, card and section keeps its rows in order and starts at its first row); every
-    figure is then a running sum read at the end of each (deck, key) run, less its value at
-    the end of the run before. No hashing and no per-group aggregation: this is the one pass
-    over every entry of the event. The result is sorted by ``deck_key`` (rules rely on it to
-    merge two tables in order).
+    Rows are put in order of one packed 64-bit (deck, key, section) number by one stable
+    sort of that number and the row's position, then the last row of each (deck, key) run
+    is gathered: most are the only row of their run and hold the figures as they are; the
+    few runs of several rows (a card in main and side) are summed by a ``group_by`` of their
+    rows alone and written over their last rows. This is the one pass over every entry of
+    the event. The result is sorted by ``deck_key`` (rules rely on it to merge two tables in
+    order).
     """
-    packed = pl.col("deck").cast(pl.Int64) * _KEY_BITS + (pl.col("key") - UNRESOLVED_KEY)
-    order = packed * 4 + pl.col("section").to_physical().cast(pl.Int64)
-    ordered = rows.select(
-        order.alias("order"), "qty", "row", "section", pl.col("card_id").is_not_null()
-        .alias("known")).sort("order", maintain_order=True)
-    deck_key = pl.col("order") // 4
-    run_start = pl.col("order").ne_missing(pl.col("order").shift(1))
-    in_section = {s: pl.col("section") == s for s in SECTIONS}
-    # a section's first row, +1 so that 0 stands for none; at most one run per section, so
-    # the difference of two running sums is one row number: exact in wrapping 32-bit sums
-    firsts = {s: pl.when(run_start & in_section[s]).then(pl.col("row") + 1)
-              .otherwise(pl.lit(0, pl.UInt32)) for s in SECTIONS}
-    running = ordered.with_columns(
-        deck_key.alias("deck_key"),
-        *[pl.when(in_section[s]).then(pl.col("qty")).otherwise(0).cast(pl.Int64).cum_sum()
-          .alias(s) for s in SECTIONS],
-        *[firsts[s].cum_sum().alias(f"row_{s}") for s in SECTIONS],
-    ).filter(deck_key.ne_missing(deck_key.shift(-1)))  # the last row of each (deck, key)
-    since = [(pl.col(c) - pl.col(c).shift(1, fill_value=0)).alias(c)
-             for c in (*SECTIONS, *(f"row_{s}" for s in SECTIONS))]
-    key = pl.col("deck_key") % _KEY_BITS + UNRESOLVED_KEY
-    return running.select("deck_key", "known", *since).with_columns(
-        *[pl.col(s).cast(pl.Int32) for s in SECTIONS],
-        *[pl.when(pl.col(f"row_{s}") > 0).then(pl.col(f"row_{s}") - 1).cast(pl.UInt32)
-          .alias(f"row_{s}") for s in SECTIONS],
-    ).with_columns(
-        (pl.col("deck_key") // _KEY_BITS).cast(pl.UInt32).alias("deck"),
-        key.alias("key"),
-        (pl.col("main") + pl.col("extra") + pl.col("side")).alias("total"),
-        pl.min_horizontal("row_main", "row_extra", "row_side").alias("row"),
-    ).with_columns(
+    deck_key = pl.col("deck").cast(pl.Int64) * _KEY_BITS + (pl.col("key") - UNRESOLVED_KEY)
+    section = pl.col("section").to_physical().cast(pl.Int64)
+    given = rows.select(
+        (deck_key * 4 + section).alias("order"), deck_key.alias("deck_key"), "deck", "key",
+        "qty", "row", pl.col("section").to_physical(),
+        pl.col("card_id").is_not_null().alias("known")).collect(engine=ENGINE)
+    ordered = given.select("order", pl.int_range(pl.len(), dtype=pl.UInt32).alias("at")).sort(
+        "order", maintain_order=True)
+    order, sorted_key = ordered["at"], ordered["order"] // 4
+    keys = sorted_key.to_frame("deck_key").select(
+        pl.col("deck_key").ne_missing(pl.col("deck_key").shift(1)).alias("first"),
+        pl.col("deck_key").ne_missing(pl.col("deck_key").shift(-1)).alias("last"))
+    ends = order.filter(keys["last"])  # each run's last row
+    table = given.drop("order")[ends]
+    in_section = {s: pl.col("section") == i for i, s in enumerate(SECTIONS)}
+    table = table.select(
+        "deck_key", *[pl.when(in_section[s]).then(pl.col("qty")).otherwise(0).alias(s)
+                      for s in SECTIONS],
+        *[pl.when(in_section[s]).then(pl.col("row")).alias(f"row_{s}") for s in SECTIONS],
+        "deck", "key", pl.col("qty").alias("total"), "row", "known")
+    several = ~(keys["first"] & keys["last"])
+    if several.any():  # the runs of several rows, summed and written over their last rows
+        runs = (
+            given[order.filter(several)].lazy().group_by("deck_key", maintain_order=True)
+            .agg(*[pl.col("qty").filter(in_section[s]).sum().cast(pl.Int32).alias(s)
+                   for s in SECTIONS],
+                 *[pl.col("row").filter(in_section[s]).min().alias(f"row_{s}")
+                   for s in SECTIONS])
+            .with_columns(pl.sum_horizontal(*SECTIONS).cast(pl.Int32).alias("total"),
+                          pl.min_horizontal(*(f"row_{s}" for s in SECTIONS)).alias("row"))
+            .collect(engine=ENGINE))
+        at = several.filter(keys["last"]).arg_true()
+        table = table.with_columns(table[c].scatter(at, runs[c]) for c in runs.columns
+                                   if c != "deck_key")
+    return table.lazy().with_columns(
         pl.when(pl.col("known")).then(pl.lit("ok", _RESOLUTION))
         .when(pl.col("key") == UNRESOLVED_KEY).then(pl.lit("unresolved", _RESOLUTION))
         .otherwise(pl.lit("unknown", _RESOLUTION)).alias("status"),
@@ -315,12 +326,15 @@ def deck_by_card(rows: pl.LazyFrame) -> pl.LazyFrame:
 def with_cards(frame: pl.DataFrame, cards: pl.DataFrame) -> pl.DataFrame:
     """``frame`` with the other columns of ``cards`` (one row per ``card_id``) of each row's
     card, null where the row has no card or the table lacks it: a left join that keeps
-    ``frame``'s order, by one lookup of each row's card and one gather (polars' join that
-    keeps the left order sorts the joined rows back, several times slower)."""
-    at = frame["card_id"].replace_strict(
-        cards["card_id"], pl.Series(range(cards.height), dtype=pl.UInt32), default=None,
-        return_dtype=pl.UInt32)
-    return frame.hstack(cards.drop("card_id").gather(at))
+    ``frame``'s order, by a join of the card ids alone and one gather of the other columns
+    (a join that carries them sorts every column back, several times slower). A row
+    without a card points at a row of nulls added below the cards: a gather with no nulls
+    to skip is several times faster."""
+    others = cards.drop("card_id")
+    at = frame.select("card_id").join(
+        cards.select("card_id").with_row_index("at"), on="card_id", how="left",
+        maintain_order="left")["at"].fill_null(cards.height)
+    return frame.hstack(pl.concat([others, others.clear(1)]).rechunk()[at])
 
 
 def by_deck(rows: pl.DataFrame) -> pl.LazyFrame:
