@@ -30,6 +30,7 @@ import threading
 import time
 import tomllib
 import traceback
+from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -172,11 +173,16 @@ class PlayerRows:
 
     def item_of(self, report: Report, player_id: str) -> pl.DataFrame:
         """The player's row of the judgement's player table (``report``: of this check)."""
-        return self._of_report(report, "items").of(player_id)
+        return self._of_report(report, "items", lambda: report.items).of(player_id)
 
     def violations_of(self, report: Report, player_id: str) -> pl.DataFrame:
         """The player's rows of the judgement's violations (``report``: of this check)."""
-        return self._of_report(report, "violations").of(player_id)
+        return self._of_report(report, "violations", lambda: report.violations).of(player_id)
+
+    def deck_violations_of(self, report: Report, player_id: str) -> pl.DataFrame:
+        """The player's rows of the judgement's violations of the deck they submitted."""
+        return self._of_report(report, "deck violations", lambda: report.violations.filter(
+            pl.col("on") == "deck")).of(player_id)
 
     def has_lines(self, setup: Setup) -> bool:
         """Whether the lines of every list and deck are made for ``setup``."""
@@ -220,14 +226,15 @@ class PlayerRows:
     def unresolved_of(self, report: Report, player_id: str) -> pl.DataFrame:
         """The entries of the player's list that name no single card (``report``: of this
         check)."""
-        return self._of_report(report, "unresolved", "deck_id").of(player_id)
+        return self._of_report(report, "unresolved", lambda: report.unresolved,
+                               "deck_id").of(player_id)
 
-    def _of_report(self, report: Report, table: Literal["items", "violations", "unresolved"],
+    def _of_report(self, report: Report, name: str, table: Callable[[], pl.DataFrame],
                    column: str = "player_id") -> RowsBy:
         """A table of the judgement by player, made once per judgement."""
-        held = self._by_report.get(table)
+        held = self._by_report.get(name)
         if held is None or held[0] is not report:
-            held = self._by_report[table] = (report, RowsBy(getattr(report, table), column))
+            held = self._by_report[name] = (report, RowsBy(table(), column))
         return held[1]
 
 

@@ -91,8 +91,8 @@ async def player(request: Request, player_id: str, restored: int = 0) -> Respons
     current = rounds.current_round(state.db)
     problems = by_player.problems_of(player_id)
     rows = beside(by_player.listed_lines(player_id, setup),
-                  by_player.deck_lines(player_id, setup), mine.filter(pl.col("on") == "deck"),
-                  setup.cards)
+                  by_player.deck_lines(player_id, setup),
+                  by_player.deck_violations_of(report, player_id), setup.cards)
     return page(request, "player.html", player=row, violations=mine.to_dicts(),
                 fuzzy=report.fuzzy.get(player_id, []), verdict=report.verdict(row["deck"]),
                 header=report.header, diff=rows,
