@@ -142,7 +142,7 @@ def run(judges: int, records: int, players: int, spy: Path | None = None,
                    for n, player in enumerate(ids)]
         began, cpu = time.perf_counter(), cpu_seconds(server.process.pid)
         mine = time.process_time()
-        sampler = _sampler(server.process.pid, spy) if spy else None
+        sampler = sampler_of(server.process.pid, spy) if spy else None
         for thread in threads:
             thread.start()
         for thread in threads:
@@ -175,11 +175,13 @@ def run(judges: int, records: int, players: int, spy: Path | None = None,
                                                2)}
 
 
-def _sampler(pid: int, out: Path) -> subprocess.Popen[bytes]:
-    """py-spy sampling the server's stacks while the judges record (collapsed stacks)."""
+def sampler_of(pid: int, out: Path, *, idle: bool = False) -> subprocess.Popen[bytes]:
+    """py-spy sampling a server's stacks until it is sent SIGINT (collapsed stacks in
+    ``out``); ``idle``: waiting threads too, each thread apart (where requests queue)."""
     exe = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
     return subprocess.Popen([exe, "record", "--pid", str(pid), "--rate", "250", "--format",
-                             "raw", "--output", str(out), "--nonblocking"],
+                             "raw", "--output", str(out), "--nonblocking",
+                             *(("--idle", "--threads") if idle else ())],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 

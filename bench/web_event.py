@@ -1,7 +1,7 @@
 """The web app at national size: a 7,443-player event from real decks and real card data.
 
 ``python -m bench.web_event [--players 7443] [--requests 300] [--clients 4] [--data-dir D]
-[--baseline REV] [--settle 5]``
+[--baseline REV] [--settle 5] [--event DIR] [--spy PREFIX]``
 imports the real card data of ``../shared/data`` into a data store (``deckcheck data import``
 of YGOJSON, EDOPro's delta cdb and every TCG list; ``--data-dir`` keeps it for the next run),
 makes an event of ``--players`` players from the real decks of ``../shared/data/decks``
@@ -19,6 +19,12 @@ worktree of it, its code served by this environment), then on this one, and prin
 side by side with this one's figures as ratios of the baseline's (a shared machine's load
 changes both alike). ``--settle`` is how long the server is left between making the event
 and the first upload (its checking process makes ready what the first check needs).
+
+``--event DIR`` keeps the event made (its database once the uploads are checked) in ``DIR``;
+a later run given the same ``DIR`` starts each server from that event instead of uploading
+(it waits for the server's first check of it, then ``--settle``), and times only its
+player pages and judge checks: a cheaper run while changing what a page or a check costs.
+``--spy PREFIX`` writes where the server spends its time over the pages and the checks.
 """
 
 from __future__ import annotations
@@ -29,6 +35,9 @@ import json
 import os
 import random
 import re
+import shutil
+import signal
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -36,6 +45,9 @@ import tempfile
 import threading
 import time
 import zipfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -43,7 +55,7 @@ import httpx
 import polars as pl
 
 from bench import checkout
-from bench.log_load import cpu_seconds
+from bench.log_load import cpu_seconds, sampler_of
 from bench.synth import lists_csv, named_lists
 from validator.cards.store import MANIFEST, load_cards
 from validator.inputs.decks.batch import read_deck_paths
@@ -58,6 +70,8 @@ READ_SECONDS = 120
 #: how long the server is left after the event is made, before the first upload (an
 #: organizer does not upload within a second of making the event; ``--settle``)
 SETTLE_SECONDS = 5.0
+#: an event kept by ``--event DIR``: its database and its sizes
+KEPT_DB, KEPT_SIZES = "event.sqlite", "event.json"
 
 
 def build_store(shared: Path, folder: Path) -> float:
@@ -254,29 +268,76 @@ def _judge_check(client: httpx.Client, player: str, prepared: object) -> object:
 
 def run(players: int, requests: int, clients: int, data_dir: Path | None,
         shared: Path, baseline: str | None = None,
-        settle: float = SETTLE_SECONDS) -> dict[str, Any]:
+        settle: float = SETTLE_SECONDS, spy: Path | None = None,
+        event: Path | None = None) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as temp:
         folder = data_dir or Path(temp) / "data"
         import_s = build_store(shared, folder)
-        csv, archive, real = event_files(shared, folder, players)
-        sizes = {"players": players, "real_decks": real, "csv_mb": round(len(csv) / 1e6, 2),
-                 "zip_mb": round(len(archive) / 1e6, 2), "import_s": round(import_s, 2)}
+        made = Made.of(event)
+        if made is not None:  # the event kept: its pages and judge checks only
+            players, sizes = made.players, made.sizes | {"event": "kept", "import_s": 0.0}
+            csv = archive = b""
+        else:
+            csv, archive, real = event_files(shared, folder, players)
+            sizes = {"players": players, "real_decks": real,
+                     "csv_mb": round(len(csv) / 1e6, 2),
+                     "zip_mb": round(len(archive) / 1e6, 2), "import_s": round(import_s, 2)}
+        event_of = Event(csv, archive, players, settle, made, event, sizes)
         if baseline is None:
-            return sizes | _served(Path(temp), folder, csv, archive, players, requests,
-                                   clients, settle)
+            return sizes | _served(Path(temp), folder, event_of, requests, clients, spy=spy)
         code = Path(temp) / "baseline"
         checkout.add(code, baseline)
         try:
             (Path(temp) / "before").mkdir()
-            before = _served(Path(temp) / "before", folder, csv, archive, players, requests,
-                             clients, settle, code)
+            before = _served(Path(temp) / "before", folder, event_of, requests, clients, code,
+                             None if spy is None else spy.with_name(f"{spy.name}.before"))
         finally:
             checkout.remove(code)
         (Path(temp) / "after").mkdir()
-        after = _served(Path(temp) / "after", folder, csv, archive, players, requests, clients,
-                        settle)
+        after = _served(Path(temp) / "after", folder, event_of, requests, clients, spy=spy)
     return sizes | {"baseline": baseline, "before": before, "after": after,
                     "after_over_before": _ratios(before, after)}
+
+
+@dataclass(frozen=True)
+class Made:
+    """An event kept by an earlier run (``--event DIR``): its database after the uploads'
+    check, and its sizes."""
+
+    db: Path
+    players: int
+    sizes: dict[str, Any]
+
+    @classmethod
+    def of(cls, folder: Path | None) -> Made | None:
+        """The event kept in ``folder``, None when it holds none."""
+        if folder is None or not (folder / KEPT_DB).exists():
+            return None
+        sizes = json.loads((folder / KEPT_SIZES).read_text())
+        return cls(folder / KEPT_DB, int(sizes["players"]), sizes)
+
+    @staticmethod
+    def keep(db: Path, folder: Path, sizes: dict[str, Any]) -> None:
+        """A copy of a served event's database (consistent while the server runs) and its
+        sizes, in ``folder``."""
+        folder.mkdir(parents=True, exist_ok=True)
+        with sqlite3.connect(db) as source, sqlite3.connect(folder / KEPT_DB) as copy:
+            source.backup(copy)
+        (folder / KEPT_SIZES).write_text(json.dumps(sizes))
+
+
+@dataclass(frozen=True)
+class Event:
+    """What a server is given: the uploads to time, or a kept event (``made``) to start
+    from; ``keep``: where to keep the event made."""
+
+    csv: bytes
+    archive: bytes
+    players: int
+    settle: float
+    made: Made | None
+    keep: Path | None
+    sizes: dict[str, Any]
 
 
 def _ratios(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
@@ -292,28 +353,41 @@ def _ratios(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _served(temp: Path, folder: Path, csv: bytes, archive: bytes, players: int,
-            requests: int, clients: int, settle: float,
-            code: Path | None = None) -> dict[str, Any]:
+@contextmanager
+def _spying(pid: int, spy: Path | None, phase: str) -> Iterator[None]:
+    """py-spy sampling the server's threads over one phase, idle ones included (where a
+    request waits), as collapsed stacks in ``{spy}.{phase}.txt``; nothing without ``spy``."""
+    if spy is None:
+        yield
+        return
+    sampler = sampler_of(pid, spy.with_name(f"{spy.name}.{phase}.txt"), idle=True)
+    try:
+        yield
+    finally:
+        sampler.send_signal(signal.SIGINT)
+        sampler.wait(timeout=60)
+
+
+def _served(temp: Path, folder: Path, event: Event, requests: int, clients: int,
+            code: Path | None = None, spy: Path | None = None) -> dict[str, Any]:
     """The event's figures on one server (``code``: the checkout served)."""
     from tests.web.server import free_port
 
-    server = Serve(temp / "event.sqlite", folder, free_port(), code)
+    db = temp / "event.sqlite"
+    if event.made is not None:
+        shutil.copyfile(event.made.db, db)
+    server = Serve(db, folder, free_port(), code)
     try:
         with httpx.Client(base_url=server.url, timeout=600) as client:
-            token = _token(client)
-            client.post("/event", data={"csrf": token, "name": "National",
-                                        "date": "2026-12-05", "format": "advanced-tcg",
-                                        "regulation": "th", "lang": "en"})
-            _wait_checked(client)
-            time.sleep(settle)
-            upload_cpu = _tree_cpu(server.process.pid)
-            lists_s = _upload(client, token, "/upload/registrations", "lists.csv", csv,
-                              "text/csv")
-            lists_cpu = _tree_cpu(server.process.pid) - upload_cpu
-            decks_s = _upload(client, token, "/upload/decks", "decks.zip", archive,
-                              "application/zip")
-            decks_cpu = _tree_cpu(server.process.pid) - upload_cpu - lists_cpu
+            if event.made is None:
+                uploads = _uploads(client, server, event)
+                if event.keep is not None:
+                    Made.keep(db, event.keep, event.sizes)
+            else:
+                _token(client)
+                _wait_checked(client)
+                time.sleep(event.settle)  # as after uploads: the pages' tables made first
+                uploads = {}
             status = json.loads(client.get("/status.json").text)
             began = time.perf_counter()
             home = client.get("/")
@@ -321,13 +395,15 @@ def _served(temp: Path, folder: Path, csv: bytes, archive: bytes, players: int,
             if home.status_code != 200 or not status["ready"]:
                 raise SystemExit(f"no results: {status}\n"
                                  + (temp / "serve.log").read_text()[-3000:])
-        chosen = random.Random(7).choices(range(players), k=requests)
+        chosen = random.Random(7).choices(range(event.players), k=requests)
         jobs = [player_id(n) for n in chosen]
         pid = server.process.pid
         cpu = cpu_seconds(pid)
-        pages = _timed(server.url, jobs, clients, _player_page)
+        with _spying(pid, spy, "pages"):
+            pages = _timed(server.url, jobs, clients, _player_page)
         pages_cpu, cpu = cpu_seconds(pid) - cpu, cpu_seconds(pid)
-        checks = _timed(server.url, jobs, clients, _judge_check)
+        with _spying(pid, spy, "judge"):
+            checks = _timed(server.url, jobs, clients, _judge_check)
         checks_cpu = cpu_seconds(pid) - cpu
         checking = _checking(server.process.pid)
         memory = {"server": _rss_mb(server.process.pid),
@@ -335,18 +411,36 @@ def _served(temp: Path, folder: Path, csv: bytes, archive: bytes, players: int,
                   "started": [_rss_mb(p) for p in _children(server.process.pid)]}
     finally:
         server.close()
+    return uploads | {
+        "home_page_s": round(home_s, 3),
+        "clients": clients, "player_page": _figures(pages),
+        "judge_check": _figures(checks),
+        # the server's CPU time per request, the judge's page that fetches the form included
+        "server_cpu_ms": {"player_page": round(1000 * pages_cpu / len(jobs), 1),
+                          "judge_page_and_check": round(1000 * checks_cpu / len(jobs), 1)},
+        "memory": memory}
+
+
+def _uploads(client: httpx.Client, server: Serve, event: Event) -> dict[str, Any]:
+    """The event made on the server: its lists, then its decks, uploaded, each timed until
+    the event's check of it is finished."""
+    token = _token(client)
+    client.post("/event", data={"csrf": token, "name": "National", "date": "2026-12-05",
+                                "format": "advanced-tcg", "regulation": "th", "lang": "en"})
+    _wait_checked(client)
+    time.sleep(event.settle)
+    upload_cpu = _tree_cpu(server.process.pid)
+    lists_s = _upload(client, token, "/upload/registrations", "lists.csv", event.csv,
+                      "text/csv")
+    lists_cpu = _tree_cpu(server.process.pid) - upload_cpu
+    decks_s = _upload(client, token, "/upload/decks", "decks.zip", event.archive,
+                      "application/zip")
+    decks_cpu = _tree_cpu(server.process.pid) - upload_cpu - lists_cpu
     return {"lists_to_results_s": round(lists_s, 2), "decks_to_results_s": round(decks_s, 2),
             "together_s": round(lists_s + decks_s, 2),
             # the CPU time of the server and the processes it runs, from upload to results
             "upload_cpu_s": {"lists": round(lists_cpu, 2), "decks": round(decks_cpu, 2),
-                             "together": round(lists_cpu + decks_cpu, 2)},
-            "home_page_s": round(home_s, 3),
-            "clients": clients, "player_page": _figures(pages),
-            "judge_check": _figures(checks),
-            # the server's CPU time per request, the judge's page that fetches the form included
-            "server_cpu_ms": {"player_page": round(1000 * pages_cpu / len(jobs), 1),
-                              "judge_page_and_check": round(1000 * checks_cpu / len(jobs), 1)},
-            "memory": memory}
+                             "together": round(lists_cpu + decks_cpu, 2)}}
 
 
 def main() -> None:
@@ -361,9 +455,17 @@ def main() -> None:
                         help="first run the event on a server of this git revision")
     parser.add_argument("--settle", type=float, default=SETTLE_SECONDS,
                         help="seconds between making the event and the first upload")
+    parser.add_argument("--spy", type=Path, default=None, metavar="PREFIX",
+                        help="write the server's sampled stacks (py-spy, collapsed, idle "
+                        "threads too) over the pages to PREFIX.pages.txt and over the judge "
+                        "checks to PREFIX.judge.txt (the baseline's: PREFIX.before.*)")
+    parser.add_argument("--event", type=Path, default=None, metavar="DIR",
+                        help="where the event is kept: made there (its uploads timed) when "
+                        "DIR holds none, else started from (its pages and judge checks "
+                        "timed only, --players ignored)")
     args = parser.parse_args()
     print(json.dumps(run(args.players, args.requests, args.clients, args.data_dir,
-                         args.shared, args.baseline, args.settle)))
+                         args.shared, args.baseline, args.settle, args.spy, args.event)))
 
 
 if __name__ == "__main__":

@@ -107,3 +107,55 @@ def test_a_few_entries_get_the_names_and_kinds_a_join_gives(
     assert few["name_en"].null_count() == few["card_id"].null_count() >= 1
     assert set(few["kind"].drop_nulls().cast(pl.Utf8)) >= {"monster", "spell"}
     assert_frame_equal(few, joined)
+
+
+def test_every_decks_lines_made_at_once_are_each_decks_own(ygojson_db: CardDB) -> None:
+    """The lines of an event's lists made at once (resolved by a join, grouped in one pass)
+    are, deck by deck, those of each list alone: every real deck, a name that names no
+    single card and a passcode no card has among them."""
+    from tests.conftest import shared_path
+    from validator.cards.formats import load_format
+    from validator.inputs.decks.batch import read_deck_paths
+    from validator.inputs.entries import entries_frame
+    from validator.judging.judge import (
+        _FEW,
+        beside,
+        grouped_lines,
+        lines_of,
+        registered_lines,
+        side_by_side,
+    )
+
+    fmt = load_format("advanced-tcg")
+    paths: list[object] = [*sorted(shared_path("decks").rglob("*.ydk"))]
+    decks = read_deck_paths(paths).entries.with_columns(pl.col("deck_id").cast(pl.Utf8))
+    odd = entries_frame([
+        {"deck_id": "odd", "section": "main", "name": "Ash Blosom", "qty": 1, "line": 1},
+        {"deck_id": "odd", "section": "main", "name": "Raigeki", "qty": 2, "line": 2},
+        {"deck_id": "odd", "section": "side", "passcode": 1, "qty": 1, "line": 3},
+        {"deck_id": "odd", "section": "main", "name": "Raigeki", "qty": 1, "line": 4}])
+    entries = pl.concat([decks, odd.select(decks.columns).cast(decks.schema)])
+    assert entries.height > _FEW  # the join's way, not the few entries' dict
+    grouped = grouped_lines(entries, ygojson_db, fmt)
+    ids = entries["deck_id"].unique(maintain_order=True).to_list()
+    assert len(ids) > 20
+    for deck_id in ids:
+        mine = entries.filter(pl.col("deck_id") == deck_id)
+        alone = registered_lines(mine, ygojson_db, fmt)
+        assert alone
+        assert lines_of(grouped.filter(pl.col("deck_id") == deck_id), ygojson_db, fmt) == alone
+    assert [line.qty for line in lines_of(grouped.filter(pl.col("deck_id") == "odd"),
+                                          ygojson_db, fmt) if line.name == "Raigeki"] == [3]
+    assert lines_of(None, ygojson_db, fmt) == lines_of(grouped.clear(), ygojson_db, fmt) == []
+    listed = entries.filter(pl.col("deck_id") == ids[0])
+    deck = listed.head(listed.height - 1)
+    last = [line for line in registered_lines(listed, ygojson_db, fmt) if line.key][-1]
+    violations = pl.DataFrame({"code": ["LIST_MISMATCH"], "section": [last.section],
+                               "card_id": [last.key], "passcode": [None]},
+                              schema_overrides={"card_id": pl.Int64, "passcode": pl.Int64})
+    made = beside(registered_lines(listed, ygojson_db, fmt),
+                  registered_lines(deck, ygojson_db, fmt), violations, ygojson_db)
+    assert made == side_by_side(listed, deck, violations, ygojson_db, fmt)
+    assert any(row.differs for row in made)
+    assert all(row.deck is None for row in beside(registered_lines(listed, ygojson_db, fmt),
+                                                  None, violations.clear(), ygojson_db))

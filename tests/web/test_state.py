@@ -97,3 +97,51 @@ def test_a_check_is_sent_from_the_checking_process_as_it_was_made(tmp_path: Path
         assert made.height > 0
         assert_frame_equal(sent, made)
     assert back.problems == result.problems
+
+
+def test_every_players_lines_are_made_once_and_are_their_own(tmp_path: Path) -> None:
+    """A page's lines of a player's list and deck, read from the lines made once per check
+    and setup, are those of the player's own list and deck; a player without a submitted
+    deck has none (None), not an empty one."""
+    from tests.deckbuild import LEGAL, SHORT, UNSETTLED, small_event
+    from validator.judging.judge import registered_lines
+
+    state = EventState(EventDB(tmp_path / "e.sqlite"), demo_cards())
+    state.db.save_settings(EventSettings("E", "2026-12-05", "advanced-tcg", "th", "en"))
+    lists, decks = small_event(state.cards)
+    nodeck = "0400000099"  # a list, and no deck
+    state.db.add_uploads("registrations", [("lists.csv", lists
+                                             + f"{nodeck},Gil Ota,Main,3,Raigeki\n".encode())])
+    state.db.add_uploads("decks", decks)
+    result, problems = state.check_now()
+    assert result is not None, problems
+    assert nodeck in result.players_without_deck
+    assert state.made_rows(result) is None
+    rows = state.page_rows(result)
+    assert state.made_rows(result) is rows
+    setup = state.setup()
+    made = rows.lines_by_player(setup)
+    assert rows.lines_by_player(setup) == made
+    assert made[1] is not None
+    report = state.report(result)
+    assert state.made_report(result) is report
+    players = result.players["player_id"].to_list()
+    assert {LEGAL, SHORT, UNSETTLED, nodeck} <= set(players)
+    for player in players:
+        listed = registered_lines(rows.entries.of(player), setup.cards, setup.fmt,
+                                  rows.problems_of(player))
+        assert listed
+        assert rows.listed_lines(player, setup) == listed
+        deck = rows.deck_lines(player, setup)
+        if player == nodeck:
+            assert deck is None
+            continue
+        assert rows.submitted is not None
+        assert deck == registered_lines(rows.submitted.of(player), setup.cards, setup.fmt)
+        assert deck
+        assert_frame_equal(rows.deck_violations_of(report, player), report.violations.filter(
+            (pl.col("player_id") == player) & (pl.col("on") == "deck")))
+    assert any(line.key is None for line in rows.listed_lines(UNSETTLED, setup))
+    assert rows.deck_violations_of(report, SHORT).height >= 1
+    assert rows.unresolved_of(report, UNSETTLED).height == 1
+    assert rows.unresolved_of(report, LEGAL).is_empty()

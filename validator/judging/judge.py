@@ -27,9 +27,9 @@ from validator.judging.penalties import Policy
 from validator.judging.siding import exchanges_allowed
 from validator.vocab import SECTIONS, Stage
 
-__all__ = ["JudgeCheck", "ListLine", "SideBySide", "card_names", "counts_changed", "decision",
-           "found_deck", "judge_check", "read_as", "registered_lines", "side_by_side",
-           "unknown_names"]
+__all__ = ["JudgeCheck", "ListLine", "SideBySide", "beside", "card_names", "counts_changed",
+           "decision", "found_deck", "grouped_lines", "judge_check", "lines_of", "read_as",
+           "registered_lines", "side_by_side", "unknown_names"]
 
 GROUPS = ("monster", "spell", "trap", "extra", "side")
 
@@ -104,32 +104,49 @@ def _resolved(entries: pl.DataFrame, cards: CardDB, fmt: Format) -> pl.DataFrame
 def _lines(resolved: pl.DataFrame | None, cards: CardDB, fmt: Format,
            unreadable: list[Problem] | None = None) -> list[ListLine]:
     """:func:`registered_lines` of entries already resolved (None: no entries)."""
+    return lines_of(None if resolved is None else _grouped(resolved), cards, fmt, unreadable)
+
+
+def _grouped(resolved: pl.DataFrame) -> pl.DataFrame:
+    """Resolved entries as lines, one per deck, section and card, in their order."""
+    return (
+        resolved.with_columns(
+            pl.when(pl.col("card_id").is_null()).then(pl.col("name")).alias("typed"),
+            # each entry that names no card is a line of its own, at its own address
+            pl.when(pl.col("card_id").is_null()).then(pl.int_range(pl.len()))
+            .alias("alone"))
+        .group_by("deck_id", "section", "card_id", "typed", "alone", maintain_order=True)
+        .agg(pl.col("qty").sum(), pl.col("name_en").first(), pl.col("kind").first(),
+             pl.col("cell").first(), pl.col("line").first(),
+             pl.col("suggestions").first())
+    )
+
+
+def grouped_lines(entries: pl.DataFrame, cards: CardDB, fmt: Format) -> pl.DataFrame:
+    """Many decks' entries resolved and grouped into lines at once (an event's lists or
+    decks, made once): one row per deck, section and card; a deck's rows, given to
+    :func:`lines_of`, are its :func:`registered_lines`."""
+    return _grouped(_resolved(entries, cards, fmt))
+
+
+def lines_of(grouped: pl.DataFrame | None, cards: CardDB, fmt: Format,
+             unreadable: list[Problem] | None = None) -> list[ListLine]:
+    """A deck's lines from its rows of :func:`grouped_lines` (None or none: no entries) and
+    the rows of its list that could not be read."""
     lines: list[ListLine] = []
-    if resolved is not None:
-        grouped = (
-            resolved.with_columns(
-                pl.when(pl.col("card_id").is_null()).then(pl.col("name")).alias("typed"),
-                # each entry that names no card is a line of its own, at its own address
-                pl.when(pl.col("card_id").is_null()).then(pl.int_range(pl.len()))
-                .alias("alone"))
-            .group_by("section", "card_id", "typed", "alone", maintain_order=True)
-            .agg(pl.col("qty").sum(), pl.col("name_en").first(), pl.col("kind").first(),
-                 pl.col("cell").first(), pl.col("line").first(),
-                 pl.col("suggestions").first())
-        )
-        for row in grouped.iter_rows(named=True):
-            section = str(row["section"])
-            where = row["cell"] or (f"line {row['line']}" if row["line"] else "")
-            if row["card_id"] is None:
-                near = tuple(row["suggestions"] or [])
-                lines.append(ListLine("unreadable", section, None, str(row["typed"] or "?"),
-                                      row["qty"], where, "names no single card"
-                                      + (f": {' / '.join(near)}?" if near else ""),
-                                      candidates=near))
-                continue
-            group = section if section != "main" else str(row["kind"] or "monster")
-            lines.append(ListLine(group if group in GROUPS else "monster", section,
-                                  int(row["card_id"]), str(row["name_en"]), row["qty"], where))
+    for row in () if grouped is None else grouped.iter_rows(named=True):
+        section = str(row["section"])
+        where = row["cell"] or (f"line {row['line']}" if row["line"] else "")
+        if row["card_id"] is None:
+            near = tuple(row["suggestions"] or [])
+            lines.append(ListLine("unreadable", section, None, str(row["typed"] or "?"),
+                                  row["qty"], where, "names no single card"
+                                  + (f": {' / '.join(near)}?" if near else ""),
+                                  candidates=near))
+            continue
+        group = section if section != "main" else str(row["kind"] or "monster")
+        lines.append(ListLine(group if group in GROUPS else "monster", section,
+                              int(row["card_id"]), str(row["name_en"]), row["qty"], where))
     rows = unreadable or []
     named = read_as([p.text for p in rows if p.text], cards, fmt)
     for problem in rows:
@@ -171,16 +188,25 @@ def side_by_side(registered: pl.DataFrame, deck: pl.DataFrame | None, violations
     """A player's list beside the deck they submitted. Which lines differ is what the engine's
     list comparison (LIST_MISMATCH) found, never decided here a second time."""
     listed_rows, deck_rows = _resolved_both(registered, deck, cards, fmt)
-    listed = _lines(listed_rows, cards, fmt, unreadable)
+    return beside(_lines(listed_rows, cards, fmt, unreadable),
+                  None if deck is None else _lines(deck_rows, cards, fmt), violations, cards)
+
+
+def beside(listed: list[ListLine], deck: list[ListLine] | None, violations: pl.DataFrame,
+           cards: CardDB) -> list[SideBySide]:
+    """:func:`side_by_side` of a list's lines and a deck's (None: no deck was submitted)."""
     found: dict[tuple[str, int], int] = {}
-    for line in _lines(deck_rows, cards, fmt) if deck is not None else []:
+    for line in deck or []:
         if line.key is not None:
             found[line.section, line.key] = found.get((line.section, line.key), 0) + (
                 line.qty or 0)
-    mismatched = violations.filter(pl.col("code").is_in(list(COMPARING_CODES)))
-    differs = {(str(s), int(c)) for s, c in mismatched.select(
-        pl.col("section").cast(pl.Utf8), pl.coalesce("card_id", "passcode")).drop_nulls()
-        .iter_rows()}
+    # a page's few violations read as lists: a filter would cost more than the page
+    differs = {(str(section), int(card if card is not None else passcode))
+               for code, section, card, passcode in zip(
+                   *(violations.get_column(c).to_list()
+                     for c in ("code", "section", "card_id", "passcode")), strict=True)
+               if code in COMPARING_CODES and section is not None
+               and (card is not None or passcode is not None)}
     rows = [SideBySide(line.group, line.name if line.key is not None else " — ".join(
                            t for t in (line.name, line.note) if t), line.qty,
                        None if deck is None or line.key is None

@@ -11,6 +11,7 @@ a value of the address the route does not take (422), bad input (400), a bug (50
 
 from __future__ import annotations
 
+import threading
 import traceback
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -37,6 +38,7 @@ from validator.web.pages import (
     ROLE_NAMES,
     Forbidden,
     RoleRefused,
+    compile_templates,
     error_page,
     page,
     page_lang,
@@ -87,6 +89,8 @@ def create_app(db_path: Path, *, password: str | None = None,
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        # the pages' templates compiled beside the first requests, not in them
+        threading.Thread(target=compile_templates, name="templates", daemon=True).start()
         yield
         event.close()  # the checking process ends with the server
 

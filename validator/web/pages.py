@@ -20,6 +20,7 @@ from starlette.datastructures import FormData, UploadFile
 
 from validator.engine.rules import CODES
 from validator.errors import InputError, Problem
+from validator.event.run import EventResult
 from validator.event.store import Judge, SignIn
 from validator.report.model import Report
 from validator.report.penalty_log import local_time
@@ -34,12 +35,12 @@ from validator.text.i18n import (
 from validator.text.lexicon import whole_number
 from validator.text.when import day, moment
 from validator.vocab import LANGS, REGULATIONS, STATUS_LABELS, STATUSES, Lang
-from validator.web.state import EventState, Snapshot, safe_name
+from validator.web.state import EventState, PlayerRows, Snapshot, safe_name
 
-__all__ = ["HEAD", "ORGANIZER", "ROLE_NAMES", "Forbidden", "Needs", "RoleRefused",
-           "accepted_lang", "error_page", "files", "form", "judge_of", "judged", "latest",
-           "new_key", "optional_number", "page", "page_lang", "recorder", "signed_in_as",
-           "signed_in_judge", "state_of", "templates", "where", "words_of"]
+__all__ = ["HEAD", "ORGANIZER", "ROLE_NAMES", "Forbidden", "Needs", "RoleRefused", "accepted_lang",
+           "compile_templates", "error_page", "files", "form", "judge_of", "judged", "latest",
+           "new_key", "optional_number", "page", "page_lang", "player_rows", "recorder",
+           "signed_in_as", "signed_in_judge", "state_of", "templates", "where", "words_of"]
 
 HERE = Path(__file__).resolve().parent
 templates = Jinja2Templates(directory=str(HERE / "templates"))
@@ -82,6 +83,13 @@ def local(stamp: str, zone: str, lang: Lang = "en") -> str:
 
 templates.env.filters["local"] = local
 templates.env.globals["TIMEZONES"] = sorted(zoneinfo.available_timezones())
+
+
+def compile_templates() -> None:
+    """Every page's template compiled ahead of its first page (a server starting does it
+    in the background: the first player page would wait a tenth of a second for its own)."""
+    for name in templates.env.list_templates(extensions=["html"]):
+        templates.get_template(name)
 
 
 #: the longest judge name kept
@@ -200,7 +208,18 @@ async def judged(request: Request, snapshot: Snapshot) -> Report | None:
     thread pool the first time it is asked for."""
     if snapshot.result is None:
         return None
-    return await run_in_threadpool(state_of(request).report, snapshot.result)
+    state = state_of(request)
+    made = state.made_report(snapshot.result)
+    return made if made is not None else await run_in_threadpool(state.report,
+                                                                 snapshot.result)
+
+
+async def player_rows(request: Request, result: EventResult) -> PlayerRows:
+    """The check's tables by player and every list's and deck's lines, made in the thread
+    pool the first time they are asked for."""
+    state = state_of(request)
+    made = state.made_rows(result)
+    return made if made is not None else await run_in_threadpool(state.page_rows, result)
 
 
 #: a language range of an ``Accept-Language`` header and its weight: ``ja-JP;q=0.9``

@@ -30,6 +30,7 @@ import threading
 import time
 import tomllib
 import traceback
+from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -70,6 +71,7 @@ from validator.event.versions import (
 from validator.inputs.decks.batch import DeckFiles
 from validator.inputs.registrations.read import Registrations
 from validator.judging.decisions import Decision
+from validator.judging.judge import ListLine, grouped_lines, lines_of
 from validator.judging.penalties import Policy, load_policy, policy_from_toml
 from validator.report.model import Report, judged_event
 from validator.text.i18n import LANGS, catalog
@@ -145,6 +147,9 @@ class PlayerRows:
     problems: dict[str, list[Problem]]
     _by_report: dict[str, tuple[Report, RowsBy]] = field(default_factory=dict)
     _players: RowsBy | None = None
+    # every list's and deck's lines, made at once for the setup they were resolved with
+    _lines: tuple[Setup, RowsBy, RowsBy | None] | None = None
+    _making: threading.Lock = field(default_factory=threading.Lock)
 
     @classmethod
     def of(cls, result: EventResult) -> PlayerRows:
@@ -168,18 +173,68 @@ class PlayerRows:
 
     def item_of(self, report: Report, player_id: str) -> pl.DataFrame:
         """The player's row of the judgement's player table (``report``: of this check)."""
-        return self._of_report(report, "items").of(player_id)
+        return self._of_report(report, "items", lambda: report.items).of(player_id)
 
     def violations_of(self, report: Report, player_id: str) -> pl.DataFrame:
         """The player's rows of the judgement's violations (``report``: of this check)."""
-        return self._of_report(report, "violations").of(player_id)
+        return self._of_report(report, "violations", lambda: report.violations).of(player_id)
 
-    def _of_report(self, report: Report, table: Literal["items", "violations"]) -> RowsBy:
+    def deck_violations_of(self, report: Report, player_id: str) -> pl.DataFrame:
+        """The player's rows of the judgement's violations of the deck they submitted."""
+        return self._of_report(report, "deck violations", lambda: report.violations.filter(
+            pl.col("on") == "deck")).of(player_id)
+
+    def has_lines(self, setup: Setup) -> bool:
+        """Whether the lines of every list and deck are made for ``setup``."""
+        held = self._lines
+        return held is not None and held[0] is setup
+
+    def lines_by_player(self, setup: Setup) -> tuple[RowsBy, RowsBy | None]:
+        """Every registered list's and submitted deck's lines (``grouped_lines``), made once
+        for each setup: a page reads a player's lines by slice, not by resolving them."""
+        held = self._lines
+        if held is None or held[0] is not setup:
+            with self._making:
+                held = self._lines
+                if held is None or held[0] is not setup:
+                    submitted = self.result.submitted
+                    held = self._lines = (
+                        setup, RowsBy(grouped_lines(self.result.entries, setup.cards,
+                                                    setup.fmt), "deck_id"),
+                        None if submitted is None else RowsBy(
+                            grouped_lines(submitted, setup.cards, setup.fmt), "deck_id"))
+        return held[1], held[2]
+
+    def listed_lines(self, player_id: str, setup: Setup) -> list[ListLine]:
+        """The player's registered list as lines (``registered_lines``), the rows that could
+        not be read last."""
+        listed, _ = self.lines_by_player(setup)
+        return lines_of(listed.of(player_id), setup.cards, setup.fmt,
+                        self.problems_of(player_id))
+
+    def deck_lines(self, player_id: str, setup: Setup) -> list[ListLine] | None:
+        """The player's submitted deck as lines; None when decks were not collected or the
+        player's was not submitted (or could not be read)."""
+        _, found = self.lines_by_player(setup)
+        if found is None:
+            return None
+        mine = found.of(player_id)
+        if mine.is_empty() and player_id in self.result.players_without_deck:
+            return None
+        return lines_of(mine, setup.cards, setup.fmt)
+
+    def unresolved_of(self, report: Report, player_id: str) -> pl.DataFrame:
+        """The entries of the player's list that name no single card (``report``: of this
+        check)."""
+        return self._of_report(report, "unresolved", lambda: report.unresolved,
+                               "deck_id").of(player_id)
+
+    def _of_report(self, report: Report, name: str, table: Callable[[], pl.DataFrame],
+                   column: str = "player_id") -> RowsBy:
         """A table of the judgement by player, made once per judgement."""
-        held = self._by_report.get(table)
+        held = self._by_report.get(name)
         if held is None or held[0] is not report:
-            held = self._by_report[table] = (report, RowsBy(getattr(report, table),
-                                                            "player_id"))
+            held = self._by_report[name] = (report, RowsBy(table(), column))
         return held[1]
 
 
@@ -368,6 +423,32 @@ class EventState:
             self._rows = held
         return held
 
+    def page_rows(self, result: EventResult) -> PlayerRows:
+        """The tables of a finished check by player, with every list's and deck's lines
+        for the current setup."""
+        rows = self.rows(result)
+        rows.lines_by_player(self.setup())
+        return rows
+
+    def made_rows(self, result: EventResult) -> PlayerRows | None:
+        """:meth:`page_rows` when they are made already (a page takes them without waiting
+        for a thread), else None."""
+        held = self._rows
+        setup = self._setup
+        if held is None or held.result is not result or setup is None \
+                or setup[0] != self.setup_key() or not held.has_lines(setup[1]):
+            return None
+        return held
+
+    def made_report(self, result: EventResult) -> Report | None:
+        """:meth:`report` when it is made already, else None."""
+        cached = self._report
+        if cached is None or cached[0] is not result:
+            return None
+        if cached[1] is not self.policy() or cached[2] != self.settings().lang:
+            return None
+        return cached[3]
+
     def infractions(self) -> Regulation:
         """The regulation whose infraction catalogue the penalty log offers: the event's, or
         th's under a custom policy (a policy file holds deck rules, not a catalogue)."""
@@ -542,8 +623,8 @@ class EventState:
 
     def _warm(self) -> None:
         """In the server, after a check in the checking process: the check's tables by
-        player made and its lists' names read (kept by the resolver), so that the first
-        pages of each player do not wait for them."""
+        player made, its lists' names read (kept by the resolver), and every list's and
+        deck's lines made, so that the first pages of each player do not wait for them."""
         with self._lock:
             latest = self._latest
         result = None if latest is None else latest[1][0]
@@ -559,6 +640,7 @@ class EventState:
                 keep_readings(setup.cards, setup.fmt, made[1])
             else:
                 resolve(result.entries, setup.cards, setup.fmt)
+            self.page_rows(result)
         except Exception:  # noqa: BLE001 - a page makes them itself then
             traceback.print_exc()
 

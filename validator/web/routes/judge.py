@@ -27,7 +27,6 @@ from validator.judging.judge import (
     decision,
     found_deck,
     judge_check,
-    registered_lines,
     unknown_names,
 )
 from validator.report.model import Report, judged_check
@@ -42,6 +41,7 @@ from validator.web.pages import (
     new_key,
     page,
     page_lang,
+    player_rows,
     recorder,
     signed_in_as,
     state_of,
@@ -56,6 +56,8 @@ router = APIRouter()
 #: rows for cards not on the list shown without JavaScript (the page's script adds more)
 EXTRA_ROWS = 6
 MAX_EXTRA_ROWS = 200
+#: the name fields of those rows, in their order
+_ADD_NAMES = tuple(f"add_name_{i}" for i in range(MAX_EXTRA_ROWS))
 #: a judge checks a deck during the event: every stage but before it
 _STAGES: dict[str, Stage] = {stage: stage for stage in STAGES if stage != "pre-event"}
 
@@ -124,8 +126,8 @@ def judge_inputs(data: FormData) -> JudgeForm:
             raise InputError.at(key[:40], "not a count field of this form (reload the page)",
                                 code="BAD_OPTION")
         counts[parts[1], int(parts[2])] = _number(value, key[:40])
-    for i in range(MAX_EXTRA_ROWS):
-        name = str(data.get(f"add_name_{i}", "")).strip()
+    for i, key in enumerate(_ADD_NAMES):
+        name = str(data[key]).strip() if key in data else ""
         if name:
             section = str(data.get(f"add_section_{i}", "main"))
             if section not in SECTIONS:
@@ -150,9 +152,7 @@ def judge_inputs(data: FormData) -> JudgeForm:
 
 
 def _lines(state: EventState, result: EventResult, player_id: str) -> list[ListLine]:
-    setup, rows = state.setup(), state.rows(result)
-    return registered_lines(rows.entries.of(player_id), setup.cards, setup.fmt,
-                            rows.problems_of(player_id))
+    return state.rows(result).listed_lines(player_id, state.setup())
 
 
 async def _run(request: Request, player_id: str, data: FormData) -> tuple[Report, dict[
@@ -162,7 +162,7 @@ async def _run(request: Request, player_id: str, data: FormData) -> tuple[Report
     result = (await latest(request)).result
     if result is None:
         raise InputError.at("judge", "upload registrations first", code="NOT_READY")
-    row = player_row(state_of(request).rows(result).player_of(player_id), player_id)
+    row = player_row((await player_rows(request, result)).player_of(player_id), player_id)
     try:
         fields = judge_inputs(data)
         if not fields.uses_paste:
@@ -190,8 +190,7 @@ class UnknownCards(InputError):
 def _known_names(state: EventState, data: FormData) -> None:
     """Refuse the judge's form when a card name typed in "cards not on the list" reads
     as no card (the judge fixes the typo; it never becomes a head judge's decision)."""
-    typed = {f"add_name_{i}": str(data.get(f"add_name_{i}", "")).strip()
-             for i in range(MAX_EXTRA_ROWS)}
+    typed = {key: str(data[key]).strip() for key in _ADD_NAMES if key in data}
     typed = {k: v for k, v in typed.items() if v}
     if not typed:
         return
@@ -303,7 +302,7 @@ async def judge_player(request: Request, player_id: str) -> Response:
     result = (await latest(request)).result
     if result is None:
         raise InputError.at("judge", "upload registrations first", code="NOT_READY")
-    row = player_row(state.rows(result).player_of(player_id), player_id)
+    row = player_row((await player_rows(request, result)).player_of(player_id), player_id)
     return _judge_page(request, state, result, row,
                        defaults=record_defaults(state.db, player_id))
 

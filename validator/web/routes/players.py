@@ -15,7 +15,7 @@ from starlette.concurrency import run_in_threadpool
 from validator.errors import InputError, Problem
 from validator.event import rounds
 from validator.event.versions import Part, PlayerVersion
-from validator.judging.judge import read_as, side_by_side
+from validator.judging.judge import beside, read_as
 from validator.report.model import Report
 from validator.report.penalty_log import clause, infraction_text, status
 from validator.text.lexicon import MAX_QUANTITY, quantity_in_range, whole_number
@@ -29,6 +29,7 @@ from validator.web.pages import (
     latest,
     new_key,
     page,
+    player_rows,
     recorder,
     signed_in_judge,
     state_of,
@@ -51,13 +52,16 @@ def player_row(players: pl.DataFrame, player_id: str) -> dict[str, Any]:
 
 
 def open_items(report: Report, player_id: str, named: dict[str, str] | None = None,
-               problems: list[Problem] | None = None) -> list[dict[str, Any]]:
+               problems: list[Problem] | None = None,
+               unresolved: pl.DataFrame | None = None) -> list[dict[str, Any]]:
     """The entries of the player's list the head judge must settle, with suggestions: the
     nearest cards of a name that names none, the card an unreadable row's name names
-    (``named``: text → card; ``problems``: the player's, when they were found already)."""
+    (``named``: text → card; ``problems`` and ``unresolved``: the player's, when they were
+    found already)."""
     named = named or {}
     items: list[dict[str, Any]] = []
-    unresolved = report.unresolved.filter(pl.col("deck_id") == player_id)
+    if unresolved is None:
+        unresolved = report.unresolved.filter(pl.col("deck_id") == player_id)
     for row in unresolved.iter_rows(named=True):
         items.append({"where": row["cell"] or str(row["line"] or ""), "typed": row["name"],
                       "qty": row["qty"], "section": str(row["section"]),
@@ -80,22 +84,21 @@ async def player(request: Request, player_id: str, restored: int = 0) -> Respons
     result, report = snapshot.result, await judged(request, snapshot)
     if result is None or report is None:
         return RedirectResponse("/", status_code=303)
-    by_player = await run_in_threadpool(state.rows, result)
+    by_player = await player_rows(request, result)
     row = player_row(by_player.item_of(report, player_id), player_id)
     setup = state.setup()
     mine = by_player.violations_of(report, player_id)
-    deck = None if by_player.submitted is None else by_player.submitted.of(player_id)
-    if deck is not None and deck.is_empty() and player_id in result.players_without_deck:
-        deck = None
     current = rounds.current_round(state.db)
     problems = by_player.problems_of(player_id)
-    rows = side_by_side(by_player.entries.of(player_id), deck,
-                        mine.filter(pl.col("on") == "deck"), setup.cards, setup.fmt, problems)
+    rows = beside(by_player.listed_lines(player_id, setup),
+                  by_player.deck_lines(player_id, setup),
+                  by_player.deck_violations_of(report, player_id), setup.cards)
     return page(request, "player.html", player=row, violations=mine.to_dicts(),
                 fuzzy=report.fuzzy.get(player_id, []), verdict=report.verdict(row["deck"]),
                 header=report.header, diff=rows,
                 items=open_items(report, player_id, read_as(
-                    [p.text for p in problems if p.text], setup.cards, setup.fmt), problems),
+                    [p.text for p in problems if p.text], setup.cards, setup.fmt), problems,
+                    by_player.unresolved_of(report, player_id)),
                 checking=snapshot.checking, restored=restored, versions={
                     part: snapshot.versions.of(player_id, part) for part in PARTS},
                 history=state.db.log(player_id), form_key=new_key(),
