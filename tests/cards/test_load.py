@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 from pathlib import Path
 
@@ -113,7 +112,7 @@ def test_a_list_that_is_nowhere_is_an_input_error(tmp_path: Path, real: CardDB) 
 
 
 def test_the_list_a_ygojson_source_states(ygojson_db: CardDB) -> None:
-    fmt = dataclasses.replace(TCG, default_list="ygojson:tcg")
+    fmt = TCG._replace(default_list="ygojson:tcg")
     for banlist in (load_banlist("ygojson:tcg", None, TCG, ygojson_db),
                     load_banlist(None, None, fmt, ygojson_db)):  # the format's default
         assert banlist.name == "ygojson:tcg"

@@ -16,9 +16,8 @@ A Genesys format's points are those of its list (a ``$genesys`` lflist, or YGOJS
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from validator.errors import InputError
 from validator.text.datafile import read_model, validated_once
@@ -30,31 +29,32 @@ if TYPE_CHECKING:
 __all__ = ["Format", "banlists_dir", "format_names", "load_format"]
 
 
-@dataclass(frozen=True, kw_only=True)
-class Format:
+class Format(NamedTuple):
     """Deck-construction rules of one format (the fields of a format file, validated by
-    :class:`~validator.cards._format_file.FormatFile`, which documents each)."""
+    :class:`~validator.cards._format_file.FormatFile`, which documents each; made from the
+    validated data only). A named tuple: made at every start, it costs a fraction of a
+    dataclass's generated methods."""
 
     name: str
     title: str
-    titles: dict[Lang, str] = field(default_factory=dict)
-    main_min: int = 40
-    main_max: int = 60
-    extra_max: int = 15
-    side_max: int = 15
-    copy_limit: int = 3
-    card_pool: list[Region] = field(default_factory=list)
-    rush: bool = False
-    legend_limit: int | None = None
-    forbidden_types: list[Subtype] = field(default_factory=list)
-    allowed_kinds: list[Kind] = field(default_factory=lambda: ["monster", "spell", "trap"])
-    skill_max: int | None = None
-    points_cap: float | None = None
-    forbidden_as_limited: bool = False
+    titles: dict[Lang, str]
+    main_min: int
+    main_max: int
+    extra_max: int
+    side_max: int
+    copy_limit: int
+    card_pool: list[Region]
+    rush: bool
+    legend_limit: int | None
+    forbidden_types: list[Subtype]
+    allowed_kinds: list[Kind]
+    skill_max: int | None
+    points_cap: float | None
+    forbidden_as_limited: bool
     default_list: str
-    public_list: str | None = None
-    list_pattern: str | None = None
-    default_list_name: str | None = None
+    public_list: str | None
+    list_pattern: str | None
+    default_list_name: str | None
 
     def owns_list(self, list_name: str) -> bool:
         """Whether a list of this name is this format's own list."""

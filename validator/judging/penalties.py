@@ -11,11 +11,10 @@ wording (``common.toml``); a custom policy may give English only.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from functools import cache
 from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from validator.errors import InputError, from_validation
 from validator.text.datafile import data_file, read_model, read_toml, validated_once
@@ -36,33 +35,42 @@ __all__ = [
 
 
 
-@dataclass(frozen=True, kw_only=True)
-class Texts:
+# the validated policy's classes are named tuples: made at every start, a named tuple costs
+# a fraction of a dataclass's generated methods
+class Texts(NamedTuple):
     """One text in the four languages; a custom policy may give English only."""
 
     en: str
-    ja: str | None = None
-    ko: str | None = None
-    th: str | None = None
+    ja: str | None
+    ko: str | None
+    th: str | None
 
     def get(self, lang: Lang) -> str:
         text = getattr(self, lang, None)
         return str(text if text else self.en)
 
 
-@dataclass(frozen=True, kw_only=True)
-class PenaltyType(Texts):
+class PenaltyType(NamedTuple):
+    """A penalty type's name in the four languages, and its severity."""
+
+    en: str
+    ja: str | None
+    ko: str | None
+    th: str | None
     severity: int  # order of severity: higher is more severe
 
+    def get(self, lang: Lang) -> str:
+        text = getattr(self, lang, None)
+        return str(text if text else self.en)
 
-@dataclass(frozen=True, kw_only=True)
-class Citation:
+
+class Citation(NamedTuple):
     """A clause of the regulation: its section as we number it, its heading and its words,
     both verbatim from the regulation's text."""
 
     section: str
     heading: str
-    quote: str | None = None
+    quote: str | None
 
     def __str__(self) -> str:
         return f"{self.section} {self.heading}" + (f": “{self.quote}”" if self.quote else "")
@@ -72,41 +80,38 @@ def _cited(data: dict[str, Any] | None) -> Citation | None:
     return None if data is None else Citation(**data)
 
 
-@dataclass(frozen=True, kw_only=True)
-class TypeRule:
+class TypeRule(NamedTuple):
     """Section 1 of a regulation for one penalty type: when it applies, and whether the
     regulation says it is officially recorded."""
 
-    clause: Citation | None = None
-    recorded: Citation | None = None
-    in_duel: str = "head_judge"
-    between_duels: str = "head_judge"
-    between_matches: str = "head_judge"
-    pre_event: str = "head_judge"
+    clause: Citation | None
+    recorded: Citation | None
+    in_duel: str
+    between_duels: str
+    between_matches: str
+    pre_event: str
 
     def applies(self, stage: Stage) -> str:
         return str(getattr(self, stage.replace("-", "_")))
 
 
-@dataclass(frozen=True, kw_only=True)
-class CodePolicy:
-    penalty: str | None = None  # none: the head judge's decision
+class CodePolicy(NamedTuple):
+    penalty: str | None  # none: the head judge's decision
     remedy: str
-    clause: Citation | None = None
+    clause: Citation | None
 
 
-@dataclass(frozen=True, kw_only=True)
-class Policy:
+class Policy(NamedTuple):
     """A regulation's penalties, remedies and texts (the fields of a policy file, validated
     by :class:`validator.judging._policy_file.Policy`)."""
 
     regulation: str
     title: str
-    title_local: str = ""
+    title_local: str
     #: the title in Japanese, Korean and Thai (``title_local`` is the one in its own language)
-    titles: dict[Lang, str] = field(default_factory=dict)
-    source: str | None = None  # the regulation's text file, for citations
-    types: dict[str, TypeRule] = field(default_factory=dict)
+    titles: dict[Lang, str]
+    source: str | None  # the regulation's text file, for citations
+    types: dict[str, TypeRule]
     codes: dict[str, CodePolicy]
     penalties: dict[str, PenaltyType]
     applies: dict[str, Texts]
