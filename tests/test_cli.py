@@ -879,7 +879,9 @@ HEAVY = ("babel", "openpyxl", "rich", "numpy", "jinja2", "fastapi", "starlette",
          "validator.sheets", "validator.report.xlsx", "validator.event",
          # the shipped format and policy come validated from the cache: no validation
          "pydantic", "pydantic_core", "tomllib", "validator.cards._format_file",
-         "validator.judging._policy_file", "validator.engine._nicknames")
+         "validator.judging._policy_file", "validator.engine._nicknames",
+         # the list file is an lflist.conf, no table: neither the sheet reader nor the lexicon
+         "validator.files.tabular", "validator.text.lexicon", "validator.judging.decisions")
 _PROBE = """
 import json, sys
 from validator.cli import main
