@@ -34,7 +34,6 @@ __all__ = [
 ]
 
 
-
 # the validated policy's classes are named tuples: made at every start, a named tuple costs
 # a fraction of a dataclass's generated methods
 class Texts(NamedTuple):
