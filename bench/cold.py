@@ -9,7 +9,8 @@ run (``python -X importtime``, cumulative). Prints one JSON line.
 
 With ``--baseline REV`` that revision is installed too (a detached git worktree, its own
 virtual environment and data store) and the two are timed alternately, run by run, so both
-see the same load: ``before`` and ``after`` beside each other, with the ratios.
+see the same load: ``before`` and ``after`` beside each other, with the ratios, and the
+polars floor timed in the same rounds.
 """
 
 from __future__ import annotations
@@ -29,6 +30,9 @@ from typing import Any
 
 from bench import checkout
 from bench.files import DECKS, ROOT, SOURCES
+
+#: the floor of any check: the interpreter started and polars imported, nothing else
+FLOOR = ["-c", "import polars, os; os._exit(0)"]
 
 
 def _installed(venv: Path, root: Path = ROOT) -> Path:
@@ -65,6 +69,16 @@ def _imports(python: Path, command: list[str]) -> list[tuple[str, float]]:
     return sorted(rows, key=lambda row: -row[1])[:12]
 
 
+def _floor(floors: list[dict[str, float]], timed: list[dict[str, float]]
+           ) -> dict[str, float]:
+    """The floor's medians (wall, CPU) and the tool's gap over it, from the same rounds."""
+    wall = statistics.median(t["wall"] for t in floors)
+    cpu = statistics.median(t["cpu"] for t in floors)
+    return {"floor_wall_median": wall, "floor_cpu_median": cpu,
+            "gap_wall": statistics.median(t["wall"] for t in timed) - wall,
+            "gap_cpu": statistics.median(t["cpu"] for t in timed) - cpu}
+
+
 def run(venv: Path | None, runs: int, root: Path = ROOT,
         deck: Path | None = None) -> dict[str, Any]:
     """The figures of the checkout at ``root`` (this one unless given), checking ``deck``
@@ -77,8 +91,12 @@ def run(venv: Path | None, runs: int, root: Path = ROOT,
                         str(data)], check=True, capture_output=True)
         deck = deck or sorted(DECKS.rglob("*.ydk"))[0]
         command = [str(exe), "check", str(deck), "--data-dir", str(data)]
+        floor = [str(exe.with_name("python")), *FLOOR]
         _run(command)  # the file cache warm, as for a user's second run
-        timed = [_run(command) for _ in range(runs)]
+        timed, floors = [], []
+        for _ in range(runs):  # the floor in the same rounds: both see the same load
+            timed.append(_run(command))
+            floors.append(_run(floor))
         bare = [_run([str(exe.with_name("python")), "-c", "pass"]) for _ in range(3)]
         polars = [_run([str(exe.with_name("python")), "-c", "import polars"])
                   for _ in range(3)]
@@ -87,6 +105,7 @@ def run(venv: Path | None, runs: int, root: Path = ROOT,
             **{f"{key}_median": statistics.median(t[key] for t in timed)
                for key in ("wall", "cpu", "faults")},
             "walls": [t["wall"] for t in timed],
+            **_floor(floors, timed),
             "python_wall": statistics.median(t["wall"] for t in bare),
             "polars_wall": statistics.median(t["wall"] for t in polars),
             "polars_faults": statistics.median(t["faults"] for t in polars),
@@ -114,11 +133,14 @@ def side_by_side(baseline: str, runs: int, deck: Path | None = None) -> dict[str
                             str(data)], check=True, capture_output=True)
             commands[name] = [str(exe), "check", str(deck), "--data-dir", str(data)]
             _run(commands[name])  # the file cache warm
+        floor = [str(Path(commands["after"][0]).with_name("python")), *FLOOR]
         timed: dict[str, list[dict[str, float]]] = {name: [] for name in commands}
+        floors = []
         load_before = os.getloadavg()
         for _ in range(runs):
             for name, command in commands.items():
                 timed[name].append(_run(command))
+            floors.append(_run(floor))
         medians = {name: {key: statistics.median(t[key] for t in times)
                           for key in ("wall", "cpu", "faults")}
                    for name, times in timed.items()}
@@ -129,6 +151,7 @@ def side_by_side(baseline: str, runs: int, deck: Path | None = None) -> dict[str
         return {"deck": deck.name, "baseline": baseline, "runs": runs, **figures,
                 "wall_ratio": medians["before"]["wall"] / medians["after"]["wall"],
                 "cpu_ratio": medians["before"]["cpu"] / medians["after"]["cpu"],
+                **_floor(floors, timed["after"]),
                 "load_before": load_before, "load_after": os.getloadavg()}
     finally:
         checkout.clear(work)

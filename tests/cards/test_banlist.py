@@ -13,6 +13,7 @@ from validator.cards.banlist import (
     in_force,
     parse_lflist,
     read_banlist,
+    read_list_file,
     read_table_list,
 )
 from validator.cards.db import CardDB
@@ -234,3 +235,16 @@ def test_speed_skills_the_card_data_lacks_a_passcode_for_are_placed_by_name(
     # the Skill "Call of the Haunted" (300101003) is listed, the Trap of that name is not
     assert 300101003 in listed
     assert 97077563 not in listed
+
+
+@pytest.mark.parametrize(("prefix", "encoding"), [(b"", "utf-8"), (b"\xef\xbb\xbf", "utf-8"),
+                                                  (b"", "utf-16"), (b"", "cp932")])
+def test_an_lflist_is_read_in_the_encoding_it_is_written_in(
+        tmp_path: Path, prefix: bytes, encoding: str) -> None:
+    text = "!2026.05 TCG\n#forbidden\n55144522 0 --強欲な壺\n#limited\n14558127 1 --灰流うらら\n"
+    path = tmp_path / "list.lflist.conf"
+    path.write_bytes(prefix + text.encode(encoding))
+    (banlist,) = read_list_file(path)
+    assert banlist.name == "2026.05 TCG"
+    assert dict(banlist.entries.select("passcode", "limit").iter_rows()) == {
+        55144522: 0, 14558127: 1}

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import polars as pl
@@ -7,8 +8,9 @@ import pytest
 
 from tests.conftest import Run
 from tests.deckbuild import build, legal_filler
+from validator.cards import formats
 from validator.cards.db import CardDB
-from validator.cards.formats import banlists_dir, format_names, load_format
+from validator.cards.formats import Format, banlists_dir, format_names, load_format
 from validator.errors import InputError
 
 
@@ -103,3 +105,30 @@ def test_a_format_that_is_not_toml_names_the_file(tmp_path: Path) -> None:
     with pytest.raises(InputError) as info:
         load_format(str(path))
     assert [p.file for p in info.value.problems] == [str(path)]
+
+
+def test_a_shipped_format_from_the_cache_is_the_one_validated(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    first = {name: load_format(name) for name in format_names()}  # validated, kept
+    assert len(list((tmp_path / "cache").rglob("format-*.json"))) == len(first)
+    for name, fmt in first.items():
+        path = banlists_dir() / "formats" / f"{name}.toml"
+        assert load_format(name) == fmt == load_format(str(path))  # cache, file validated
+        assert isinstance(fmt, Format)
+
+
+def test_an_edited_shipped_format_is_validated_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    shipped = tmp_path / "banlists"
+    shutil.copytree(banlists_dir() / "formats", shipped / "formats")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(formats, "banlists_dir", lambda: shipped)
+    assert load_format("speed").main_min == 20
+    path = shipped / "formats" / "speed.toml"
+    path.write_text(path.read_text().replace("main_min = 20", "main_min = 25"))
+    assert load_format("speed").main_min == 25
+    path.write_text(path.read_text().replace("main_min = 25", 'main_min = "x"'))
+    with pytest.raises(InputError) as info:
+        load_format("speed")
+    assert [(p.file, p.column) for p in info.value.problems] == [(str(path), "main_min")]

@@ -9,7 +9,7 @@ import polars as pl
 import pytest
 
 from validator.cards.db import CardDB
-from validator.cards.formats import Format, banlists_dir, format_names, load_format
+from validator.cards.formats import banlists_dir, format_names, load_format
 from validator.cards.load import Setup, is_demo, load, load_banlist, load_pool
 from validator.cards.store import data_dir, demo_cards, import_into_store, stored_lists
 from validator.errors import InputError
@@ -112,7 +112,7 @@ def test_a_list_that_is_nowhere_is_an_input_error(tmp_path: Path, real: CardDB) 
 
 
 def test_the_list_a_ygojson_source_states(ygojson_db: CardDB) -> None:
-    fmt = Format.model_validate({**TCG.model_dump(), "default_list": "ygojson:tcg"})
+    fmt = TCG._replace(default_list="ygojson:tcg")
     for banlist in (load_banlist("ygojson:tcg", None, TCG, ygojson_db),
                     load_banlist(None, None, fmt, ygojson_db)):  # the format's default
         assert banlist.name == "ygojson:tcg"

@@ -14,7 +14,14 @@ from tests.conftest import shared_path
 from validator.cli import main
 from validator.engine.rules import CODES
 from validator.errors import InputError
-from validator.judging.penalties import default_regulation, load_policy, penalty_types
+from validator.judging.penalties import (
+    Citation,
+    default_regulation,
+    load_policy,
+    penalty_types,
+    policy_from_toml,
+)
+from validator.text.datafile import data_file, read_toml
 from validator.vocab import REGULATIONS
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -166,3 +173,21 @@ def test_a_custom_policy_with_a_field_of_the_wrong_type_names_it(tmp_path: Path)
         load_policy(str(path))
     assert [(p.file, p.column) for p in info.value.problems] == [
         (str(path), "remedies.start_again.en")]
+
+
+@pytest.mark.parametrize("regulation", REGULATIONS)
+def test_a_shipped_policy_from_the_cache_is_the_one_validated(
+        regulation: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    source = data_file("policies", f"{regulation}.toml")
+    validated = policy_from_toml(read_toml(source), str(source))
+    load_policy.cache_clear()
+    first = load_policy(regulation)  # validated, kept
+    load_policy.cache_clear()
+    assert load_policy(regulation) == first == validated  # from the cache
+    assert len(list((tmp_path / "cache").rglob(f"policy-{regulation}-*.json"))) == 1
+    cited = first.citations()
+    assert cited
+    assert all(isinstance(c, Citation) for c in cited)
+    assert list(map(str, cited)) == list(map(str, validated.citations()))
+    load_policy.cache_clear()

@@ -10,7 +10,15 @@ import pytest
 from pydantic import BaseModel, ValidationInfo, field_validator, model_validator
 
 from validator.errors import InputError
-from validator.text.datafile import Refusal, data_file, read_model, read_toml, refused
+from validator.text.datafile import (
+    Refusal,
+    cache_dir,
+    data_file,
+    read_model,
+    read_toml,
+    refused,
+    validated_once,
+)
 
 
 class Section(BaseModel):
@@ -160,3 +168,51 @@ def test_a_refusal_carries_its_reason_and_the_value_found() -> None:
     assert found == [{"loc": ("sections", 0, "words"), "msg": "a word twice", "input": "a"},
                      {"loc": ("title",), "msg": "too long", "input": None}]
     assert error.title == "Lexicon"
+
+
+# --- validated_once
+
+def test_data_validated_once_is_read_from_the_cache_afterwards(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    calls: list[bytes] = []
+
+    def validate(source: bytes) -> Any:
+        calls.append(source)
+        return {"source": source.decode(), "sizes": [1, 2]}
+
+    first = validated_once("thing", [b"a", b"code"], lambda: validate(b"a"))
+    again = validated_once("thing", [b"a", b"code"], lambda: validate(b"a"))
+    assert first == again == {"source": "a", "sizes": [1, 2]}
+    assert calls == [b"a"]  # the second came from the cache
+    assert len(list((cache_dir() / "validated").glob("thing-*.json"))) == 1
+    # other bytes (the file edited, the code changed) are validated again
+    assert validated_once("thing", [b"b", b"code"], lambda: validate(b"b"))["source"] == "b"
+    validated_once("thing", [b"a", b"code 2"], lambda: validate(b"a"))
+    assert calls == [b"a", b"b", b"a"]
+
+
+def test_a_cache_that_cannot_be_written_validates_every_time(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    blocked = tmp_path / "file"
+    blocked.write_text("not a folder")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))
+    calls: list[int] = []
+
+    def validate() -> list[int]:
+        calls.append(1)
+        return [3]
+
+    for _ in range(2):
+        assert validated_once("thing", [b"a"], validate) == [3]
+    assert calls == [1, 1]
+
+
+def test_a_damaged_cache_entry_is_validated_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    validated_once("thing", [b"a"], lambda: {"n": 1})
+    (entry,) = (cache_dir() / "validated").glob("thing-*.json")
+    entry.write_bytes(b"{ not json")
+    assert validated_once("thing", [b"a"], lambda: {"n": 2}) == {"n": 2}
+    assert validated_once("thing", [b"a"], lambda: {"n": 3}) == {"n": 2}  # rewritten

@@ -215,6 +215,18 @@ def test_a_po_file_is_read_as_babel_reads_it(lang: Lang) -> None:
     assert forms.replace(" ", "").rstrip(";") == babel_forms.replace(" ", "").rstrip(";")
 
 
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_po_file_parsed_once_is_read_from_the_cache_the_same(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lang: Lang) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    parsed = po_entries(po_path(lang).read_text(encoding="utf-8"))
+    first = _from_po(lang)  # parsed, kept
+    assert len(list((tmp_path / "cache").rglob(f"catalog-{lang}-*.json"))) == 1
+    again = _from_po(lang)  # read from the cache
+    assert first == again == parsed
+    assert any(context is not None for context, _ in again[0])  # contexts kept as they are
+
+
 def test_a_po_text_with_escapes_continued_strings_contexts_and_obsolete_entries() -> None:
     text = ('msgid ""\nmsgstr ""\n"Plural-Forms: nplurals=1; plural=0;\\n"\n\n'
             '#, fuzzy\nmsgctxt "kind"\nmsgid "say \\"hi\\""\nmsgstr ""\n"line\\n"\n"two\\t"\n\n'

@@ -26,7 +26,6 @@ import polars as pl
 
 from validator.cards.db import VERSION_SUFFIX, CardDB
 from validator.errors import InputError, Problem, ProblemCollector
-from validator.text.lexicon import column_of, status_of
 from validator.text.normalize import name_key_expr
 
 __all__ = [
@@ -324,6 +323,8 @@ def parse_lflist(text: str, source: str) -> list[Banlist]:
 
 def read_table_list(path: Path) -> Banlist:
     """A list as CSV/XLSX: passcode or name (any language), status word or number, points."""
+    from validator.text.lexicon import column_of, status_of  # table lists only
+
     problems = ProblemCollector(str(path))
     from validator.files.tabular import read_sheets  # a spreadsheet reader only where one is read
 
@@ -387,6 +388,8 @@ def read_table_list(path: Path) -> Banlist:
 
 def from_ygojson(cards: CardDB, region: str) -> Banlist:
     """The list a YGOJSON source states for a region (tcg, ocg, ocg-kr, genesys...)."""
+    from validator.text.lexicon import status_of  # the status words of a source
+
     legal = cards.legality.filter(pl.col("region") == region)
     if legal.is_empty():
         raise InputError.at(f"ygojson:{region}",
@@ -416,9 +419,17 @@ def read_list_file(path: Path) -> list[Banlist]:
         raise InputError.at(str(path), "no such list file", code="FILE_MISSING")
     if path.suffix.lower() in (".csv", ".xlsx", ".tsv"):
         return [read_table_list(path)]
-    from validator.files.tabular import decode_text
+    data = path.read_bytes()
+    try:  # nearly every lflist.conf: UTF-8 without a BOM, as decode_text reads it too
+        text = None if data.startswith((b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")) \
+            else data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = None
+    if text is None:
+        from validator.files.tabular import decode_text
 
-    return parse_lflist(decode_text(path.read_bytes(), str(path)), str(path))
+        text = decode_text(data, str(path))
+    return parse_lflist(text, str(path))
 
 
 def read_banlist(path: Path, list_name: str | None = None) -> Banlist:
@@ -436,6 +447,8 @@ def read_banlist(path: Path, list_name: str | None = None) -> Banlist:
 
 def looks_like_table_list(path: Path) -> bool:
     """A CSV/XLSX whose header has a status or points column (a list, not a card table)."""
+    from validator.text.lexicon import column_of  # table lists only
+
     try:
         from validator.files.tabular import read_sheets
 

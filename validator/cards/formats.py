@@ -1,10 +1,13 @@
-"""Formats as data: TOML files validated by pydantic.
+"""Formats as data: TOML files validated by pydantic (:mod:`validator.cards._format_file`).
 
 The shipped formats live in ``banlists/formats/*.toml``; a user's own format is any TOML file
 of the same shape, given to ``--format``. A format names its section sizes, copy limit, card
 pool, Legend rule, forbidden card types, points cap and default list. The card types, regions
 and kinds it names are the card table's own words (:mod:`validator.cards.db`), in any case
 ("Link", "link"); any other word is refused, naming the field.
+
+A shipped format is validated once and then read from the cache (``validated_once``): a
+check with a shipped format imports no pydantic.
 
 A Genesys format's points are those of its list (a ``$genesys`` lflist, or YGOJSON's
 ``genesys`` legality), else the card data's: the list checked against is the points list.
@@ -14,92 +17,44 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
-
-from validator.cards.db import KINDS, REGIONS, SUBTYPES, Kind, Region, Subtype
 from validator.errors import InputError
-from validator.text.datafile import read_model
-from validator.vocab import Lang
+from validator.text.datafile import read_model, validated_once
+
+if TYPE_CHECKING:
+    from validator.cards.db import Kind, Region, Subtype
+    from validator.vocab import Lang
 
 __all__ = ["Format", "banlists_dir", "format_names", "load_format"]
 
 
-#: the fields that name the card table's words, and those words
-_WORDS: dict[str, tuple[str, ...]] = {
-    "card_pool": REGIONS, "forbidden_types": SUBTYPES, "allowed_kinds": KINDS}
-
-
-def _main_kinds() -> list[Kind]:
-    return ["monster", "spell", "trap"]
-
-
-class Format(BaseModel):
-    """Deck-construction rules of one format."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
+class Format(NamedTuple):
+    """Deck-construction rules of one format (the fields of a format file, validated by
+    :class:`~validator.cards._format_file.FormatFile`, which documents each; made from the
+    validated data only). A named tuple: made at every start, it costs a fraction of a
+    dataclass's generated methods."""
 
     name: str
     title: str
-    titles: dict[Lang, str] = Field(
-        default_factory=dict, description="the title in Japanese, Korean and Thai")
-    main_min: int = Field(40, ge=0)
-    main_max: int = Field(60, ge=0, validate_default=True)
-    extra_max: int = Field(15, ge=0)
-    side_max: int = Field(15, ge=0)
-    copy_limit: int = Field(3, ge=1)
-    card_pool: list[Region] = Field(
-        default_factory=list,
-        description="regions a card must be released in (any one); empty: any region",
-    )
-    rush: bool = Field(False, description="only Rush Duel cards are legal")
-    legend_limit: int | None = Field(
-        None, description="Rush: Legend cards allowed per card type in main+extra"
-    )
-    forbidden_types: list[Subtype] = Field(
-        default_factory=list, description="monster types the format bans (link, pendulum, ...)")
-    allowed_kinds: list[Kind] = Field(default_factory=_main_kinds)
-    skill_max: int | None = None
-    points_cap: float | None = None
-    forbidden_as_limited: bool = False
-    default_list: str = Field(
-        description="the demo list under banlists/ used with the demo cards, or ygojson:REGION")
-    public_list: str | None = Field(
-        None, description="file name of the public list `deckcheck data update` downloads")
-    list_pattern: str | None = Field(
-        None, description="regular expression a list's own name (its `!name` line) matches "
-                          "when the list is this format's list: the newest such list in the "
-                          "data store is the default, and every card it names counts as "
-                          "released in the format's card pool")
-    default_list_name: str | None = None
-
-    @field_validator(*_WORDS, mode="before")
-    @classmethod
-    def _any_case(cls, words: object, info: ValidationInfo) -> object:
-        """The card table's words are lower case; a format may write them in any case (a
-        word that is none of them is left as written, for the message)."""
-        if not isinstance(words, list):
-            return words
-        known = _WORDS[str(info.field_name)]
-        return [w.lower() if isinstance(w, str) and w.lower() in known else w for w in words]
-
-    @field_validator("main_max")
-    @classmethod
-    def _sizes(cls, main_max: int, info: ValidationInfo) -> int:
-        main_min = info.data.get("main_min")
-        if isinstance(main_min, int) and main_min > main_max:
-            raise ValueError(f"main_max is smaller than main_min ({main_min})")
-        return main_max
-
-    @field_validator("list_pattern")
-    @classmethod
-    def _pattern(cls, pattern: str | None) -> str | None:
-        if pattern is not None:
-            try:
-                re.compile(pattern)
-            except re.error as exc:
-                raise ValueError(f"not a regular expression ({exc})") from exc
-        return pattern
+    titles: dict[Lang, str]
+    main_min: int
+    main_max: int
+    extra_max: int
+    side_max: int
+    copy_limit: int
+    card_pool: list[Region]
+    rush: bool
+    legend_limit: int | None
+    forbidden_types: list[Subtype]
+    allowed_kinds: list[Kind]
+    skill_max: int | None
+    points_cap: float | None
+    forbidden_as_limited: bool
+    default_list: str
+    public_list: str | None
+    list_pattern: str | None
+    default_list_name: str | None
 
     def owns_list(self, list_name: str) -> bool:
         """Whether a list of this name is this format's own list."""
@@ -131,4 +86,20 @@ def load_format(spec: str) -> Format:
                 spec, f"unknown format; expected a TOML file or one of {', '.join(format_names())}",
                 code="UNKNOWN_FORMAT"
             )
-    return read_model(Format, path)
+        return Format(**validated_once("format", [path.read_bytes(), *_code()],
+                                       lambda: _validated(path)))
+    return Format(**_validated(path))
+
+
+def _code() -> list[bytes]:
+    """The source of the code a format's validated data depends on."""
+    here = Path(__file__)
+    return [here.read_bytes(), here.with_name("_format_file.py").read_bytes()]
+
+
+def _validated(path: Path) -> dict[str, Any]:
+    """A format file validated by pydantic, as plain data (an ``InputError`` naming every
+    field refused)."""
+    from validator.cards._format_file import FormatFile
+
+    return read_model(FormatFile, path).model_dump()

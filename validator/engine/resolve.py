@@ -35,12 +35,11 @@ from importlib.resources.abc import Traversable
 from typing import Any
 
 import polars as pl
-from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from validator.cards.db import NAME_LANGS, CardDB
 from validator.cards.formats import Format
 from validator.inputs.entries import ENTRY_SCHEMA
-from validator.text.datafile import Refusal, data_file, read_model, refused
+from validator.text.datafile import data_file, read_model
 from validator.text.normalize import name_key, name_key_expr
 
 __all__ = ["ACCEPT_MARGIN", "ACCEPT_SCORE", "RESOLVED_SCHEMA", "Admits", "Readings",
@@ -296,37 +295,12 @@ def _fuzzy_once(missing: list[str], names: pl.DataFrame, table: pl.DataFrame,
                                 "suggestions": pl.List(pl.Utf8())})
 
 
-class Nicknames(BaseModel):
-    """``validator/data/nicknames.toml``: what players write → the English card name."""
-
-    # validators built at first use: a check that reads no such file never pays for them
-    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
-    nicknames: dict[str, str] = Field(min_length=1)
-
-    @field_validator("nicknames")
-    @classmethod
-    def _distinct_keys(cls, table: dict[str, str]) -> dict[str, str]:
-        wrong: list[Refusal] = []
-        seen: dict[str, str] = {}
-        for nickname, card in table.items():
-            key = name_key(nickname)
-            if not key:
-                wrong.append(((nickname,), "a nickname of nothing but spaces or punctuation",
-                              nickname))
-            elif key in seen and seen[key] != nickname:
-                wrong.append(((nickname,), f"reads as the nickname {seen[key]!r}", nickname))
-            if not card.strip():
-                wrong.append(((nickname,), "no card name", card))
-            seen.setdefault(key, nickname)
-        if wrong:
-            raise refused("Nicknames", wrong)
-        return table
-
-
 @cache
 def nicknames(source: Traversable | None = None) -> dict[str, str]:
     """What players write for some staples (name key → English card name), for suggestions
     (the package's own table, or the one in ``source``)."""
+    from validator.engine._nicknames import Nicknames  # pydantic, only where names are read
+
     table = read_model(Nicknames, source or data_file("nicknames.toml")).nicknames
     return {name_key(k): v for k, v in table.items()}
 

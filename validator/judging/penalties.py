@@ -12,13 +12,12 @@ wording (``common.toml``); a custom policy may give English only.
 from __future__ import annotations
 
 from functools import cache
+from importlib.resources.abc import Traversable
 from pathlib import Path
+from typing import Any, NamedTuple
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
-
-from validator.engine.rules import CODES, DECISION_CODES
 from validator.errors import InputError, from_validation
-from validator.text.datafile import Refusal, data_file, read_model, read_toml, refused
+from validator.text.datafile import data_file, read_model, read_toml, validated_once
 from validator.vocab import LANGS, REGULATIONS, STAGES, Lang, Stage
 
 __all__ = [
@@ -35,77 +34,83 @@ __all__ = [
 ]
 
 
-
-class Texts(BaseModel):
+# the validated policy's classes are named tuples: made at every start, a named tuple costs
+# a fraction of a dataclass's generated methods
+class Texts(NamedTuple):
     """One text in the four languages; a custom policy may give English only."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
     en: str
-    ja: str | None = None
-    ko: str | None = None
-    th: str | None = None
+    ja: str | None
+    ko: str | None
+    th: str | None
 
     def get(self, lang: Lang) -> str:
         text = getattr(self, lang, None)
         return str(text if text else self.en)
 
 
-class PenaltyType(Texts):
-    severity: int = Field(ge=0, description="order of severity: higher is more severe")
+class PenaltyType(NamedTuple):
+    """A penalty type's name in the four languages, and its severity."""
+
+    en: str
+    ja: str | None
+    ko: str | None
+    th: str | None
+    severity: int  # order of severity: higher is more severe
+
+    def get(self, lang: Lang) -> str:
+        text = getattr(self, lang, None)
+        return str(text if text else self.en)
 
 
-class Citation(BaseModel):
+class Citation(NamedTuple):
     """A clause of the regulation: its section as we number it, its heading and its words,
     both verbatim from the regulation's text."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
     section: str
     heading: str
-    quote: str | None = None
+    quote: str | None
 
     def __str__(self) -> str:
         return f"{self.section} {self.heading}" + (f": “{self.quote}”" if self.quote else "")
 
 
-class TypeRule(BaseModel):
+def _cited(data: dict[str, Any] | None) -> Citation | None:
+    return None if data is None else Citation(**data)
+
+
+class TypeRule(NamedTuple):
     """Section 1 of a regulation for one penalty type: when it applies, and whether the
     regulation says it is officially recorded."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
-    clause: Citation | None = None
-    recorded: Citation | None = None
-    in_duel: str = Field("head_judge", alias="in-duel")
-    between_duels: str = Field("head_judge", alias="between-duels")
-    between_matches: str = Field("head_judge", alias="between-matches")
-    pre_event: str = Field("head_judge", alias="pre-event")
+    clause: Citation | None
+    recorded: Citation | None
+    in_duel: str
+    between_duels: str
+    between_matches: str
+    pre_event: str
 
     def applies(self, stage: Stage) -> str:
         return str(getattr(self, stage.replace("-", "_")))
 
 
-class CodePolicy(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-    penalty: str | None = Field(
-        None, description="the penalty the regulation prescribes; none: head judge's decision")
+class CodePolicy(NamedTuple):
+    penalty: str | None  # none: the head judge's decision
     remedy: str
-    clause: Citation | None = None
-
-    @model_validator(mode="after")
-    def _cited(self) -> CodePolicy:
-        if self.penalty is not None and self.clause is None:
-            raise ValueError("a penalty needs the clause that prescribes it (clause = {...})")
-        return self
+    clause: Citation | None
 
 
-class Policy(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+class Policy(NamedTuple):
+    """A regulation's penalties, remedies and texts (the fields of a policy file, validated
+    by :class:`validator.judging._policy_file.Policy`)."""
+
     regulation: str
     title: str
-    title_local: str = ""
+    title_local: str
     #: the title in Japanese, Korean and Thai (``title_local`` is the one in its own language)
-    titles: dict[Lang, str] = Field(default_factory=dict)
-    source: str | None = Field(None, description="the regulation's text file, for citations")
-    types: dict[str, TypeRule] = Field(default_factory=dict)
+    titles: dict[Lang, str]
+    source: str | None  # the regulation's text file, for citations
+    types: dict[str, TypeRule]
     codes: dict[str, CodePolicy]
     penalties: dict[str, PenaltyType]
     applies: dict[str, Texts]
@@ -113,36 +118,23 @@ class Policy(BaseModel):
     sections: dict[str, Texts]
     texts: dict[str, Texts]
 
-    @model_validator(mode="after")
-    def _complete(self) -> Policy:
-        wrong: list[Refusal] = []
-        missing = [c for c in CODES if c not in self.codes]
-        if missing:
-            wrong.append((("codes",), f"codes without a rule: {', '.join(missing)}",
-                          ", ".join(missing)))
-        for code in sorted(set(self.codes) - set(CODES)):
-            wrong.append((("codes", code), f"unknown code (expected {', '.join(CODES)})", code))
-        for code, rule in self.codes.items():
-            if rule.penalty is not None and rule.penalty not in self.penalties:
-                wrong.append((("codes", code, "penalty"), f"{rule.penalty!r} is not one of "
-                              f"{', '.join(self.penalties)}", rule.penalty))
-            if rule.penalty is not None and code in DECISION_CODES:
-                wrong.append((("codes", code, "penalty"), f"{code} is the head judge's "
-                              "decision; it takes no penalty", rule.penalty))
-            if rule.remedy not in self.remedies:
-                wrong.append((("codes", code, "remedy"), f"{rule.remedy!r} is not one of "
-                              f"{', '.join(self.remedies)}", rule.remedy))
-        for name, timing in self.types.items():
-            if name not in self.penalties:
-                wrong.append((("types", name), f"not a penalty ({', '.join(self.penalties)})",
-                              name))
-            for stage in STAGES:
-                if timing.applies(stage) not in self.applies:
-                    wrong.append((("types", name, stage), f"{timing.applies(stage)!r} is not "
-                                  f"one of {', '.join(self.applies)}", timing.applies(stage)))
-        if wrong:
-            raise refused("Policy", wrong)
-        return self
+    @classmethod
+    def of(cls, data: dict[str, Any]) -> Policy:
+        """The policy of a validated policy file's data (its model's ``model_dump()``)."""
+        def texts(key: str) -> dict[str, Texts]:
+            return {name: Texts(**value) for name, value in data[key].items()}
+
+        return cls(
+            regulation=data["regulation"], title=data["title"],
+            title_local=data["title_local"], titles=data["titles"], source=data["source"],
+            types={name: TypeRule(**{**rule, "clause": _cited(rule["clause"]),
+                                     "recorded": _cited(rule["recorded"])})
+                   for name, rule in data["types"].items()},
+            codes={code: CodePolicy(**{**rule, "clause": _cited(rule["clause"])})
+                   for code, rule in data["codes"].items()},
+            penalties={name: PenaltyType(**value) for name, value in data["penalties"].items()},
+            applies=texts("applies"), remedies=texts("remedies"), sections=texts("sections"),
+            texts=texts("texts"))
 
     def title_in(self, lang: Lang) -> str:
         """The regulation's title in the language (English: ``title``)."""
@@ -183,33 +175,40 @@ class Policy(BaseModel):
         return found
 
 
-class Common(BaseModel):
-    """``policies/common.toml``: the texts every regulation shares."""
+def _code() -> list[bytes]:
+    """The source of the code a policy's validated data depends on."""
+    here = Path(__file__)
+    return [here.read_bytes(), here.with_name("_policy_file.py").read_bytes()]
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
-    penalties: dict[str, PenaltyType]
-    applies: dict[str, Texts]
-    remedies: dict[str, Texts]
-    sections: dict[str, Texts]
-    texts: dict[str, Texts]
+
+def _shipped(name: str) -> Traversable:
+    return data_file("policies", name)
 
 
 @cache
-def _common() -> Common:
-    return read_model(Common, data_file("policies", "common.toml"))
+def _common() -> dict[str, Any]:
+    """``policies/common.toml`` validated, as the data it sets (``exclude_unset``)."""
+    def validate() -> dict[str, Any]:
+        from validator.judging._policy_file import Common
+
+        return read_model(Common, _shipped("common.toml")).model_dump(exclude_unset=True)
+
+    source = _shipped("common.toml").read_bytes()
+    data: dict[str, Any] = validated_once("policy-common", [source, *_code()], validate)
+    return data
 
 
 @cache
 def penalty_types() -> tuple[str, ...]:
     """The penalty types of the regulations (section 1 of each), least severe first."""
-    penalties = _common().penalties
-    return tuple(sorted(penalties, key=lambda p: penalties[p].severity))
+    penalties = _common()["penalties"]
+    return tuple(sorted(penalties, key=lambda p: penalties[p]["severity"]))
 
 
 def _merged(own: dict[str, object]) -> dict[str, object]:
     """The common texts with a policy's own tables laid over them (a custom policy may add
     penalties, timings, remedies and texts)."""
-    merged: dict[str, object] = _common().model_dump(exclude_unset=True)
+    merged: dict[str, object] = dict(_common())
     for key, value in own.items():
         base = merged.get(key)
         merged[key] = {**base, **value} if isinstance(base, dict) and isinstance(
@@ -219,10 +218,13 @@ def _merged(own: dict[str, object]) -> dict[str, object]:
 
 @cache
 def load_policy(regulation: str) -> Policy:
-    """A shipped regulation (th, ja, ko) or an organizer's own policy TOML file."""
+    """A shipped regulation (th, ja, ko) or an organizer's own policy TOML file. A shipped
+    one is validated once and then read from the cache (``validated_once``)."""
     if regulation in REGULATIONS:
-        source = data_file("policies", f"{regulation}.toml")
-        return policy_from_toml(read_toml(source), str(source))
+        source = _shipped(f"{regulation}.toml")
+        sources = [source.read_bytes(), _shipped("common.toml").read_bytes(), *_code()]
+        return Policy.of(validated_once(f"policy-{regulation}", sources, lambda: _validated(
+            read_toml(source), str(source))))
     path = Path(regulation)
     if path.suffix.lower() != ".toml" or not path.is_file():
         raise InputError.at(regulation, f"unknown regulation; expected {', '.join(REGULATIONS)} "
@@ -232,8 +234,18 @@ def load_policy(regulation: str) -> Policy:
 
 def policy_from_toml(data: dict[str, object], label: str) -> Policy:
     """A policy from parsed TOML (a shipped one, a file, or an upload in the web app)."""
+    return Policy.of(_validated(data, label))
+
+
+def _validated(data: dict[str, object], label: str) -> dict[str, Any]:
+    """A policy's tables laid over the common ones and validated by pydantic, as plain data
+    (an ``InputError`` naming every field refused)."""
+    from pydantic import ValidationError
+
+    from validator.judging._policy_file import Policy as PolicyFile
+
     try:
-        return Policy.model_validate(_merged(data))
+        return PolicyFile.model_validate(_merged(data)).model_dump()
     except ValidationError as exc:
         raise from_validation(label, exc) from exc
 

@@ -143,47 +143,105 @@ _ITEMS = orjson.Fragment(b"\x00")
 _PIECE = 500
 
 
-def _pieces(frame: pl.DataFrame, piece: pl.DataFrame) -> dict[int, pl.DataFrame]:
-    """``frame``'s rows by the piece of their deck (``piece``: deck → piece number)."""
-    numbered = frame.join(piece, on="deck", how="inner", maintain_order="left")
-    return {int(str(key[0])): part.drop("piece") for key, part in
-            numbered.partition_by("piece", as_dict=True, maintain_order=True).items()}
+def _by_position(frame: pl.DataFrame, position: pl.DataFrame) -> pl.DataFrame:
+    """``frame``'s rows of the decks in ``position`` (deck → its place in the report's
+    array, ``json_pos``), with that place, ordered by it (rows of one deck in their order)."""
+    pos = frame.select("deck").join(position, on="deck", how="left",
+                                    maintain_order="left")["json_pos"]
+    placed = frame.with_columns(pos)
+    if pos.null_count():
+        placed = placed.filter(pl.col("json_pos").is_not_null())
+    if not placed["json_pos"].is_sorted():
+        placed = placed.sort("json_pos", maintain_order=True)
+    return placed
+
+
+def _split_object(fields: list[tuple[str, pl.Expr]], depth: int, at: str) -> tuple[
+        pl.Expr, pl.Expr]:
+    """An object at ``depth`` (as ``_object_text``) in two parts: up to and with the value
+    of its field ``at``, and from after that value to the closing brace."""
+    split = [key for key, _ in fields].index(at)
+    opened: list[pl.Expr] = []
+    for i, (key, text) in enumerate(fields[:split + 1]):
+        opened += [pl.lit(("{" if i == 0 else ",") + "\n" + _pad(depth + 1)
+                          + orjson.dumps(key).decode() + ": "), text]
+    head = pl.concat_str(opened)
+    parts: list[pl.Expr] = []
+    for key, text in fields[split + 1:]:
+        parts += [pl.lit(",\n" + _pad(depth + 1) + orjson.dumps(key).decode() + ": "), text]
+    return head, pl.concat_str([*parts, pl.lit("\n" + _pad(depth) + "}")])
 
 
 def _items(table: pl.DataFrame, fields: list[tuple[str, pl.Expr]], violations: pl.DataFrame,
            violation_fields: tuple[str, ...], verdict_table: pl.DataFrame) -> Iterator[bytes]:
     """The report's array of deck (player) objects, one per row of ``table``, as JSON in
-    pieces: each deck's violations and verdict written as text by polars, a piece of decks
-    at a time, its bytes straight from polars (no Python object per deck)."""
+    pieces, a piece of decks at a time, its bytes straight from polars (no Python object per
+    deck). A piece is written as rows of text in the order they are written — each deck's
+    object up to its violations, each violation, the rest of the object — joined once: no
+    deck's violations are grouped into one string first."""
     if table.is_empty():
         yield b"[]"
         return
-    piece = table.select("deck", (pl.int_range(pl.len(), dtype=pl.UInt32) // _PIECE)
-                         .alias("piece")).drop_nulls("deck")
+    position = table.select("deck", pl.int_range(pl.len(), dtype=pl.UInt32).alias("json_pos")) \
+        .drop_nulls("deck")
     # the verdicts' texts are short: written for all decks at once
-    verdict_texts = _verdict_texts(verdict_table.lazy()).collect(engine=ENGINE)
-    violations_of, verdicts_of = _pieces(violations, piece), _pieces(verdict_texts, piece)
-    item = pl.concat_str([pl.lit(_pad(_ITEM_DEPTH)), _object_text(fields, _ITEM_DEPTH)])
+    verdict_texts = _by_position(_verdict_texts(verdict_table.lazy()).collect(engine=ENGINE),
+                                 position).select("json_pos", pl.exclude("deck", "json_pos")
+                                                  .name.prefix("json_"))
+    placed = _by_position(violations, position)
+    inner = _ITEM_DEPTH + 2
+    item = pl.concat_str([pl.lit(_pad(inner)), _object_text(
+        [(f, _json_text(f, violations.schema[f], inner + 1)) for f in violation_fields],
+        inner)])
+    fields = [(key, pl.col("json_violations_open") if key == "violations" else text)
+              for key, text in fields]
+    head, tail = _split_object(fields, _ITEM_DEPTH, "violations")
+    head = pl.concat_str([pl.lit(_pad(_ITEM_DEPTH)), head])
+    close = "\n" + _pad(_ITEM_DEPTH + 1) + "]"
+    edges = [*range(0, table.height, _PIECE), table.height]
+    bounds = pl.Series(edges, dtype=pl.UInt32)
+    violation_at = placed["json_pos"].search_sorted(bounds).to_list()
+    verdict_at = verdict_texts["json_pos"].search_sorted(bounds).to_list()
 
-    def piece_text(number: int, start: int) -> pl.LazyFrame:
-        mine = violations_of.get(number, violations.clear())
-        texts = _violation_texts(mine.lazy(), violations.schema, violation_fields,
-                                 _ITEM_DEPTH + 2).join(
-            verdicts_of.get(number, verdict_texts.clear()).lazy(), on="deck",
-            how="full", coalesce=True).select("deck", pl.exclude("deck").name.prefix("json_"))
-        return table.slice(start, _PIECE).lazy().join(
-            texts, on="deck", how="left", maintain_order="left").select(
-            item.str.join(",\n").cast(pl.Binary))
+    def piece_text(number: int) -> pl.LazyFrame:
+        start, stop = edges[number], edges[number + 1]
+        mine = placed.slice(violation_at[number], violation_at[number + 1]
+                            - violation_at[number]).lazy()
+        first = pl.col("json_pos") != pl.col("json_pos").shift(1)
+        texts = mine.select("json_pos", pl.int_range(pl.len(), dtype=pl.UInt32).alias("seq"),
+                            pl.concat_str([pl.when(first.fill_null(True)).then(pl.lit("\n"))
+                                           .otherwise(pl.lit(",\n")), item]).alias("text"))
+        counted = mine.group_by("json_pos").agg(pl.len().alias("json_violation_count"))
+        decks = (table.slice(start, stop - start).lazy()
+                 .with_columns(pl.int_range(start, stop, dtype=pl.UInt32).alias("json_pos"))
+                 .join(verdict_texts.slice(verdict_at[number], verdict_at[number + 1]
+                                           - verdict_at[number]).lazy(),
+                       on="json_pos", how="left", maintain_order="left")
+                 .join(counted, on="json_pos", how="left", maintain_order="left")
+                 .with_columns(pl.when(pl.col("json_violation_count").is_null()).then(pl.lit("[]"))
+                               .otherwise(pl.lit("[")).alias("json_violations_open")))
+        opened = decks.select(
+            "json_pos", pl.lit(0, pl.UInt32).alias("seq"),
+            pl.concat_str([pl.when(pl.col("json_pos") == start).then(pl.lit(""))
+                           .otherwise(pl.lit(",\n")), head]).alias("text"))
+        closed = decks.select(
+            "json_pos", pl.lit(0, pl.UInt32).alias("seq"),
+            pl.concat_str([pl.when(pl.col("json_violation_count").is_null()).then(pl.lit(""))
+                           .otherwise(pl.lit(close)), tail]).alias("text"))
+        return pl.concat([opened.with_columns(pl.lit(0, pl.UInt8).alias("part")),
+                          texts.with_columns(pl.lit(1, pl.UInt8).alias("part")),
+                          closed.with_columns(pl.lit(2, pl.UInt8).alias("part"))]) \
+            .sort("json_pos", "part", "seq").select(pl.col("text").str.join("").cast(pl.Binary))
 
-    def batch(pieces: list[tuple[int, int]]) -> list[pl.DataFrame]:
-        return pl.collect_all([piece_text(n, s) for n, s in pieces], engine=ENGINE)
+    def batch(numbers: list[int]) -> list[pl.DataFrame]:
+        return pl.collect_all([piece_text(n) for n in numbers], engine=ENGINE)
 
     yield b"[\n"
     # a few pieces at a time, one per core (a piece's text is built by one thread); the
     # next few are built while these are taken (written)
     at_once = max(1, min(4, pl.thread_pool_size()))
-    starts = list(enumerate(range(0, table.height, _PIECE)))
-    batches = [starts[at:at + at_once] for at in range(0, len(starts), at_once)]
+    numbers = list(range(len(edges) - 1))
+    batches = [numbers[at:at + at_once] for at in range(0, len(numbers), at_once)]
     with ThreadPoolExecutor(1) as pool:
         coming = pool.submit(batch, batches[0])
         for number in range(len(batches)):

@@ -92,8 +92,8 @@ def _heads(report: Report, shown: pl.DataFrame) -> pl.DataFrame:
 
 
 def _parts(report: Report, every_deck: bool) -> tuple[list[str], pl.Series, str | None]:
-    """The lines before the decks' blocks, each block's lines (a list per deck, none empty)
-    and the counts repeated after them (or None)."""
+    """The lines before the decks' blocks, the blocks' lines one after another, and the
+    counts repeated after them (or None)."""
     header, violations = report.header, report.violations
     lang = header.lang
     decks = report.items if every_deck else report.items.filter(pl.col("status") != "legal")
@@ -106,12 +106,15 @@ def _parts(report: Report, every_deck: bool) -> tuple[list[str], pl.Series, str 
         else pl.col("message")
     text = pl.when(pl.col("on") == "list").then(
         _format(lang, "list: {message}", message=message)).otherwise(message)
-    lines = (
-        violations.filter(pl.col("deck").is_in(decks["deck"].implode()))
-        .select("deck", pl.format("  {} {}{}{}", pl.col("code"), text,
-                                  where.fill_null(""), wait.fill_null("")).alias("text"))
-        .group_by("deck", maintain_order=True).agg(pl.col("text"))
-    )
+    # every line of every block as one row, in the order written: (deck's place, part of
+    # its block, place in the part); joined once (no list per deck)
+    placed = decks.with_columns(pl.int_range(pl.len(), dtype=pl.UInt32).alias("at"))
+    found = violations.join(placed.select("deck", "at"), on="deck", how="inner",
+                            maintain_order="left")
+    lines = found.select("at", pl.lit(1, pl.UInt8).alias("part"),
+                         pl.int_range(pl.len(), dtype=pl.UInt32).alias("seq"),
+                         pl.format("  {} {}{}{}", pl.col("code"), text, where.fill_null(""),
+                                   wait.fill_null("")).alias("text"))
     no_clause, decide = header.no_clause, header.decide
     codes = pl.col("head_judge").list.join(", ")
     verdict = (
@@ -129,21 +132,26 @@ def _parts(report: Report, every_deck: bool) -> tuple[list[str], pl.Series, str 
     unchecked = pl.when(pl.col("status") == "not_checked").then(
         pl.lit(f"  → {say(lang, _NOT_CHECKED)}"))
     judged = report.verdicts.with_columns(pl.lit(True).alias("judged"))
-    blocks = (
-        _heads(report, decks)
-        .join(lines, on="deck", how="left").join(judged, on="deck", how="left")
+    per_deck = (
+        _heads(report, placed).with_columns(placed["at"])
+        .join(judged, on="deck", how="left", maintain_order="left")
         .with_columns(
             pl.when((pl.col("status") != "legal") & (pl.col("judged").is_not_null()
                                                      | (pl.col("status") != "not_checked")))
             .then(verdict).alias("verdict"),
-            extra.alias("extra_verdict"), unchecked.alias("unchecked"),
-            pl.col("remedies").list.eval(pl.format("    • {}", pl.element())).alias("fixes"))
-        .select(pl.concat_list(
-            pl.col("head"), pl.col("text").fill_null(pl.lit([], pl.List(pl.Utf8))),
-            pl.col("unchecked"), pl.col("verdict"), pl.col("extra_verdict"),
-            pl.col("fixes").fill_null(pl.lit([], pl.List(pl.Utf8)))).list.drop_nulls()
-            .alias("block"))
+            extra.alias("extra_verdict"), unchecked.alias("unchecked"))
     )
+    zero = pl.lit(0, pl.UInt32).alias("seq")
+    parts = [per_deck.select("at", pl.lit(part, pl.UInt8).alias("part"), zero,
+                             pl.col(column).alias("text"))
+             for part, column in ((0, "head"), (2, "unchecked"), (3, "verdict"),
+                                  (4, "extra_verdict"))]
+    fixes = per_deck.select("at", pl.col("remedies").list.eval(
+        pl.format("    • {}", pl.element())).alias("text")).explode("text")
+    parts += [lines, fixes.select("at", pl.lit(5, pl.UInt8).alias("part"),
+                                  pl.int_range(pl.len(), dtype=pl.UInt32).alias("seq"),
+                                  "text")]
+    block = pl.concat(parts).drop_nulls("text").sort("at", "part", "seq")["text"]
     totals = _totals(report)
     out = [*header_lines(report), totals]
     out.extend(f"  {code}: {count}" for code, count in report.counts.items())
@@ -151,8 +159,7 @@ def _parts(report: Report, every_deck: bool) -> tuple[list[str], pl.Series, str 
         out.append(say(lang, "head judge's decisions applied: {decisions}; problems "
                        "(unreadable rows and files, unmatched decks): {problems}",
                        decisions=len(report.decisions), problems=len(report.problems)))
-    block = blocks["block"].filter(blocks["block"].list.len() > 0)
-    return out, block, f"\n{totals}" if blocks.height > _REPEAT_TOTALS_AFTER else None
+    return out, block, f"\n{totals}" if decks.height > _REPEAT_TOTALS_AFTER else None
 
 
 def text_lines(report: Report, *, every_deck: bool = False) -> list[str]:
@@ -160,18 +167,18 @@ def text_lines(report: Report, *, every_deck: bool = False) -> list[str]:
     the counts first, then one block per deck (player) that is not legal (every one with
     ``every_deck``) — its violations, penalty or the head judge's decision, remedies —, and
     the counts again under a long listing. Built column-wise."""
-    out, blocks, again = _parts(report, every_deck)
-    out.extend(line for block in blocks.to_list() for line in block)
+    out, lines, again = _parts(report, every_deck)
+    out.extend(lines.to_list())
     return out if again is None else [*out, again]
 
 
 def report_text(report: Report, *, every_deck: bool = False) -> str:
     """:func:`text_lines` as the text written, each line ended: the decks' blocks joined by
     polars (10,000 decks are one string, never a Python string per line)."""
-    out, blocks, again = _parts(report, every_deck)
+    out, lines, again = _parts(report, every_deck)
     parts = ["\n".join(out)]
-    if blocks.len():
-        parts.append(blocks.list.join("\n").str.join("\n").item())
+    if lines.len():
+        parts.append(lines.str.join("\n").item())
     if again is not None:
         parts.append(again)
     return "\n".join(parts) + "\n"

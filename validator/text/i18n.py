@@ -41,6 +41,7 @@ import struct
 from collections.abc import Callable, Mapping
 from functools import cache
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from validator.errors import ImplementationError, Problem
@@ -170,8 +171,22 @@ def po_entries(text: str) -> Entries:
 
 
 def _from_po(lang: Lang) -> Entries:
-    """A language's entries read from its ``.po``."""
-    return po_entries(po_path(lang).read_text(encoding="utf-8"))
+    """A language's entries read from its ``.po``: parsed once, then read from the cache
+    folder while the ``.po`` (and this parser) are unchanged (a checkout has no ``.mo``)."""
+    from validator.text.datafile import validated_once
+
+    text = po_path(lang).read_bytes()
+
+    def parsed() -> list[Any]:
+        entries, plurals, plural_forms = po_entries(text.decode("utf-8"))
+        return [[[*key, value] for key, value in entries.items()],
+                [[*key, list(value)] for key, value in plurals.items()], plural_forms]
+
+    entries, plurals, plural_forms = validated_once(
+        f"catalog-{lang}", [text, Path(__file__).read_bytes()], parsed)
+    return ({(context, msgid): value for context, msgid, value in entries},
+            {(context, msgid): tuple(value) for context, msgid, value in plurals},
+            plural_forms)
 
 
 _PLURAL_FORMS = re.compile(r"^Plural-Forms:\s*(.*?)\s*$", re.MULTILINE | re.IGNORECASE)

@@ -134,32 +134,33 @@ def _ydk_part(labels: list[str], deck_ids: list[str], datas: list[bytes | str]) 
     # the line number is the row's place less its file's first row
     places = pl.Int32 if exploded.height < 2**31 else pl.Int64
     firsts = first_row.gather(exploded["src"].rle_id()).cast(places)
-    lines = exploded.select(
-        "src", pl.col("text").str.strip_chars().alias("t"),
-        (pl.int_range(1, pl.len() + 1, dtype=places) - firsts).cast(pl.Int32).alias("line"))
-    text = pl.col("t")
-    note = text.str.starts_with("#") | text.str.starts_with("!")
-    # sections: each file starts in main; a header row sets it from there on (the few
-    # header and comment rows are read apart, then one fill down over all files)
-    notes = lines.with_row_index("at").filter(note).select(
-        "at", text.str.to_lowercase().replace_strict(_SECTION_OF, default=None,
-                                                     return_dtype=pl.Utf8).alias("header")
-    ).drop_nulls("header")
-    section_enum = ENTRY_SCHEMA["section"]
-    marks = pl.repeat(None, lines.height, dtype=section_enum, eager=True).alias(
-        "section").scatter(first_row.filter(per_file > 0), "main")
-    if notes.height:
-        marks = marks.scatter(notes["at"], notes["header"].cast(section_enum))
-    # a passcode is 1 to 10 digits below 2^32 (the cast alone takes a "+" and more digits)
+    text = exploded["text"].str.strip_chars()
+    numbers = (pl.int_range(1, exploded.height + 1, dtype=places, eager=True) - firsts) \
+        .cast(pl.Int32)
+    # a passcode is 1 to 10 digits below 2^32 (the cast alone takes a "+" and more digits);
+    # the other lines (headers, comments, blank and bad lines: few) are read apart
     code = text.cast(pl.UInt32, strict=False)
-    flags = lines.select(code.alias("passcode"), (code.is_not_null() & ~text.str.starts_with(
-        "+") & (text.str.len_bytes() <= 10)).alias("valid"),
-        ((text != "") & ~note).alias("card_line"))
-    rows = pl.DataFrame([lines["src"], marks.forward_fill(), flags["passcode"], lines["line"]])
-    good = rows.filter(flags["valid"])
-    wrong = flags["card_line"] & ~flags["valid"]
-    if wrong.any():
-        bad = rows.with_columns(lines["t"]).filter(wrong)
+    valid = code.is_not_null() & ~text.str.starts_with("+") & (text.str.len_bytes() <= 10)
+    other = (~valid).arg_true()
+    others = text.gather(other)
+    note = others.str.starts_with("#") | others.str.starts_with("!")
+    # sections: each file starts in main; a header row sets it from there on (one fill
+    # down over all files)
+    headers = others.filter(note).str.to_lowercase().replace_strict(
+        _SECTION_OF, default=None, return_dtype=pl.Utf8)
+    at = other.filter(note).filter(headers.is_not_null())
+    section_enum = ENTRY_SCHEMA["section"]
+    marks = pl.repeat(None, text.len(), dtype=section_enum, eager=True).alias(
+        "section").scatter(first_row.filter(per_file > 0), "main")
+    if at.len():
+        marks = marks.scatter(at, headers.drop_nulls().cast(section_enum))
+    src = exploded["src"]
+    rows = pl.DataFrame([src, marks.forward_fill(), code.alias("passcode"),
+                         numbers.alias("line")])
+    good = rows.filter(valid)
+    wrong = other.filter(~note & (others != ""))
+    if wrong.len():
+        bad = rows[wrong].with_columns(text.gather(wrong).alias("t"))
         shown = bad.filter(pl.int_range(pl.len()).over("src") < PER_FILE)
         for src, line, text_, section in shown.select(
                 "src", "line", "t", "section").iter_rows():
