@@ -294,6 +294,8 @@ def test_deck_sizes_count_no_skill_and_name_the_first_file() -> None:
     sizes = deck_sizes(index, deck_cards.lazy(), files)
     assert sizes.select("deck_id", "main", "extra", "side", "source").rows() == [
         ("a", 3, 1, 0, "a.ydk"), ("b", 2, 0, 2, "b.ydk"), ("empty", 0, 0, 0, None)]
+    unnamed = deck_sizes(index, deck_cards.lazy(), pl.Series("file", [None] * 3, pl.Utf8))
+    assert_frame_equal(unnamed, sizes.with_columns(pl.lit(None, pl.Utf8).alias("source")))
 
 
 def test_gather_is_null_where_nothing_is_pointed_at() -> None:

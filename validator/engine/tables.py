@@ -396,11 +396,16 @@ def deck_sizes(index: pl.DataFrame, deck_cards: pl.LazyFrame,
     A Skill card is not a card of the deck (Speed Duel: it starts the duel outside it).
     """
     main = pl.when(pl.col("kind") == "skill").then(0).otherwise(pl.col("main"))
+    # no file named (decks given as a frame): no deck's first row to look for
+    named = files.null_count() < files.len()
     counted = index.lazy().join(
         deck_cards.set_sorted("deck").group_by("deck", maintain_order=True).agg(
-            main.sum().alias("main"), pl.col("extra", "side").sum(), pl.col("row").min()),
+            main.sum().alias("main"), pl.col("extra", "side").sum(),
+            pl.col("row").min() if named else pl.lit(None, pl.UInt32).alias("row")),
         on="deck", how="left",
     ).with_columns(pl.col(*SECTIONS).fill_null(0)).collect(engine=ENGINE)
+    if not named:
+        return counted.with_columns(pl.lit(None, files.dtype).alias("source")).drop("row")
     sources = gather(files, counted["row"])
     return counted.with_columns(
         pl.when(pl.col("row").is_not_null()).then(sources).alias("source")).drop("row")
