@@ -11,6 +11,11 @@ With ``--baseline REV`` the engine of that revision (a detached git worktree in 
 folder, run with this interpreter and that tree first on the path) runs too, just before
 this checkout's in every run, on the same files: its time, CPU and stages beside this
 checkout's. Prints the Markdown section, then one JSON line.
+
+Every process of a run has the run's own scratch folder as its temporary folder
+(``TMPDIR``): the verdict files it writes and compares are its own, so two runs at once
+cannot compare each other's; the card store and the synthetic events (made once, in the
+usual temporary folder) are linked into it.
 """
 
 from __future__ import annotations
@@ -27,14 +32,42 @@ from pathlib import Path
 from typing import Any
 
 from bench import checkout
-from bench.measure import SHARED_CARDS, same_verdicts, verdict_file
+from bench.measure import SHARED_CARDS, _event_files, same_verdicts
 
 ROOT = Path(__file__).resolve().parent.parent
 MODES = ("legality", "lists")
 
 
-def _child(*args: str, tree: Path = ROOT) -> dict[str, Any]:
-    env = {**os.environ, "PYTHONPATH": str(tree)} if tree != ROOT else None
+#: the folder ``bench.measure`` keeps its card store in, and its events and verdicts
+_STORE, _EVENTS = "deckcheck-bench-store", "deckcheck-bench-events"
+
+
+def scratch(work: Path, players: int, cards: str) -> Path:
+    """The temporary folder of a run's processes in its scratch folder ``work``: the card
+    store and the synthetic event of ``players`` decks (made here when missing) linked in,
+    verdict files written there by each process."""
+    tmp = work / "tmp"
+    (tmp / _EVENTS).mkdir(parents=True, exist_ok=True)
+    store = Path(tempfile.gettempdir()) / _STORE
+    store.mkdir(exist_ok=True)
+    if not (tmp / _STORE).exists():
+        (tmp / _STORE).symlink_to(store)
+    for made in _event_files(players, cards):
+        linked = tmp / _EVENTS / made.name
+        if not linked.exists():
+            linked.symlink_to(made)
+    return tmp
+
+
+def _verdicts(tmp: Path, kind: str, players: int) -> Path:
+    """The verdict file ``bench.measure`` writes under the temporary folder ``tmp``."""
+    return tmp / _EVENTS / f"{kind}-{players}.parquet"
+
+
+def _child(*args: str, tmp: Path, tree: Path = ROOT) -> dict[str, Any]:
+    env = {**os.environ, "TMPDIR": str(tmp)}
+    if tree != ROOT:
+        env["PYTHONPATH"] = str(tree)
     out = subprocess.run([sys.executable, "-m", "bench.measure", *args], cwd=tree,
                          capture_output=True, text=True, check=False, env=env)
     if out.returncode != 0:
@@ -54,11 +87,12 @@ def _stages(runs: list[dict[str, float]]) -> dict[str, float]:
     return {stage: statistics.median(r.get(stage, 0.0) for r in runs) for stage in runs[0]}
 
 
-def measure(players: int, cards: str, repeats: int, reference_max: int,
+def measure(players: int, cards: str, repeats: int, reference_max: int, work: Path,
             baseline: Path | None = None) -> dict[str, Any]:
     """Medians (and every run) of engine, DuckDB and floor in both modes at one size (and of
-    the ``baseline`` tree's engine)."""
+    the ``baseline`` tree's engine), each process with the temporary folder of ``work``."""
     out: dict[str, Any] = {"players": players}
+    tmp = scratch(work, players, cards)
     for mode in MODES:
         runs: dict[str, list[float]] = {"engine": [], "duckdb": [], "floor": []}
         cpu: dict[str, list[float]] = {"engine": [], "duckdb": []}
@@ -70,29 +104,30 @@ def measure(players: int, cards: str, repeats: int, reference_max: int,
                                            or players > reference_max) else []
             if baseline is not None:  # first: its verdicts file is then the engine's own
                 before = _child("engine", str(players), "--mode", mode, "--cards", cards,
-                                "--no-reference", tree=baseline)
+                                "--no-reference", tmp=tmp, tree=baseline)
                 if Path(before["cards"]).resolve() != Path(_cards_used(cards)).resolve():
                     raise SystemExit(f"the baseline checked other card data: {before['cards']}")
                 runs["baseline"].append(before["read_s"] + before["check_s"])
                 cpu["baseline"].append(before["cpu_s"])
                 stages["baseline"].append(before["stages"])
-                shutil.copyfile(verdict_file(f"engine-{mode}", players),
-                                verdict_file(f"baseline-{mode}", players))
-            engine = _child("engine", str(players), "--mode", mode, "--cards", cards, *flags)
+                shutil.copyfile(_verdicts(tmp, f"engine-{mode}", players),
+                                _verdicts(tmp, f"baseline-{mode}", players))
+            engine = _child("engine", str(players), "--mode", mode, "--cards", cards, *flags,
+                            tmp=tmp)
             if baseline is not None:  # the same verdicts before and after
-                differ = same_verdicts(verdict_file(f"engine-{mode}", players),
-                                       verdict_file(f"baseline-{mode}", players))
+                differ = same_verdicts(_verdicts(tmp, f"engine-{mode}", players),
+                                       _verdicts(tmp, f"baseline-{mode}", players))
                 out[f"{mode}_baseline_differences"] = max(
                     differ, out.get(f"{mode}_baseline_differences", 0))
             if "identical" in engine and not engine["identical"]:
                 raise SystemExit(f"engine and reference disagree at {players} decks: "
                                  f"{engine['differences']} differences")
             out.setdefault(f"{mode}_reference", engine.get("identical"))
-            duckdb = _child("duckdb", str(players), "--mode", mode, "--cards", cards)
+            duckdb = _child("duckdb", str(players), "--mode", mode, "--cards", cards, tmp=tmp)
             if duckdb["differences"]:
                 raise SystemExit(f"engine and DuckDB disagree at {players} decks ({mode}): "
                                  f"{duckdb['differences']} differences")
-            floor = _child("floor", str(players), "--mode", mode, "--cards", cards)
+            floor = _child("floor", str(players), "--mode", mode, "--cards", cards, tmp=tmp)
             runs["engine"].append(engine["read_s"] + engine["check_s"])
             runs["duckdb"].append(duckdb["duckdb_s"])
             runs["floor"].append(floor["floor_s"])
@@ -183,7 +218,7 @@ def main() -> None:
     try:
         for players in args.sizes:
             results.append(measure(players, args.cards, args.repeats, args.reference_max,
-                                   baseline))
+                                   work, baseline))
             _progress(results[-1])
     finally:
         checkout.clear(work)

@@ -443,3 +443,39 @@ def test_a_few_entries_without_names_or_slots_are_planned_as_resolved(demo_db: C
     assert_frame_equal(plan.collect(), resolve(entries, demo_db, load_format("advanced-tcg")))
     assert card_ids[0] is not None
     assert card_ids[1] is None
+
+
+@pytest.mark.parametrize("few", [0, 2_000])  # by the joins, by a dict and a join
+def test_positions_are_the_cards_rows_and_change_no_reading(
+        real_db: CardDB, few: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``positions``, each entry's ``card_at`` is its card's row in ``by_card`` (null
+    without a card), and every other column is what ``resolve`` gives without it."""
+    from polars.testing import assert_frame_equal
+
+    import validator.engine.resolve as module
+
+    monkeypatch.setattr(module, "_FEW", few)
+    entries = _varied_entries()
+    for fmt in (load_format("advanced-tcg"), load_format("speed"), None):
+        placed = resolve(entries, real_db, fmt, positions=True)
+        assert_frame_equal(placed.drop("card_at"), resolve(entries, real_db, fmt))
+        at = placed["card_at"]
+        assert at.dtype == pl.UInt32
+        assert at.is_null().to_list() == placed["card_id"].is_null().to_list()
+        ids = real_db.by_card["card_id"]
+        assert [None if i is None else ids[i] for i in at.to_list()] \
+            == placed["card_id"].to_list()
+    how = placed["how"].cast(pl.Utf8).to_list()
+    assert {"passcode", "name", "fuzzy"} <= set(how)
+
+
+def test_positions_of_entries_given_by_passcode_only(demo_db: CardDB) -> None:
+    known = demo_db.printings["passcode"].drop_nulls().head(2).to_list()
+    entries = entries_frame([{"deck_id": "d", "section": "main", "passcode": code, "qty": 1}
+                             for code in [known[1], 12, known[0]]])
+    placed = resolve(entries, demo_db, positions=True)
+    ids = demo_db.by_card["card_id"]
+    at = placed["card_at"].to_list()
+    assert at[1] is None
+    assert [ids[at[0]], ids[at[2]]] == [placed["card_id"][0], placed["card_id"][2]]
+    assert placed["card_id"][0] is not None

@@ -17,6 +17,7 @@ from validator.engine.resolve import resolve
 from validator.engine.tables import (
     UNRESOLVED_KEY,
     by_deck,
+    by_position,
     card_attributes,
     deck_by_card,
     deck_index,
@@ -29,6 +30,7 @@ from validator.engine.tables import (
     prepare_rows,
     run_starts,
     with_cards,
+    with_cards_at,
 )
 from validator.errors import InputError
 from validator.inputs.entries import ENTRY_SCHEMA, entries_frame
@@ -292,6 +294,8 @@ def test_deck_sizes_count_no_skill_and_name_the_first_file() -> None:
     sizes = deck_sizes(index, deck_cards.lazy(), files)
     assert sizes.select("deck_id", "main", "extra", "side", "source").rows() == [
         ("a", 3, 1, 0, "a.ydk"), ("b", 2, 0, 2, "b.ydk"), ("empty", 0, 0, 0, None)]
+    unnamed = deck_sizes(index, deck_cards.lazy(), pl.Series("file", [None] * 3, pl.Utf8))
+    assert_frame_equal(unnamed, sizes.with_columns(pl.lit(None, pl.Utf8).alias("source")))
 
 
 def test_gather_is_null_where_nothing_is_pointed_at() -> None:
@@ -322,6 +326,39 @@ def test_with_cards_is_a_left_join_that_keeps_the_order() -> None:
     assert joined.rows() == [(20, 0, 0, "trap"), (None, 1, None, None), (99, 2, None, None),
                              (10, 3, None, "monster"), (20, 4, 0, "trap")]
     assert with_cards(frame, cards.clear())["kind"].to_list() == [None] * 5
+
+
+@pytest.mark.parametrize("order", [[30, 10, 20], [10, 20, 30]])
+def test_with_cards_at_gathers_what_with_cards_joins(order: list[int]) -> None:
+    """Rows carrying their card's row in the card data get the columns the join gives,
+    whether the card table is in the card data's order or not, lacks a card or has none."""
+    by_card = pl.DataFrame({"card_id": [30, 10, 20, 40]})
+    cards = pl.DataFrame({"card_id": [30, 10, 20], "limit": [1, None, 0],
+                          "kind": ["spell", "monster", "trap"]}).sort(
+        pl.col("card_id").replace_strict(order, list(range(3))))
+    frame = pl.DataFrame({"card_id": [20, None, 40, 10, 20], "row": [0, 1, 2, 3, 4],
+                          "card_at": [2, None, 3, 1, 2]},
+                         schema={"card_id": pl.Int64, "row": pl.Int64, "card_at": pl.UInt32})
+    gathered = with_cards_at(frame, by_position(cards, by_card))
+    assert_frame_equal(gathered, with_cards(frame.drop("card_at"), cards))
+    assert gathered.rows() == [(20, 0, 0, "trap"), (None, 1, None, None),
+                               (40, 2, None, None), (10, 3, None, "monster"),
+                               (20, 4, 0, "trap")]
+    empty = with_cards_at(frame, by_position(cards.clear(), by_card))
+    assert empty["kind"].to_list() == [None] * 5
+
+
+def test_the_deck_by_card_table_carries_each_cards_row() -> None:
+    rows = pl.DataFrame({
+        "deck": pl.Series([0, 0, 0, 1], dtype=pl.UInt32), "key": [7, 5, 7, 7],
+        "section": pl.Series(["main", "main", "side", "main"], dtype=SECTION_ENUM),
+        "qty": pl.Series([2, 1, 1, 3], dtype=pl.Int32), "row": pl.Series([0, 1, 2, 3],
+                                                                        dtype=pl.UInt32),
+        "card_id": [7, None, 7, 7], "card_at": pl.Series([4, None, 4, 4], dtype=pl.UInt32)})
+    table = deck_by_card(rows.lazy()).collect()
+    assert table.select("deck", "key", "total", "card_at").rows() == [
+        (0, 5, 1, None), (0, 7, 3, 4), (1, 7, 3, 4)]
+    assert "card_at" not in deck_by_card(rows.drop("card_at").lazy()).collect().columns
 
 
 def test_rows_in_deck_order_are_flagged_sorted() -> None:

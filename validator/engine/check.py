@@ -17,6 +17,7 @@ import itertools
 import time
 import weakref
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import polars as pl
 
@@ -43,6 +44,7 @@ from validator.engine.tables import (
     UNRESOLVED_KEY,
     CardTable,
     by_deck,
+    by_position,
     card_attributes,
     deck_by_card,
     deck_index,
@@ -52,6 +54,7 @@ from validator.engine.tables import (
     entry_rows_few,
     prepare_rows,
     with_cards,
+    with_cards_at,
 )
 from validator.errors import ImplementationError, Problem
 from validator.text.i18n import say
@@ -271,6 +274,13 @@ class _Prepared:
     position: dict[int, int]  # card id → its row in ``flagged``
     name_of: list[int | None]  # each row's ``name_id``
     silent: pl.DataFrame
+    by_card: pl.DataFrame  # the card data's ``by_card`` (the order of ``card_at``)
+
+    @cached_property
+    def narrow(self) -> pl.DataFrame:
+        """The columns joined to every deck-by-card row, in the card data's order
+        (``tables.by_position``), made at the first check of many decks."""
+        return by_position(self.flagged.select(*_NARROW, *self.flags), self.by_card)
 
     def held(self, *frames: pl.DataFrame | None) -> pl.DataFrame:
         """``held_cards(flagged, *frames)``, by row position: the rows of the cards in
@@ -317,7 +327,7 @@ def _prepare(frame: pl.DataFrame, table: CardTable) -> _Prepared:
     silent = flagged.filter(release_unknown(table.fmt) & ~pl.col("outside_pool")).select(
         "card_id", "card")
     return _Prepared(flagged, tuple(flags), {card: at for at, card in enumerate(ids)},
-                     flagged["name_id"].to_list(), silent)
+                     flagged["name_id"].to_list(), silent, table.cards.by_card)
 
 
 def _few_cards(table: CardTable, rows: pl.DataFrame, registered: pl.DataFrame | None
@@ -336,14 +346,16 @@ def _check(entries: pl.DataFrame, registered: pl.DataFrame | None, *, unread: pl
     """One chunk of whole decks; ``index`` numbers exactly these decks from 0."""
     cards, fmt, banlist, attrs = shared.cards, shared.fmt, shared.banlist, shared.table.frame
     clock = _Clock()
-    resolved = resolve(entries, cards, fmt)
+    few = index.height <= FEW_DECKS
+    # many decks: each row's card's row in the card data, for one gather of its columns
+    resolved = resolve(entries, cards, fmt, positions=not few)
     rows_df = prepare_rows(resolved, index)
-    rows = rows_df.lazy()
+    resolved = resolved.drop("card_at", strict=False)
     reg_df = None
     if registered is not None:
         reg_df = prepare_rows(resolve(registered, cards, fmt), index)
     clock.lap("resolve")
-    if index.height <= FEW_DECKS:
+    if few:
         prepared = _few_cards(shared.table, rows_df, reg_df)
         attrs = prepared.held(rows_df, reg_df)
     else:
@@ -352,11 +364,14 @@ def _check(entries: pl.DataFrame, registered: pl.DataFrame | None, *, unread: pl
     card_table = attrs.lazy()
     # one pass over every row: the deck-by-card table, then the card flags attached once;
     # the lists' fingerprints beside it, then a deck-by-card table of the lists that differ
-    plans = [deck_by_card(rows)]
+    plans = [deck_by_card(rows_df.lazy())]
+    rows_df = rows_df.drop("card_at", strict=False)
+    rows = rows_df.lazy()
     if reg_df is not None:
         plans += [fingerprints(by_deck(rows_df)), fingerprints(by_deck(reg_df))]
     collected = pl.collect_all(plans, engine=ENGINE)
-    collected[0] = with_cards(collected[0], attrs.select(*_NARROW, *prepared.flags))
+    collected[0] = with_cards_at(collected[0], prepared.narrow) if not few else \
+        with_cards(collected[0], attrs.select(*_NARROW, *prepared.flags))
     same_as_list = registered_cards = None
     if reg_df is not None:
         same_as_list = same_as_listed(collected[1], collected[2], index.height)

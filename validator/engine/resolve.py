@@ -461,14 +461,7 @@ def _code_ids(entries: pl.DataFrame, cards: CardDB) -> pl.DataFrame:
     """The card of each entry's passcode (``code_id``; null: none, or no passcode), in the
     entries' order: a join with the printings' passcodes, made once per card data (a
     lookup in place when a passcode names two printings; a dict for a few entries)."""
-    held = next((held for held in _CODES if held[0] is cards.printings), None)
-    if held is None:  # apart from the names: a deck of passcodes needs no names read
-        codes = cards.printings.select("passcode", pl.col("card_id").alias("code_id")) \
-            .drop_nulls()
-        unique = bool(codes["passcode"].is_unique().all())
-        held = (cards.printings, codes, unique, dict(codes.iter_rows()) if unique else None)
-        _CODES[:] = [held, *_CODES[:_KEEP_LOOKUPS - 1]]
-    _, codes, unique, code_of = held
+    _, codes, unique, code_of = _codes(cards, dict_of=entries.height <= _FEW)
     if code_of is not None and entries.height <= _FEW:
         return pl.DataFrame({"code_id": [None if code is None else code_of.get(code)
                                          for code in entries["passcode"].to_list()]},
@@ -476,10 +469,32 @@ def _code_ids(entries: pl.DataFrame, cards: CardDB) -> pl.DataFrame:
     if not unique:
         return entries.select(pl.col("passcode").replace_strict(
             codes["passcode"], codes["code_id"], default=None, return_dtype=pl.Int64)
-            .alias("code_id"))
+            .alias("code_id"), pl.col("passcode").replace_strict(
+            codes["passcode"], codes["code_at"], default=None, return_dtype=pl.UInt32)
+            .alias("code_at"))
     return entries.select(pl.col("passcode").cast(codes.schema["passcode"])).join(
         codes, on="passcode", how="left", maintain_order="left").select(
-        pl.col("code_id").cast(pl.Int64))
+        pl.col("code_id").cast(pl.Int64), "code_at")
+
+
+def _codes(cards: CardDB, *, dict_of: bool) -> tuple[pl.DataFrame, pl.DataFrame, bool,
+                                                      dict[int, int] | None]:
+    """The passcodes of ``cards``' printings with their card and its row in ``by_card``
+    (``code_at``), made once per card data; the dict of them too when ``dict_of`` (a few
+    entries' lookups: a bulk check never builds it)."""
+    held = next((held for held in _CODES if held[0] is cards.printings), None)
+    if held is None:  # apart from the names: a deck of passcodes needs no names read
+        at = cards.by_card.select("card_id").with_row_index("code_at")
+        codes = cards.printings.select("passcode", pl.col("card_id").alias("code_id")) \
+            .drop_nulls().join(at, left_on="code_id", right_on="card_id", how="left",
+                               maintain_order="left")
+        unique = bool(codes["passcode"].is_unique().all())
+        held = (cards.printings, codes, unique, None)
+        _CODES[:] = [held, *_CODES[:_KEEP_LOOKUPS - 1]]
+    if dict_of and held[2] and held[3] is None:
+        held = (*held[:3], dict(held[1].select("passcode", "code_id").iter_rows()))
+        _CODES[:] = [held, *(other for other in _CODES if other[0] is not cards.printings)]
+    return held
 
 
 def _status(value: str) -> pl.Expr:
@@ -490,12 +505,14 @@ def _how(value: str) -> pl.Expr:
     return pl.lit(value, RESOLVED_SCHEMA["how"])
 
 
-def resolve(entries: pl.DataFrame, cards: CardDB, fmt: Format | Admits | None = None) -> (
-        pl.DataFrame):
+def resolve(entries: pl.DataFrame, cards: CardDB, fmt: Format | Admits | None = None, *,
+            positions: bool = False) -> pl.DataFrame:
     """Entries plus ``card_id``, ``status``, ``how``, ``suggestions`` and ``ambiguous``.
 
     ``fmt`` ranks the readings of typed names (see the module); passcodes are always looked
     up whole. Names are resolved once per distinct (text, slot), then joined back to every row.
+    With ``positions``, also ``card_at``: the row of the card in ``cards.by_card`` (null
+    without a card), carried from the lookups themselves, so no second lookup is needed.
     """
     admits = fmt if isinstance(fmt, Admits) else Admits.of(fmt)
     if set(ENTRY_SCHEMA) - set(entries.columns):  # other columns (a deck number) stay
@@ -511,6 +528,12 @@ def resolve(entries: pl.DataFrame, cards: CardDB, fmt: Format | Admits | None = 
         typed = None
     else:
         typed = _names(keys, cards, admits)
+        if positions and not typed.is_empty():  # each distinct name's card's row
+            at = _positions(cards)
+            typed = typed.join(at.rename({"card_id": "name_id", "at": "name_at"}),
+                               on="name_id", how="left", maintain_order="left").join(
+                at.rename({"card_id": "fuzzy_id", "at": "fuzzy_at"}), on="fuzzy_id",
+                how="left", maintain_order="left")
         if not typed.is_empty():
             looked_up.append(keys.join(typed, on=["name", "slot"], how="left",
                                        nulls_equal=True, maintain_order="left")
@@ -520,7 +543,9 @@ def resolve(entries: pl.DataFrame, cards: CardDB, fmt: Format | Admits | None = 
         # looked up by name
         keyed = keyed.with_columns(
             [pl.lit(None, dtype).alias(column) for column, dtype in _NAME_SCHEMA.items()
-             if column not in ("name", "slot")])
+             if column not in ("name", "slot")]
+            + ([pl.lit(None, pl.UInt32).alias("name_at"), pl.lit(None, pl.UInt32)
+                .alias("fuzzy_at")] if positions else []))
     # a number typed where a name goes is a passcode, unless no card has it and it is a
     # card's name ("7")
     by_passcode = pl.col("passcode").is_not_null() & (
@@ -542,8 +567,20 @@ def resolve(entries: pl.DataFrame, cards: CardDB, fmt: Format | Admits | None = 
         .otherwise(pl.lit(None, RESOLVED_SCHEMA["how"])).alias("how"),
         pl.coalesce("ambiguous", "suggestions").alias("suggestions"),
         (~by_passcode & pl.col("ambiguous").is_not_null()).alias("ambiguous"),
-    ).drop("code_id", "name_id", "fuzzy_id")
+        *([pl.when(by_passcode).then(pl.col("code_at"))
+           .otherwise(pl.coalesce("name_at", "fuzzy_at")).alias("card_at")]
+          if positions and "name_at" in keyed.columns and "code_at" in keyed.columns
+          else []),
+    ).drop("code_id", "name_id", "fuzzy_id", "code_at", "name_at", "fuzzy_at", strict=False)
+    if positions and "card_at" not in resolved.columns:  # a few entries: looked up apart
+        resolved = resolved.join(_positions(cards).rename({"at": "card_at"}), on="card_id",
+                                 how="left", maintain_order="left")
     return split_main_extra(resolved, cards)
+
+
+def _positions(cards: CardDB) -> pl.DataFrame:
+    """Each card's row in ``cards.by_card`` (``card_id``, ``at``)."""
+    return cards.by_card.select("card_id").with_row_index("at")
 
 
 def split_main_extra(resolved: pl.DataFrame, cards: CardDB) -> pl.DataFrame:
@@ -618,9 +655,7 @@ def resolve_few(entries: pl.DataFrame, cards: CardDB, fmt: Format | Admits | Non
 def _code_dict(cards: CardDB) -> dict[int, int] | None:
     """The card of each passcode of ``cards`` (None when a passcode names two printings),
     made once per card data (the lookup :func:`_code_ids` keeps)."""
-    _code_ids(pl.DataFrame({"passcode": []}, schema={"passcode": pl.Int64()}), cards)
-    held = next(held for held in _CODES if held[0] is cards.printings)
-    return held[3]
+    return _codes(cards, dict_of=True)[3]
 
 
 #: per card data (most recent first): whether each card is an Extra Deck monster

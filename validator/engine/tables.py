@@ -28,6 +28,7 @@ __all__ = [
     "UNRESOLVED_KEY",
     "CardTable",
     "by_deck",
+    "by_position",
     "card_attributes",
     "deck_by_card",
     "deck_index",
@@ -41,6 +42,7 @@ __all__ = [
     "prepare_rows",
     "run_starts",
     "with_cards",
+    "with_cards_at",
 ]
 
 #: polars' in-memory engine: its streaming engine (polars 2.1) panics on some string
@@ -281,10 +283,12 @@ def deck_by_card(rows: pl.LazyFrame) -> pl.LazyFrame:
     """
     deck_key = pl.col("deck").cast(pl.Int64) * _KEY_BITS + (pl.col("key") - UNRESOLVED_KEY)
     section = pl.col("section").to_physical().cast(pl.Int64)
+    # the card's row in the card data (``resolve(positions=True)``), carried when given
+    carried = ["card_at"] if "card_at" in rows.collect_schema() else []
     given = rows.select(
         (deck_key * 4 + section).alias("order"), deck_key.alias("deck_key"), "deck", "key",
         "qty", "row", pl.col("section").to_physical(),
-        pl.col("card_id").is_not_null().alias("known")).collect(engine=ENGINE)
+        pl.col("card_id").is_not_null().alias("known"), *carried).collect(engine=ENGINE)
     ordered = given.select("order", pl.int_range(pl.len(), dtype=pl.UInt32).alias("at")).sort(
         "order", maintain_order=True)
     order, sorted_key = ordered["at"], ordered["order"] // 4
@@ -298,7 +302,7 @@ def deck_by_card(rows: pl.LazyFrame) -> pl.LazyFrame:
         "deck_key", *[pl.when(in_section[s]).then(pl.col("qty")).otherwise(0).alias(s)
                       for s in SECTIONS],
         *[pl.when(in_section[s]).then(pl.col("row")).alias(f"row_{s}") for s in SECTIONS],
-        "deck", "key", pl.col("qty").alias("total"), "row", "known")
+        "deck", "key", pl.col("qty").alias("total"), "row", "known", *carried)
     several = ~(keys["first"] & keys["last"])
     if several.any():  # the runs of several rows, summed and written over their last rows
         runs = (
@@ -337,6 +341,26 @@ def with_cards(frame: pl.DataFrame, cards: pl.DataFrame) -> pl.DataFrame:
     return frame.hstack(pl.concat([others, others.clear(1)]).rechunk()[at])
 
 
+def by_position(cards: pl.DataFrame, by_card: pl.DataFrame) -> pl.DataFrame:
+    """The columns of ``cards`` (one row per ``card_id``) but ``card_id``, row for row in the
+    order of the card data's ``by_card`` (nulls for a card ``cards`` lacks), and a row of
+    nulls below: what :func:`with_cards_at` gathers from."""
+    if cards["card_id"].equals(by_card["card_id"]):
+        others = cards.drop("card_id")
+    else:
+        others = by_card.select("card_id").join(
+            cards, on="card_id", how="left", maintain_order="left").drop("card_id")
+    return pl.concat([others, others.clear(1)]).rechunk()
+
+
+def with_cards_at(frame: pl.DataFrame, cards: pl.DataFrame) -> pl.DataFrame:
+    """:func:`with_cards` of a frame that carries each row's card's row in the card data
+    (``card_at``, null without a card) and a card table made by :func:`by_position`: one
+    gather, no lookup; ``card_at`` is dropped."""
+    at = frame["card_at"].fill_null(cards.height - 1)
+    return frame.drop("card_at").hstack(cards[at])
+
+
 def by_deck(rows: pl.DataFrame) -> pl.LazyFrame:
     """Rows to group by deck: flagged sorted when their deck numbers run in order (decks
     whole and in order, as readers write them), so polars groups them without hashing."""
@@ -372,11 +396,16 @@ def deck_sizes(index: pl.DataFrame, deck_cards: pl.LazyFrame,
     A Skill card is not a card of the deck (Speed Duel: it starts the duel outside it).
     """
     main = pl.when(pl.col("kind") == "skill").then(0).otherwise(pl.col("main"))
+    # no file named (decks given as a frame): no deck's first row to look for
+    named = files.null_count() < files.len()
     counted = index.lazy().join(
         deck_cards.set_sorted("deck").group_by("deck", maintain_order=True).agg(
-            main.sum().alias("main"), pl.col("extra", "side").sum(), pl.col("row").min()),
+            main.sum().alias("main"), pl.col("extra", "side").sum(),
+            pl.col("row").min() if named else pl.lit(None, pl.UInt32).alias("row")),
         on="deck", how="left",
     ).with_columns(pl.col(*SECTIONS).fill_null(0)).collect(engine=ENGINE)
+    if not named:
+        return counted.with_columns(pl.lit(None, files.dtype).alias("source")).drop("row")
     sources = gather(files, counted["row"])
     return counted.with_columns(
         pl.when(pl.col("row").is_not_null()).then(sources).alias("source")).drop("row")
