@@ -45,6 +45,7 @@ from validator.engine.tables import (
     by_deck,
     card_attributes,
     deck_by_card,
+    deck_by_card_few,
     deck_index,
     deck_numbers,
     deck_sizes,
@@ -514,13 +515,13 @@ def _check_few(entries: pl.DataFrame, registered: pl.DataFrame | None, *,
     held = pl.DataFrame({"card_id": card_ids}, schema={"card_id": pl.Int64()})
     prepared = _few_cards(shared.table, held, None)
     attrs = prepared.held_of(card_ids)
-    deck_cards_plan = deck_by_card(rows).join(
+    deck_cards_plan = deck_by_card_few(rows).join(
         attrs.lazy().select(*_NARROW, *prepared.flags), on="card_id", how="left",
         maintain_order="left")
     plans = [resolved, rows, deck_cards_plan]
     if reg_rows is not None:
         plans += [reg_rows, fingerprints(rows), fingerprints(reg_rows),
-                  deck_by_card(reg_rows.select("deck", "key", "section", "qty", "row",
+                  deck_by_card_few(reg_rows.select("deck", "key", "section", "qty", "row",
                                                "card_id"))]
     resolved_df, rows_df, deck_cards, *more = pl.collect_all(plans, engine=ENGINE)
     # over the deck-by-card table collected: the decks' sizes, and the rows the rules over
