@@ -55,7 +55,7 @@ from validator.engine.tables import (
     with_cards,
 )
 from validator.errors import ImplementationError, Problem
-from validator.text.i18n import say
+from validator.text.i18n import korean_particles, say
 from validator.vocab import SECTIONS
 
 __all__ = ["CHUNK_ABOVE", "CHUNK_ROWS", "FEW_DECKS", "FEW_ROWS", "CheckResult", "check",
@@ -567,7 +567,7 @@ def _check_few(entries: pl.DataFrame, registered: pl.DataFrame | None, *,
     *failing_rows, release, open_decks, open_lists = pl.collect_all(
         [*(item.frame for item in failing), release_plan, *open_plans], engine=ENGINE)
     unknown_release = sorted(card for card in release["card"].to_list() if card is not None)
-    worded = [item.plan(rows_found) for item, rows_found in
+    worded = [item.plan(rows_found, particles=False) for item, rows_found in
               zip(failing, failing_rows, strict=True) if rows_found.height]
     found = pl.concat(worded) if worded else pl.DataFrame(schema=VIOLATION_SCHEMA).lazy()
     clock.lap("rules")
@@ -597,15 +597,26 @@ def _check_few(entries: pl.DataFrame, registered: pl.DataFrame | None, *,
         engine=ENGINE)
     sources = ", ".join(str(s.get("source")) for s in cards.sources)
     return CheckResult(
-        decks=decks, violations=violations, format=fmt, banlist=banlist.name,
-        banlist_effective=banlist.effective, banlist_reason=banlist.reason,
-        cards=sources, resolved=unplain_df,
+        decks=decks, violations=_korean_particles(violations), format=fmt,
+        banlist=banlist.name, banlist_effective=banlist.effective,
+        banlist_reason=banlist.reason, cards=sources, resolved=unplain_df,
         warnings=evidence_warnings(
             list(banlist.warnings) + list(shared.table.warnings) + list(cards.warnings)
             + _demo_warning(cards) + missing, fmt, unknown_release, sources),
         timings=clock.lap("report rows"),
         release_unknown=unknown_release,
     )
+
+
+def _korean_particles(violations: pl.DataFrame) -> pl.DataFrame:
+    """The few violations with their Korean messages' doubled particles resolved in Python
+    (``korean_particles``: the text of the engine's patterns), in place: no polars pass."""
+    at = violations.get_column_index("message_ko")
+    texts = violations["message_ko"].to_list()
+    violations.replace_column(at, pl.Series(
+        "message_ko", [korean_particles(t) if t is not None else None for t in texts],
+        dtype=pl.Utf8))
+    return violations
 
 
 #: warnings of one chunk of decks (the others are the same in every chunk)

@@ -290,21 +290,25 @@ class Found:
         failing, exprs = self._shaped(failing)
         return failing.select(exprs)
 
-    def plan(self, failing: pl.DataFrame) -> pl.LazyFrame:
-        """:meth:`rows` as a plan, to be collected with others at once."""
-        failing, exprs = self._shaped(failing)
+    def plan(self, failing: pl.DataFrame, *, particles: bool = True) -> pl.LazyFrame:
+        """:meth:`rows` as a plan, to be collected with others at once; without
+        ``particles``, the Korean messages keep their doubled particles, for the caller to
+        resolve (``korean_particles``, the same text) over the few rows collected."""
+        failing, exprs = self._shaped(failing, particles=particles)
         return failing.lazy().select(exprs)
 
-    def _shaped(self, failing: pl.DataFrame) -> tuple[pl.DataFrame, list[pl.Expr]]:
+    def _shaped(self, failing: pl.DataFrame, *, particles: bool = True) -> tuple[
+            pl.DataFrame, list[pl.Expr]]:
         """The failing rows (joined to their messages when worded once per distinct row) and
         the expressions of the violation rows' columns."""
         message = self.message if isinstance(self.message, pl.Expr | dict) \
             else self.message()
         said = message if isinstance(message, dict) else dict.fromkeys(LANGS, message)
-        korean = said["ko"]
-        for pattern, replacement in PARTICLES:
-            korean = korean.str.replace_all(pattern, replacement)
-        said = {**said, "ko": korean}
+        if particles:
+            korean = said["ko"]
+            for pattern, replacement in PARTICLES:
+                korean = korean.str.replace_all(pattern, replacement)
+            said = {**said, "ko": korean}
         messages = {"message": said["en"],
                     **{f"message_{lang}": said[lang] for lang in LOCAL_LANGS}}
         failing, messages = _worded_once(failing, messages)
