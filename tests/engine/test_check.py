@@ -533,3 +533,25 @@ def test_real_decks_planned_whole_get_the_verdicts_of_a_check_step_by_step(
                                   registered=registered, deck_ids=files.ids)
         assert few.violations.height > 10
         _assert_same(few, many)
+
+
+def test_rules_not_planned_in_a_check_of_a_few_decks_find_nothing(
+        demo_db: CardDB, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A rule whose ``could_find`` holds on no deck-by-card row is not planned: the same
+    verdicts as with every rule planned."""
+    from bench.synth import synthesize
+    from validator.cards.load import load
+
+    setup = load("advanced-tcg", demo_db)
+    event = synthesize(demo_db, setup.banlist, setup.fmt, 12, seed=11, rate=0.5)
+    five = build(demo_db, "five", [("Pot of Greed", 1), ("Called by the Grave", 2),
+                                   ("Accesscode Talker", 1), (12, 1), ("Ash Blossom & Joy"
+                                   "ous Spring", 4), *legal_filler(demo_db, 30)])
+    arguments = {"entries": pl.concat([event.decks, five], how="diagonal_relaxed"),
+                 "cards": demo_db, "fmt": setup.fmt, "banlist": setup.banlist,
+                 "registered": event.registered}
+    gated = check(**arguments)  # type: ignore[arg-type]
+    assert {"FORBIDDEN_CARD", "LIMIT_EXCEEDED", "UNKNOWN_CARD", "WRONG_SECTION",
+            "TOO_MANY_COPIES"} <= set(codes(gated))
+    monkeypatch.setattr(engine_check, "_gates", lambda table: {})
+    _assert_same(gated, check(**arguments))  # type: ignore[arg-type]

@@ -26,7 +26,7 @@ from validator.cards.formats import Format
 from validator.cards.store import DEMO
 from validator.engine.fingerprints import fingerprints, same_as_listed
 from validator.engine.resolve import resolve, resolve_few
-from validator.engine.rules import CODES, MODULES, VIOLATION_SCHEMA, Context
+from validator.engine.rules import CODES, MODULES, VIOLATION_SCHEMA, Context, RuleModule
 from validator.engine.rules._context import LOCAL_CARD_COLUMNS, could_fail
 from validator.engine.rules.card_pool import release_unknown
 from validator.engine.status import (
@@ -496,6 +496,22 @@ def _same_as_listed_few(mine: pl.DataFrame, theirs: pl.DataFrame, decks: int) ->
     return pl.Series(same, dtype=pl.Boolean)
 
 
+#: each card table's rule gates of a check of a few decks, made at its first such check
+_GATES: weakref.WeakKeyDictionary[CardTable, dict[RuleModule, pl.Expr]] = \
+    weakref.WeakKeyDictionary()
+
+
+def _gates(table: CardTable) -> dict[RuleModule, pl.Expr]:
+    """Each rule with a ``could_find`` condition, and that condition over deck-by-card rows
+    (named by the rule's module): a rule none of whose rows hold it finds nothing."""
+    gates = _GATES.get(table)
+    if gates is None:
+        gates = _GATES[table] = {
+            module: module.could_find(table.fmt).alias(module.__name__)
+            for module in MODULES if hasattr(module, "could_find")}
+    return gates
+
+
 def _check_few(entries: pl.DataFrame, registered: pl.DataFrame | None, *,
                unread: pl.DataFrame, index: pl.DataFrame, shared: _Shared) -> CheckResult:
     """:func:`_check` of a few decks, its verdicts and rows the same: every frame planned and
@@ -526,11 +542,16 @@ def _check_few(entries: pl.DataFrame, registered: pl.DataFrame | None, *,
     resolved_df, rows_df, deck_cards, *more = pl.collect_all(plans, engine=ENGINE)
     # over the deck-by-card table collected: the decks' sizes, and the rows the rules over
     # known cards read
-    sizes, *picked = pl.collect_all(
+    # and which rules could find a row (those that cannot are not planned)
+    gates = _gates(shared.table)
+    sizes, could, *picked = pl.collect_all(
         [_sizes_plan(index, deck_cards.lazy(), rows_df.lazy()),
+         deck_cards.lazy().select(*(gate.any() for gate in gates.values())),
          *([deck_cards.lazy().filter((pl.col("status") == "ok") & could_fail(fmt))]
            if _CANDIDATES else [])], engine=ENGINE)
     candidates = picked[0] if picked else None
+    skipped = {module for module, found in zip(gates, could.row(0) if gates else (), strict=True)
+               if not found}
     same_as_list = reg_df = registered_cards = None
     if more:
         reg_df, mine, theirs, listed_cards = more
@@ -563,7 +584,8 @@ def _check_few(entries: pl.DataFrame, registered: pl.DataFrame | None, *,
                   for frame, side in ((rows_df, ~pl.col("on_list")),
                                       (reg_df if reg_df is not None else rows_df.clear(),
                                        pl.col("on_list")))]
-    failing = [item for module in MODULES for item in module.check(ctx)]
+    failing = [item for module in MODULES if module not in skipped
+               for item in module.check(ctx)]
     *failing_rows, release, open_decks, open_lists = pl.collect_all(
         [*(item.frame for item in failing), release_plan, *open_plans], engine=ENGINE)
     unknown_release = sorted(card for card in release["card"].to_list() if card is not None)
