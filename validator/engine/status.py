@@ -100,10 +100,17 @@ def _held(open_decks: pl.Series, open_lists: pl.Series) -> tuple[pl.Expr, pl.Exp
 
 
 def _located_in(found: pl.LazyFrame, rows: pl.LazyFrame) -> pl.LazyFrame:
-    picked = rows.select("row", *(pl.col(c).alias(f"__{c}") for c in _LOCATION))
-    return found.join(picked, on="row", how="left", maintain_order="left").with_columns(
-        pl.coalesce(c, f"__{c}").alias(c) for c in _LOCATION).drop(
-        *(f"__{c}" for c in _LOCATION))
+    picked, filled, dropped = _LOCATED
+    return found.join(rows.select(picked), on="row", how="left",
+                      maintain_order="left").with_columns(filled).drop(dropped)
+
+
+#: the columns of :func:`_located_in`: the rows' location columns picked, the violations'
+#: filled from them, and the picked ones dropped (built once for every check)
+_LOCATED: tuple[list[pl.Expr], list[pl.Expr], list[str]] = (
+    [pl.col("row"), *(pl.col(c).alias(f"__{c}") for c in _LOCATION)],
+    [pl.coalesce(pl.col(c), pl.col(f"__{c}")).alias(c) for c in _LOCATION],
+    [f"__{c}" for c in _LOCATION])
 
 
 def statuses_plan(found: pl.LazyFrame, rows: pl.LazyFrame, registered: pl.LazyFrame | None,

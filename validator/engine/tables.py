@@ -384,9 +384,16 @@ def deck_sizes(index: pl.DataFrame, deck_cards: pl.LazyFrame,
         pl.when(pl.col("row").is_not_null()).then(sources).alias("source")).drop("row")
 
 
+#: the entry columns as a frame's schema, in order
+_ENTRY_SCHEMA = pl.Schema(ENTRY_SCHEMA)
+
+
 def entry_rows_few(frame: pl.DataFrame, label: str) -> pl.DataFrame:
     """:func:`entry_rows` of a few rows (a deck or a few): the same frame in one pass, its
-    entirely null columns left as they are (a few rows take little memory)."""
+    entirely null columns left as they are (a few rows take little memory); a frame of
+    exactly the entry columns, in order and of their types, as it is (no pass)."""
+    if frame.schema == _ENTRY_SCHEMA:
+        return frame
     problems = _type_problems(frame, label)
     if problems:
         raise InputError(problems)

@@ -114,8 +114,14 @@ class Context:
     def named(self, frame: pl.LazyFrame, *columns: str) -> pl.LazyFrame:
         """Add the card's name in each language (``card``, ``card_ja``, ...) and other
         card-table columns to failing rows."""
-        return frame.join(self.attrs.select("card_id", "card", *LOCAL_CARD_COLUMNS, *columns),
-                          on="card_id", how="left")
+        return frame.join(self.attrs.select(_named_columns(columns)), on="card_id",
+                          how="left")
+
+
+@cache  # built once: the same expressions serve every check
+def _named_columns(columns: tuple[str, ...]) -> list[pl.Expr]:
+    """The card-table columns :meth:`Context.named` adds (with ``card_id``)."""
+    return [pl.col(c) for c in ("card_id", "card", *LOCAL_CARD_COLUMNS, *columns)]
 
 
 def could_fail(fmt: Format) -> pl.Expr:
