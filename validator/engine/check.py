@@ -7,7 +7,7 @@ lets every registered rule add its failing rows, and collects all of it in one g
 are the rules that found rows worded, over those rows; then each deck gets its status
 (``status``). No Python code runs per deck. Events too big for memory at once are checked
 in chunks of whole decks. A check of a few decks (a judge's, a page's) is planned whole and
-collected in five passes (``_check_few``): each polars pass costs about as much as the
+collected in four passes (``_check_few``): each polars pass costs about as much as the
 work of checking a deck.
 """
 
@@ -31,6 +31,7 @@ from validator.engine.rules._context import LOCAL_CARD_COLUMNS, could_fail
 from validator.engine.rules.card_pool import release_unknown
 from validator.engine.status import (
     UNREADABLE_SCHEMA,
+    held_plan,
     locate,
     open_decisions,
     statuses,
@@ -70,7 +71,7 @@ CHUNK_ABOVE = 8_000_000
 CHUNK_ROWS = 2_000_000
 #: a check of at most FEW_DECKS decks looks only at the rows of the card table its decks
 #: and lists hold (and the cards their names are treated as), not at every card; with at
-#: most FEW_ROWS entry rows, it is planned whole and collected in three passes (``_check_few``)
+#: most FEW_ROWS entry rows, it is planned whole and collected in four passes (``_check_few``)
 FEW_DECKS = 64
 FEW_ROWS = 2_000
 
@@ -515,9 +516,10 @@ def _gates(table: CardTable) -> dict[RuleModule, pl.Expr]:
 def _check_few(entries: pl.DataFrame, registered: pl.DataFrame | None, *,
                unread: pl.DataFrame, index: pl.DataFrame, shared: _Shared) -> CheckResult:
     """:func:`_check` of a few decks, its verdicts and rows the same: every frame planned and
-    collected in three passes — the rows with the deck-by-card tables, then every rule's
-    failing rows, then the violations worded, located and sorted with the decks' statuses —
-    instead of a polars pass per step (each costs about as much as checking a deck)."""
+    collected in four passes — the rows with the deck-by-card tables, then the decks' sizes
+    and which rules could find rows, then those rules' failing rows, then the violations
+    worded, located and sorted with the decks' statuses — instead of a polars pass per step
+    (each costs about as much as checking a deck)."""
     cards, fmt, banlist = shared.cards, shared.fmt, shared.banlist
     clock = _Clock()
     resolved, card_ids = resolve_few(entries, cards, fmt)
@@ -595,11 +597,12 @@ def _check_few(entries: pl.DataFrame, registered: pl.DataFrame | None, *,
     clock.lap("rules")
     if shared.counted_from_list:
         open_decks = pl.concat([open_decks, open_lists])
-    # worded and located once, then read by both the violations and the decks' statuses
+    # worded and located for the violations; the decks' statuses read only their codes
     located = statuses_plan(
         found, rows_df.lazy(), reg_df.lazy() if reg_df is not None else None,
-        open_decks["deck"], open_lists["deck"]).collect(engine=ENGINE).lazy()
-    decks_plan = verdicts_plan(located, sizes.lazy().sort("deck"))
+        open_decks["deck"], open_lists["deck"])
+    decks_plan = verdicts_plan(held_plan(found, open_decks["deck"], open_lists["deck"]),
+                               sizes.lazy().sort("deck"))
     listed = pl.lit(reg_df["deck"] if reg_df is not None else pl.Series([], dtype=pl.UInt32)
                     ).implode()
     names = attrs.lazy().select("card_id", "card", *LOCAL_CARD_COLUMNS, "counts_as")

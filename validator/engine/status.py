@@ -14,8 +14,17 @@ from validator.engine.tables import gather_rows
 from validator.errors import Problem
 from validator.vocab import SECTIONS, STATUS_ENUM
 
-__all__ = ["UNREADABLE_SCHEMA", "locate", "open_decisions", "statuses", "statuses_plan",
-           "unreadable_by_deck", "unreadable_rows", "verdicts_plan"]
+__all__ = [
+    "UNREADABLE_SCHEMA",
+    "held_plan",
+    "locate",
+    "open_decisions",
+    "statuses",
+    "statuses_plan",
+    "unreadable_by_deck",
+    "unreadable_rows",
+    "verdicts_plan",
+]
 
 #: a deck's verdict: it breaks a rule, the head judge must settle an entry first, or legal
 
@@ -124,6 +133,13 @@ def statuses_plan(found: pl.LazyFrame, rows: pl.LazyFrame, registered: pl.LazyFr
         located = pl.concat([_located_in(found.filter(~on_list), rows),
                              _located_in(found.filter(on_list), registered)])
     return located.with_columns(*_held(open_decks, open_lists))
+
+
+def held_plan(found: pl.LazyFrame, open_decks: pl.Series,
+              open_lists: pl.Series) -> pl.LazyFrame:
+    """The violations marked as in :func:`statuses_plan`, not located: all that
+    :func:`verdicts_plan` reads of them."""
+    return found.with_columns(*_held(open_decks, open_lists))
 
 
 def verdicts_plan(found: pl.LazyFrame, decks: pl.LazyFrame) -> pl.LazyFrame:
