@@ -644,8 +644,10 @@ def resolve_few(entries: pl.DataFrame, cards: CardDB, fmt: Format | Admits | Non
 def _code_dict(cards: CardDB) -> dict[int, int] | None:
     """The card of each passcode of ``cards`` (None when a passcode names two printings),
     made once per card data (the lookup :func:`_code_ids` keeps)."""
-    _code_ids(pl.DataFrame({"passcode": []}, schema={"passcode": pl.Int64()}), cards)
-    held = next(held for held in _CODES if held[0] is cards.printings)
+    held = next((held for held in _CODES if held[0] is cards.printings), None)
+    if held is None:  # made by a lookup of no passcodes
+        _code_ids(pl.DataFrame({"passcode": []}, schema={"passcode": pl.Int64()}), cards)
+        held = next(held for held in _CODES if held[0] is cards.printings)
     return held[3]
 
 
