@@ -502,6 +502,10 @@ _GATES: weakref.WeakKeyDictionary[CardTable, dict[RuleModule, pl.Expr]] = \
     weakref.WeakKeyDictionary()
 
 
+#: over deck-by-card rows: some known card's name is shared with other cards
+_ANY_FOLDED = ((pl.col("status") == "ok") & pl.col("folded")).any().alias("__folded")
+
+
 def _gates(table: CardTable) -> dict[RuleModule, pl.Expr]:
     """Each rule with a ``could_find`` condition, and that condition over deck-by-card rows
     (named by the rule's module): a rule none of whose rows hold it finds nothing."""
@@ -548,12 +552,14 @@ def _check_few(entries: pl.DataFrame, registered: pl.DataFrame | None, *,
     gates = _gates(shared.table)
     sizes, could, *picked = pl.collect_all(
         [_sizes_plan(index, deck_cards.lazy(), rows_df.lazy()),
-         deck_cards.lazy().select(*(gate.any() for gate in gates.values())),
+         deck_cards.lazy().select(*(gate.any() for gate in gates.values()),
+                                  _ANY_FOLDED),
          *([deck_cards.lazy().filter((pl.col("status") == "ok") & could_fail(fmt))]
            if _CANDIDATES else [])], engine=ENGINE)
     candidates = picked[0] if picked else None
-    skipped = {module for module, found in zip(gates, could.row(0) if gates else (), strict=True)
+    skipped = {module for module, found in zip(gates, could.row(0)[:len(gates)], strict=True)
                if not found}
+    none_folded = not could["__folded"][0]
     same_as_list = reg_df = registered_cards = None
     if more:
         reg_df, mine, theirs, listed_cards = more
@@ -571,6 +577,7 @@ def _check_few(entries: pl.DataFrame, registered: pl.DataFrame | None, *,
         stale_dates=(str(cards.data_date), banlist.name) if stale else None,
         siding=shared.siding, unreadable=unread.lazy(),
         candidates=candidates.lazy() if candidates is not None else None, few=True,
+        none_folded=none_folded,
     )
     clock.lap("sizes")
     silent = prepared.silent

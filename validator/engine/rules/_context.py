@@ -102,6 +102,9 @@ class Context:
     #: a check of a few decks: a rule keeps every step in its plan (nothing collected while
     #: planning), since the engine collects every rule's plan at once
     few: bool = False
+    #: no row of ``known`` is of a card whose name is shared with others (``folded``): as
+    #: known by the engine before planning the rules (False: not known)
+    none_folded: bool = False
 
     @property
     def known(self) -> pl.LazyFrame:
@@ -151,6 +154,8 @@ def name_totals(ctx: Context) -> pl.LazyFrame:
     known = ctx.known
     single_columns, folded_sums, folded_columns = _name_total_exprs()
     single = known.filter(~pl.col("folded")).select(*single_columns)
+    if ctx.none_folded:
+        return single
     folded = (
         ctx.named(known.filter(pl.col("folded"))).sort("card")
         .group_by("deck", "name_id").agg(*folded_sums).select(*folded_columns)
