@@ -20,6 +20,7 @@ from validator.engine.tables import (
     by_position,
     card_attributes,
     deck_by_card,
+    deck_by_card_few,
     deck_index,
     deck_numbers,
     deck_sizes,
@@ -279,6 +280,14 @@ def test_deck_by_card_equals_a_plain_count(rows: list[tuple[int, str, int, int]]
     got = {(r["deck"], r["key"]): {c: r[c] for c in columns}
            for r in table.select("deck", "key", *columns).to_dicts()}
     assert got == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_ROW, max_size=40))
+def test_deck_by_card_of_a_few_rows_is_the_same_table(
+        rows: list[tuple[int, str, int, int]]) -> None:
+    frame = _deck_rows(rows).lazy()
+    assert_frame_equal(deck_by_card_few(frame).collect(), deck_by_card(frame).collect())
 
 
 def test_deck_sizes_count_no_skill_and_name_the_first_file() -> None:

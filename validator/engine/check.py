@@ -7,7 +7,7 @@ lets every registered rule add its failing rows, and collects all of it in one g
 are the rules that found rows worded, over those rows; then each deck gets its status
 (``status``). No Python code runs per deck. Events too big for memory at once are checked
 in chunks of whole decks. A check of a few decks (a judge's, a page's) is planned whole and
-collected in five passes (``_check_few``): each polars pass costs about as much as the
+collected in four passes (``_check_few``): each polars pass costs about as much as the
 work of checking a deck.
 """
 
@@ -27,11 +27,12 @@ from validator.cards.formats import Format
 from validator.cards.store import DEMO
 from validator.engine.fingerprints import fingerprints, same_as_listed
 from validator.engine.resolve import resolve, resolve_few
-from validator.engine.rules import CODES, MODULES, VIOLATION_SCHEMA, Context
+from validator.engine.rules import CODES, MODULES, VIOLATION_SCHEMA, Context, RuleModule
 from validator.engine.rules._context import LOCAL_CARD_COLUMNS, could_fail
 from validator.engine.rules.card_pool import release_unknown
 from validator.engine.status import (
     UNREADABLE_SCHEMA,
+    held_plan,
     locate,
     open_decisions,
     statuses,
@@ -47,6 +48,7 @@ from validator.engine.tables import (
     by_position,
     card_attributes,
     deck_by_card,
+    deck_by_card_few,
     deck_index,
     deck_numbers,
     deck_sizes,
@@ -57,7 +59,7 @@ from validator.engine.tables import (
     with_cards_at,
 )
 from validator.errors import ImplementationError, Problem
-from validator.text.i18n import say
+from validator.text.i18n import korean_particles, say
 from validator.vocab import SECTIONS
 
 __all__ = ["CHUNK_ABOVE", "CHUNK_ROWS", "FEW_DECKS", "FEW_ROWS", "CheckResult", "check",
@@ -72,7 +74,7 @@ CHUNK_ABOVE = 8_000_000
 CHUNK_ROWS = 2_000_000
 #: a check of at most FEW_DECKS decks looks only at the rows of the card table its decks
 #: and lists hold (and the cards their names are treated as), not at every card; with at
-#: most FEW_ROWS entry rows, it is planned whole and collected in three passes (``_check_few``)
+#: most FEW_ROWS entry rows, it is planned whole and collected in four passes (``_check_few``)
 FEW_DECKS = 64
 FEW_ROWS = 2_000
 
@@ -510,12 +512,33 @@ def _same_as_listed_few(mine: pl.DataFrame, theirs: pl.DataFrame, decks: int) ->
     return pl.Series(same, dtype=pl.Boolean)
 
 
+#: each card table's rule gates of a check of a few decks, made at its first such check
+_GATES: weakref.WeakKeyDictionary[CardTable, dict[RuleModule, pl.Expr]] = \
+    weakref.WeakKeyDictionary()
+
+
+#: over deck-by-card rows: some known card's name is shared with other cards
+_ANY_FOLDED = ((pl.col("status") == "ok") & pl.col("folded")).any().alias("__folded")
+
+
+def _gates(table: CardTable) -> dict[RuleModule, pl.Expr]:
+    """Each rule with a ``could_find`` condition, and that condition over deck-by-card rows
+    (named by the rule's module): a rule none of whose rows hold it finds nothing."""
+    gates = _GATES.get(table)
+    if gates is None:
+        gates = _GATES[table] = {
+            module: module.could_find(table.fmt).alias(module.__name__)
+            for module in MODULES if hasattr(module, "could_find")}
+    return gates
+
+
 def _check_few(entries: pl.DataFrame, registered: pl.DataFrame | None, *,
                unread: pl.DataFrame, index: pl.DataFrame, shared: _Shared) -> CheckResult:
     """:func:`_check` of a few decks, its verdicts and rows the same: every frame planned and
-    collected in three passes — the rows with the deck-by-card tables, then every rule's
-    failing rows, then the violations worded, located and sorted with the decks' statuses —
-    instead of a polars pass per step (each costs about as much as checking a deck)."""
+    collected in four passes — the rows with the deck-by-card tables, then the decks' sizes
+    and which rules could find rows, then those rules' failing rows, then the violations
+    worded, located and sorted with the decks' statuses — instead of a polars pass per step
+    (each costs about as much as checking a deck)."""
     cards, fmt, banlist = shared.cards, shared.fmt, shared.banlist
     clock = _Clock()
     resolved, card_ids = resolve_few(entries, cards, fmt)
@@ -529,22 +552,29 @@ def _check_few(entries: pl.DataFrame, registered: pl.DataFrame | None, *,
     held = pl.DataFrame({"card_id": card_ids}, schema={"card_id": pl.Int64()})
     prepared = _few_cards(shared.table, held, None)
     attrs = prepared.held_of(card_ids)
-    deck_cards_plan = deck_by_card(rows).join(
+    deck_cards_plan = deck_by_card_few(rows).join(
         attrs.lazy().select(*_NARROW, *prepared.flags), on="card_id", how="left",
         maintain_order="left")
     plans = [resolved, rows, deck_cards_plan]
     if reg_rows is not None:
         plans += [reg_rows, fingerprints(rows), fingerprints(reg_rows),
-                  deck_by_card(reg_rows.select("deck", "key", "section", "qty", "row",
+                  deck_by_card_few(reg_rows.select("deck", "key", "section", "qty", "row",
                                                "card_id"))]
     resolved_df, rows_df, deck_cards, *more = pl.collect_all(plans, engine=ENGINE)
     # over the deck-by-card table collected: the decks' sizes, and the rows the rules over
     # known cards read
-    sizes, *picked = pl.collect_all(
+    # and which rules could find a row (those that cannot are not planned)
+    gates = _gates(shared.table)
+    sizes, could, *picked = pl.collect_all(
         [_sizes_plan(index, deck_cards.lazy(), rows_df.lazy()),
+         deck_cards.lazy().select(*(gate.any() for gate in gates.values()),
+                                  _ANY_FOLDED),
          *([deck_cards.lazy().filter((pl.col("status") == "ok") & could_fail(fmt))]
            if _CANDIDATES else [])], engine=ENGINE)
     candidates = picked[0] if picked else None
+    skipped = {module for module, found in zip(gates, could.row(0)[:len(gates)], strict=True)
+               if not found}
+    none_folded = not could["__folded"][0]
     same_as_list = reg_df = registered_cards = None
     if more:
         reg_df, mine, theirs, listed_cards = more
@@ -562,6 +592,7 @@ def _check_few(entries: pl.DataFrame, registered: pl.DataFrame | None, *,
         stale_dates=(str(cards.data_date), banlist.name) if stale else None,
         siding=shared.siding, unreadable=unread.lazy(),
         candidates=candidates.lazy() if candidates is not None else None, few=True,
+        none_folded=none_folded,
     )
     clock.lap("sizes")
     silent = prepared.silent
@@ -577,21 +608,23 @@ def _check_few(entries: pl.DataFrame, registered: pl.DataFrame | None, *,
                   for frame, side in ((rows_df, ~pl.col("on_list")),
                                       (reg_df if reg_df is not None else rows_df.clear(),
                                        pl.col("on_list")))]
-    failing = [item for module in MODULES for item in module.check(ctx)]
+    failing = [item for module in MODULES if module not in skipped
+               for item in module.check(ctx)]
     *failing_rows, release, open_decks, open_lists = pl.collect_all(
         [*(item.frame for item in failing), release_plan, *open_plans], engine=ENGINE)
     unknown_release = sorted(card for card in release["card"].to_list() if card is not None)
-    worded = [item.plan(rows_found) for item, rows_found in
+    worded = [item.plan(rows_found, particles=False) for item, rows_found in
               zip(failing, failing_rows, strict=True) if rows_found.height]
     found = pl.concat(worded) if worded else pl.DataFrame(schema=VIOLATION_SCHEMA).lazy()
     clock.lap("rules")
     if shared.counted_from_list:
         open_decks = pl.concat([open_decks, open_lists])
-    # worded and located once, then read by both the violations and the decks' statuses
+    # worded and located for the violations; the decks' statuses read only their codes
     located = statuses_plan(
         found, rows_df.lazy(), reg_df.lazy() if reg_df is not None else None,
-        open_decks["deck"], open_lists["deck"]).collect(engine=ENGINE).lazy()
-    decks_plan = verdicts_plan(located, sizes.lazy().sort("deck"))
+        open_decks["deck"], open_lists["deck"])
+    decks_plan = verdicts_plan(held_plan(found, open_decks["deck"], open_lists["deck"]),
+                               sizes.lazy().sort("deck"))
     listed = pl.lit(reg_df["deck"] if reg_df is not None else pl.Series([], dtype=pl.UInt32)
                     ).implode()
     names = attrs.lazy().select("card_id", "card", *LOCAL_CARD_COLUMNS, "counts_as")
@@ -611,15 +644,26 @@ def _check_few(entries: pl.DataFrame, registered: pl.DataFrame | None, *,
         engine=ENGINE)
     sources = ", ".join(str(s.get("source")) for s in cards.sources)
     return CheckResult(
-        decks=decks, violations=violations, format=fmt, banlist=banlist.name,
-        banlist_effective=banlist.effective, banlist_reason=banlist.reason,
-        cards=sources, resolved=unplain_df,
+        decks=decks, violations=_korean_particles(violations), format=fmt,
+        banlist=banlist.name, banlist_effective=banlist.effective,
+        banlist_reason=banlist.reason, cards=sources, resolved=unplain_df,
         warnings=evidence_warnings(
             list(banlist.warnings) + list(shared.table.warnings) + list(cards.warnings)
             + _demo_warning(cards) + missing, fmt, unknown_release, sources),
         timings=clock.lap("report rows"),
         release_unknown=unknown_release,
     )
+
+
+def _korean_particles(violations: pl.DataFrame) -> pl.DataFrame:
+    """The few violations with their Korean messages' doubled particles resolved in Python
+    (``korean_particles``: the text of the engine's patterns), in place: no polars pass."""
+    at = violations.get_column_index("message_ko")
+    texts = violations["message_ko"].to_list()
+    violations.replace_column(at, pl.Series(
+        "message_ko", [korean_particles(t) if t is not None else None for t in texts],
+        dtype=pl.Utf8))
+    return violations
 
 
 #: warnings of one chunk of decks (the others are the same in every chunk)

@@ -14,8 +14,17 @@ from validator.engine.tables import gather_rows
 from validator.errors import Problem
 from validator.vocab import SECTIONS, STATUS_ENUM
 
-__all__ = ["UNREADABLE_SCHEMA", "locate", "open_decisions", "statuses", "statuses_plan",
-           "unreadable_by_deck", "unreadable_rows", "verdicts_plan"]
+__all__ = [
+    "UNREADABLE_SCHEMA",
+    "held_plan",
+    "locate",
+    "open_decisions",
+    "statuses",
+    "statuses_plan",
+    "unreadable_by_deck",
+    "unreadable_rows",
+    "verdicts_plan",
+]
 
 #: a deck's verdict: it breaks a rule, the head judge must settle an entry first, or legal
 
@@ -100,10 +109,17 @@ def _held(open_decks: pl.Series, open_lists: pl.Series) -> tuple[pl.Expr, pl.Exp
 
 
 def _located_in(found: pl.LazyFrame, rows: pl.LazyFrame) -> pl.LazyFrame:
-    picked = rows.select("row", *(pl.col(c).alias(f"__{c}") for c in _LOCATION))
-    return found.join(picked, on="row", how="left", maintain_order="left").with_columns(
-        pl.coalesce(c, f"__{c}").alias(c) for c in _LOCATION).drop(
-        *(f"__{c}" for c in _LOCATION))
+    picked, filled, dropped = _LOCATED
+    return found.join(rows.select(picked), on="row", how="left",
+                      maintain_order="left").with_columns(filled).drop(dropped)
+
+
+#: the columns of :func:`_located_in`: the rows' location columns picked, the violations'
+#: filled from them, and the picked ones dropped (built once for every check)
+_LOCATED: tuple[list[pl.Expr], list[pl.Expr], list[str]] = (
+    [pl.col("row"), *(pl.col(c).alias(f"__{c}") for c in _LOCATION)],
+    [pl.coalesce(pl.col(c), pl.col(f"__{c}")).alias(c) for c in _LOCATION],
+    [f"__{c}" for c in _LOCATION])
 
 
 def statuses_plan(found: pl.LazyFrame, rows: pl.LazyFrame, registered: pl.LazyFrame | None,
@@ -117,6 +133,13 @@ def statuses_plan(found: pl.LazyFrame, rows: pl.LazyFrame, registered: pl.LazyFr
         located = pl.concat([_located_in(found.filter(~on_list), rows),
                              _located_in(found.filter(on_list), registered)])
     return located.with_columns(*_held(open_decks, open_lists))
+
+
+def held_plan(found: pl.LazyFrame, open_decks: pl.Series,
+              open_lists: pl.Series) -> pl.LazyFrame:
+    """The violations marked as in :func:`statuses_plan`, not located: all that
+    :func:`verdicts_plan` reads of them."""
+    return found.with_columns(*_held(open_decks, open_lists))
 
 
 def verdicts_plan(found: pl.LazyFrame, decks: pl.LazyFrame) -> pl.LazyFrame:

@@ -8,6 +8,7 @@ it once (:func:`card_attributes`) and gives it to every check of the same three.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Literal
 
@@ -31,6 +32,7 @@ __all__ = [
     "by_position",
     "card_attributes",
     "deck_by_card",
+    "deck_by_card_few",
     "deck_index",
     "deck_numbers",
     "deck_sizes",
@@ -411,12 +413,56 @@ def deck_sizes(index: pl.DataFrame, deck_cards: pl.LazyFrame,
         pl.when(pl.col("row").is_not_null()).then(sources).alias("source")).drop("row")
 
 
+#: the entry columns as a frame's schema, in order
+_ENTRY_SCHEMA = pl.Schema(ENTRY_SCHEMA)
+
+
 def entry_rows_few(frame: pl.DataFrame, label: str) -> pl.DataFrame:
     """:func:`entry_rows` of a few rows (a deck or a few): the same frame in one pass, its
-    entirely null columns left as they are (a few rows take little memory)."""
+    entirely null columns left as they are (a few rows take little memory); a frame of
+    exactly the entry columns, in order and of their types, as it is (no pass)."""
+    if frame.schema == _ENTRY_SCHEMA:
+        return frame
     problems = _type_problems(frame, label)
     if problems:
         raise InputError(problems)
     return frame.select(
         [pl.col(c).cast(t) if frame.schema.get(c) == pl.Null else pl.col(c)
          if c in frame.columns else pl.lit(None, t).alias(c) for c, t in ENTRY_SCHEMA.items()])
+
+
+def deck_by_card_few(rows: pl.LazyFrame) -> pl.LazyFrame:
+    """:func:`deck_by_card` of a few rows as one plan (no pass of its own), the same rows
+    and columns: each (deck, key) summed by a ``group_by``, then sorted by ``deck_key``."""
+    keyed, sums, shaped = _deck_by_card_few_exprs()
+    return rows.select(*keyed).group_by("deck_key").agg(*sums).sort("deck_key") \
+        .select(*shaped)
+
+
+@cache  # built once: the same expressions serve every check of a few decks
+def _deck_by_card_few_exprs() -> tuple[list[pl.Expr], list[pl.Expr], list[pl.Expr]]:
+    """The columns of :func:`deck_by_card_few`: the rows keyed, the sums per (deck, key),
+    and the table's columns in :func:`deck_by_card`'s order and types."""
+    deck_key = pl.col("deck").cast(pl.Int64) * _KEY_BITS + (pl.col("key") - UNRESOLVED_KEY)
+    keyed = [deck_key.alias("deck_key"), pl.col("deck"), pl.col("key"), pl.col("qty"),
+             pl.col("row"), pl.col("section").to_physical(),
+             pl.col("card_id").is_not_null().alias("known")]
+    in_section = {s: pl.col("section") == i for i, s in enumerate(SECTIONS)}
+    sums = [*[pl.col("qty").filter(in_section[s]).sum().cast(pl.Int32).alias(s)
+              for s in SECTIONS],
+            *[pl.col("row").filter(in_section[s]).min().alias(f"row_{s}") for s in SECTIONS],
+            pl.col("deck").first(), pl.col("key").first(),
+            pl.col("qty").sum().cast(pl.Int32).alias("total"), pl.col("row").min(),
+            pl.col("known").last()]
+    known = pl.col("known")
+    shaped = [
+        pl.col("deck_key"), *[pl.col(s) for s in SECTIONS],
+        *[pl.col(f"row_{s}") for s in SECTIONS], pl.col("deck"), pl.col("key"),
+        pl.col("total"), pl.col("row"),
+        pl.when(known).then(pl.lit("ok", _RESOLUTION))
+        .when(pl.col("key") == UNRESOLVED_KEY).then(pl.lit("unresolved", _RESOLUTION))
+        .otherwise(pl.lit("unknown", _RESOLUTION)).alias("status"),
+        pl.when(known).then(pl.col("key")).alias("card_id"),
+        pl.when(~known & (pl.col("key") != UNRESOLVED_KEY)).then(pl.col("key"))
+        .alias("passcode")]
+    return keyed, sums, shaped

@@ -5,7 +5,9 @@ head judge's decisions rather than violations (``DECISION``), whether its verdic
 whole deck or list and so waits while a decision is open (``COUNTS``), whether it compares a
 deck with its list card by card (``COMPARES``), the card-level
 conditions it needs (``card_flags``, evaluated once per card) and ``check(ctx)``: its failing
-rows and how to word them (``Found``, worded only when rows are found). Its docstring is the
+rows and how to word them (``Found``, worded only when rows are found). A module may also
+give ``could_find(fmt)``: a condition over deck-by-card rows that every row it could fail
+holds (a check of a few decks does not plan the rule when no row holds it). Its docstring is the
 user documentation (what it checks, the regulation it enforces, PASS and FAIL examples).
 """
 

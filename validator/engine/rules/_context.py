@@ -102,6 +102,9 @@ class Context:
     #: a check of a few decks: a rule keeps every step in its plan (nothing collected while
     #: planning), since the engine collects every rule's plan at once
     few: bool = False
+    #: no row of ``known`` is of a card whose name is shared with others (``folded``): as
+    #: known by the engine before planning the rules (False: not known)
+    none_folded: bool = False
 
     @property
     def known(self) -> pl.LazyFrame:
@@ -114,8 +117,14 @@ class Context:
     def named(self, frame: pl.LazyFrame, *columns: str) -> pl.LazyFrame:
         """Add the card's name in each language (``card``, ``card_ja``, ...) and other
         card-table columns to failing rows."""
-        return frame.join(self.attrs.select("card_id", "card", *LOCAL_CARD_COLUMNS, *columns),
-                          on="card_id", how="left")
+        return frame.join(self.attrs.select(_named_columns(columns)), on="card_id",
+                          how="left")
+
+
+@cache  # built once: the same expressions serve every check
+def _named_columns(columns: tuple[str, ...]) -> list[pl.Expr]:
+    """The card-table columns :meth:`Context.named` adds (with ``card_id``)."""
+    return [pl.col(c) for c in ("card_id", "card", *LOCAL_CARD_COLUMNS, *columns)]
 
 
 def could_fail(fmt: Format) -> pl.Expr:
@@ -145,6 +154,8 @@ def name_totals(ctx: Context) -> pl.LazyFrame:
     known = ctx.known
     single_columns, folded_sums, folded_columns = _name_total_exprs()
     single = known.filter(~pl.col("folded")).select(*single_columns)
+    if ctx.none_folded:
+        return single
     folded = (
         ctx.named(known.filter(pl.col("folded"))).sort("card")
         .group_by("deck", "name_id").agg(*folded_sums).select(*folded_columns)
@@ -290,21 +301,25 @@ class Found:
         failing, exprs = self._shaped(failing)
         return failing.select(exprs)
 
-    def plan(self, failing: pl.DataFrame) -> pl.LazyFrame:
-        """:meth:`rows` as a plan, to be collected with others at once."""
-        failing, exprs = self._shaped(failing)
+    def plan(self, failing: pl.DataFrame, *, particles: bool = True) -> pl.LazyFrame:
+        """:meth:`rows` as a plan, to be collected with others at once; without
+        ``particles``, the Korean messages keep their doubled particles, for the caller to
+        resolve (``korean_particles``, the same text) over the few rows collected."""
+        failing, exprs = self._shaped(failing, particles=particles)
         return failing.lazy().select(exprs)
 
-    def _shaped(self, failing: pl.DataFrame) -> tuple[pl.DataFrame, list[pl.Expr]]:
+    def _shaped(self, failing: pl.DataFrame, *, particles: bool = True) -> tuple[
+            pl.DataFrame, list[pl.Expr]]:
         """The failing rows (joined to their messages when worded once per distinct row) and
         the expressions of the violation rows' columns."""
         message = self.message if isinstance(self.message, pl.Expr | dict) \
             else self.message()
         said = message if isinstance(message, dict) else dict.fromkeys(LANGS, message)
-        korean = said["ko"]
-        for pattern, replacement in PARTICLES:
-            korean = korean.str.replace_all(pattern, replacement)
-        said = {**said, "ko": korean}
+        if particles:
+            korean = said["ko"]
+            for pattern, replacement in PARTICLES:
+                korean = korean.str.replace_all(pattern, replacement)
+            said = {**said, "ko": korean}
         messages = {"message": said["en"],
                     **{f"message_{lang}": said[lang] for lang in LOCAL_LANGS}}
         failing, messages = _worded_once(failing, messages)

@@ -101,6 +101,11 @@ _REASON_COLUMNS = ("rush", "listed", "pools", "unreleased", "source",
                    *(f"source_{lang}" for lang in LANGS if lang != "en"))
 
 
+def could_find(fmt: Format) -> pl.Expr:
+    """Over deck-by-card rows: the row could fail the rule (none: ``check`` finds nothing)."""
+    return (pl.col("status") == "ok") & pl.col("outside_pool")
+
+
 def check(ctx: Context) -> list[Found]:
     # the reason is worded over the failing rows only, not over every card
     failing = by_section(ctx.named(ctx.known.filter(pl.col("outside_pool")), *_REASON_COLUMNS))

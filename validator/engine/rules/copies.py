@@ -18,6 +18,7 @@ from functools import cache, partial
 
 import polars as pl
 
+from validator.cards.formats import Format
 from validator.engine.rules._context import (
     Card,
     Context,
@@ -34,6 +35,12 @@ DECISION = False
 COUNTS = True
 COMPARES = False
 card_flags = no_card_flags
+
+
+def could_find(fmt: Format) -> pl.Expr:
+    """Over deck-by-card rows: the row could fail the rule (none: ``check`` finds nothing);
+    the cards of a name shared with others are added up by name, so each of them could."""
+    return (pl.col("status") == "ok") & (pl.col("folded") | (pl.col("total") > fmt.copy_limit))
 
 
 def check(ctx: Context) -> list[Found]:

@@ -15,6 +15,7 @@ from functools import cache
 
 import polars as pl
 
+from validator.cards.formats import Format
 from validator.engine.rules._context import (
     LOCAL_LANGS,
     Card,
@@ -46,6 +47,11 @@ def _message() -> Said:
              section=section)),
         otherwise=say("{card} is Forbidden ({n} in the {section} deck)", card=Card(),
                       n=pl.col("qty"), section=section))
+
+
+def could_find(fmt: Format) -> pl.Expr:
+    """Over deck-by-card rows: the row could fail the rule (none: ``check`` finds nothing)."""
+    return (pl.col("status") == "ok") & (pl.col("limit") == 0)
 
 
 def check(ctx: Context) -> list[Found]:

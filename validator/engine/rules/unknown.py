@@ -16,6 +16,7 @@ from functools import cache
 
 import polars as pl
 
+from validator.cards.formats import Format
 from validator.engine.rules._context import (
     Context,
     Found,
@@ -38,6 +39,11 @@ card_flags = no_card_flags
 _KEPT = ("; its code gives the main and extra deck as one, and an unknown card is kept in "
          "the main deck")
 _STALE = "; card data dated {date} is older than list {list}: run `deckcheck data update`"
+
+
+def could_find(fmt: Format) -> pl.Expr:
+    """Over deck-by-card rows: the row could fail the rule (none: ``check`` finds nothing)."""
+    return pl.col("status") == "unknown"
 
 
 def check(ctx: Context) -> list[Found]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import polars as pl
 
+from validator.cards.formats import Format
 from validator.engine.rules._context import (
     Card,
     Context,
@@ -25,6 +26,12 @@ DECISION = False
 COUNTS = False
 COMPARES = False
 card_flags = no_card_flags
+
+
+def could_find(fmt: Format) -> pl.Expr:
+    """Over deck-by-card rows: the row could fail the rule (none: ``check`` finds nothing)."""
+    return (pl.col("status") == "ok") & (
+        (pl.col("is_extra") & (pl.col("main") > 0)) | (~pl.col("is_extra") & (pl.col("extra") > 0)))
 
 
 def check(ctx: Context) -> list[Found]:
