@@ -109,10 +109,14 @@ def test_a_few_entries_get_the_names_and_kinds_a_join_gives(
     assert_frame_equal(few, joined)
 
 
-def test_every_decks_lines_made_at_once_are_each_decks_own(ygojson_db: CardDB) -> None:
+@pytest.mark.parametrize("at_once", [None, 300])
+def test_every_decks_lines_made_at_once_are_each_decks_own(
+        ygojson_db: CardDB, monkeypatch: pytest.MonkeyPatch, at_once: int | None) -> None:
     """The lines of an event's lists made at once (resolved by a join, grouped in one pass)
     are, deck by deck, those of each list alone: every real deck, a name that names no
-    single card and a passcode no card has among them."""
+    single card and a passcode no card has among them; also when the decks are taken a
+    few at a time and their rows are interleaved (each deck whole in one part)."""
+    import validator.judging.judge as judge
     from tests.conftest import shared_path
     from validator.cards.formats import load_format
     from validator.inputs.decks.batch import read_deck_paths
@@ -136,7 +140,21 @@ def test_every_decks_lines_made_at_once_are_each_decks_own(ygojson_db: CardDB) -
         {"deck_id": "odd", "section": "main", "name": "Raigeki", "qty": 1, "line": 4}])
     entries = pl.concat([decks, odd.select(decks.columns).cast(decks.schema)])
     assert entries.height > _FEW  # the join's way, not the few entries' dict
+    resolved = judge._resolved
+    parts: list[int] = []
+
+    def counted(part: pl.DataFrame, *args: object) -> pl.DataFrame:
+        parts.append(part.height)
+        return resolved(part, *args)  # type: ignore[arg-type]
+
+    if at_once is not None:
+        monkeypatch.setattr(judge, "LINES_AT_ONCE", at_once)
+        entries = entries.sample(fraction=1.0, shuffle=True, seed=7)
+    monkeypatch.setattr(judge, "_resolved", counted)
     grouped = grouped_lines(entries, ygojson_db, fmt)
+    assert sum(parts) == entries.height
+    assert (len(parts) > 5) == (at_once is not None)
+    monkeypatch.setattr(judge, "_resolved", resolved)
     ids = entries["deck_id"].unique(maintain_order=True).to_list()
     assert len(ids) > 20
     for deck_id in ids:

@@ -122,11 +122,25 @@ def _grouped(resolved: pl.DataFrame) -> pl.DataFrame:
     )
 
 
+#: the most entries resolved together when many decks' lines are made: a bound on the
+#: memory the resolver's intermediate tables take at once
+LINES_AT_ONCE = 40_000
+
+
 def grouped_lines(entries: pl.DataFrame, cards: CardDB, fmt: Format) -> pl.DataFrame:
     """Many decks' entries resolved and grouped into lines at once (an event's lists or
     decks, made once): one row per deck, section and card; a deck's rows, given to
-    :func:`lines_of`, are its :func:`registered_lines`."""
-    return _grouped(_resolved(entries, cards, fmt))
+    :func:`lines_of`, are its :func:`registered_lines`. The decks are taken a part at a
+    time (every entry of a deck in the same part; entries are resolved row by row), so the
+    memory this takes stays small at any event's size."""
+    if entries.height <= LINES_AT_ONCE:
+        return _grouped(_resolved(entries, cards, fmt))
+    decks = entries.get_column("deck_id").unique(maintain_order=True)
+    per_part = max(1, decks.len() * LINES_AT_ONCE // entries.height)
+    parts = (entries.filter(pl.col("deck_id").is_in(
+        decks.slice(at, per_part).implode(), nulls_equal=True))
+        for at in range(0, decks.len(), per_part))
+    return pl.concat([_grouped(_resolved(part, cards, fmt)) for part in parts])
 
 
 def lines_of(grouped: pl.DataFrame | None, cards: CardDB, fmt: Format,
