@@ -447,6 +447,28 @@ def _passes(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return passes
 
 
+def _one_real_deck(cards: CardDB, *, with_list: bool, siding: bool,
+                   differs: bool) -> dict[str, object]:
+    """The arguments of a check of one real deck (its first count one more when
+    ``differs``), its card table checked twice already: what no deck changes is kept."""
+    from validator.engine.tables import card_attributes
+
+    banlist = read_banlist(shared_path("lflist", "0TCG.lflist.conf"))
+    fmt = load_format("advanced-tcg")
+    table = card_attributes(cards, banlist, fmt)
+    files = read_deck_paths([shared_path("decks", "windbot", "AI_Zoodiac.ydk")])
+    deck = files.entries.with_columns(
+        pl.when(pl.int_range(pl.len()) == 0).then(pl.col("qty") + 1)
+        .otherwise(pl.col("qty")).alias("qty")) if differs else files.entries
+    arguments: dict[str, object] = {
+        "entries": deck, "cards": cards, "fmt": fmt, "banlist": banlist,
+        "deck_ids": files.ids, "attributes": table, "siding": siding,
+        "registered": files.entries if with_list else None}
+    for _ in range(2):  # a card table's first checks prepare what later ones take from it
+        check(**arguments)  # type: ignore[arg-type]
+    return arguments
+
+
 #: the most polars passes of a check of one deck (alone, or against its list)
 FEW_PASSES = 4
 FEW_PASSES_WITH_LIST = 4
@@ -457,20 +479,8 @@ FEW_PASSES_WITH_LIST = 4
 def test_a_check_of_one_real_deck_takes_a_few_polars_passes(
         ygojson_db: CardDB, monkeypatch: pytest.MonkeyPatch, with_list: bool, siding: bool,
         differs: bool) -> None:
-    from validator.engine.tables import card_attributes
-
-    banlist = read_banlist(shared_path("lflist", "0TCG.lflist.conf"))
-    fmt = load_format("advanced-tcg")
-    table = card_attributes(ygojson_db, banlist, fmt)
-    files = read_deck_paths([shared_path("decks", "windbot", "AI_Zoodiac.ydk")])
-    deck = files.entries.with_columns(
-        pl.when(pl.int_range(pl.len()) == 0).then(pl.col("qty") + 1)
-        .otherwise(pl.col("qty")).alias("qty")) if differs else files.entries
-    arguments = {"entries": deck, "cards": ygojson_db, "fmt": fmt, "banlist": banlist,
-                 "deck_ids": files.ids, "attributes": table, "siding": siding,
-                 "registered": files.entries if with_list else None}
-    for _ in range(2):  # a card table's first checks prepare what later ones take from it
-        check(**arguments)  # type: ignore[arg-type]
+    arguments = _one_real_deck(ygojson_db, with_list=with_list, siding=siding,
+                               differs=differs)
     passes = _passes(monkeypatch)
     result = check(**arguments)  # type: ignore[arg-type]
     assert "FORBIDDEN_CARD" in codes(result)
@@ -510,20 +520,8 @@ FEW_EXPRESSIONS_WITH_LIST = 300
 def test_a_check_of_one_real_deck_builds_few_expressions(
         ygojson_db: CardDB, monkeypatch: pytest.MonkeyPatch, with_list: bool,
         siding: bool) -> None:
-    from validator.engine.tables import card_attributes
-
-    banlist = read_banlist(shared_path("lflist", "0TCG.lflist.conf"))
-    fmt = load_format("advanced-tcg")
-    table = card_attributes(ygojson_db, banlist, fmt)
-    files = read_deck_paths([shared_path("decks", "windbot", "AI_Zoodiac.ydk")])
-    deck = files.entries.with_columns(
-        pl.when(pl.int_range(pl.len()) == 0).then(pl.col("qty") + 1)
-        .otherwise(pl.col("qty")).alias("qty"))
-    arguments = {"entries": deck, "cards": ygojson_db, "fmt": fmt, "banlist": banlist,
-                 "deck_ids": files.ids, "attributes": table, "siding": siding,
-                 "registered": files.entries if with_list else None}
-    for _ in range(2):  # a card table's first checks prepare what later ones take from it
-        check(**arguments)  # type: ignore[arg-type]
+    arguments = _one_real_deck(ygojson_db, with_list=with_list, siding=siding,
+                               differs=True)
     built = _expressions(monkeypatch)
     result = check(**arguments)  # type: ignore[arg-type]
     assert ("LIST_MISMATCH" in codes(result)) == with_list
