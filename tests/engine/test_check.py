@@ -245,11 +245,12 @@ def test_a_long_list_of_cards_without_release_information_ends_in_no_words() -> 
 # -- a check of few decks looks only at the cards they hold -----------------------------------
 
 
-def _both_ways(monkeypatch: pytest.MonkeyPatch, **arguments: object) -> tuple[
-        CheckResult, CheckResult]:
-    """The check over the held cards only, and the same check over every card."""
+def _both_ways(monkeypatch: pytest.MonkeyPatch, limit: str = "FEW_DECKS",
+               **arguments: object) -> tuple[CheckResult, CheckResult]:
+    """The check of a few decks, and the same check with the engine's ``limit`` of a few
+    decks (``FEW_DECKS``: over the held cards only; ``FEW_ROWS``: planned whole) off."""
     few = check(**arguments)  # type: ignore[arg-type]
-    monkeypatch.setattr(engine_check, "FEW_DECKS", -1)
+    monkeypatch.setattr(engine_check, limit, -1)
     every = check(**arguments)  # type: ignore[arg-type]
     return few, every
 
@@ -530,15 +531,6 @@ def test_a_check_of_one_real_deck_builds_few_expressions(
     assert len(built) <= bound, len(built)
 
 
-def _few_and_many(monkeypatch: pytest.MonkeyPatch, **arguments: object) -> tuple[
-        CheckResult, CheckResult]:
-    """The check of a few decks planned whole, and the same check step by step."""
-    few = check(**arguments)  # type: ignore[arg-type]
-    monkeypatch.setattr(engine_check, "FEW_ROWS", -1)
-    many = check(**arguments)  # type: ignore[arg-type]
-    return few, many
-
-
 @pytest.mark.parametrize(("siding", "counted"), [(False, False), (True, False), (False, True)])
 def test_a_few_decks_planned_whole_get_the_verdicts_of_a_check_step_by_step(
         demo_db: CardDB, monkeypatch: pytest.MonkeyPatch, siding: bool, counted: bool) -> None:
@@ -558,12 +550,12 @@ def test_a_few_decks_planned_whole_get_the_verdicts_of_a_check_step_by_step(
     unread = unreadable_rows([Problem("list.csv", 4, "B4", "quantity 'x' is not a number",
                                       code="BAD_QUANTITY", deck_id=second, section="main",
                                       text="Pot of Greed")], True)
-    few, many = _few_and_many(monkeypatch, entries=decks, cards=demo_db, fmt=setup.fmt,
-                              banlist=setup.banlist,
-                              registered=event.registered.filter(
-                                  pl.int_range(pl.len()) % 9 != 4),  # lists a little off
-                              siding=siding, unreadable=unread, counted_from_list=counted,
-                              deck_ids=["nobody", first])
+    few, many = _both_ways(
+        monkeypatch, "FEW_ROWS", entries=decks, cards=demo_db, fmt=setup.fmt,
+        banlist=setup.banlist,
+        registered=event.registered.filter(pl.int_range(pl.len()) % 9 != 4),  # a little off
+        siding=siding, unreadable=unread, counted_from_list=counted,
+        deck_ids=["nobody", first])
     assert few.violations.height > 5
     assert {"LIST_MISMATCH", "UNRESOLVED_NAME", "UNREADABLE_ROW"} <= set(codes(few))
     assert "needs_decision" in few.decks["status"].cast(pl.Utf8).to_list()
@@ -578,11 +570,11 @@ def test_real_decks_planned_whole_get_the_verdicts_of_a_check_step_by_step(
     few_rows = engine_check.FEW_ROWS
     for registered in (None, listed):
         monkeypatch.setattr(engine_check, "FEW_ROWS", few_rows)
-        few, many = _few_and_many(monkeypatch, entries=files.entries, cards=ygojson_db,
-                                  fmt=load_format("advanced-tcg"),
-                                  banlist=read_banlist(shared_path("lflist",
-                                                                   "0TCG.lflist.conf")),
-                                  registered=registered, deck_ids=files.ids)
+        few, many = _both_ways(
+            monkeypatch, "FEW_ROWS", entries=files.entries, cards=ygojson_db,
+            fmt=load_format("advanced-tcg"),
+            banlist=read_banlist(shared_path("lflist", "0TCG.lflist.conf")),
+            registered=registered, deck_ids=files.ids)
         assert few.violations.height > 10
         _assert_same(few, many)
 
