@@ -135,6 +135,12 @@ def test_phone_width_pages_do_not_scroll_sideways(browser: object, tmp_path: Pat
             page.goto(server.url + path)
             _no_sideways_scroll(page)
             page.screenshot(path=str(OUT / f"phone-{name}.png"), full_page=True)
+        # the player's violations fit the screen: each address on a line of its own
+        widths = page.evaluate(
+            "[...document.querySelectorAll('.scroll')].filter(e => e.querySelector("
+            "'td.free small.where')).map(e => [e.scrollWidth, e.clientWidth])")
+        assert widths
+        assert all(scrolled <= shown for scrolled, shown in widths), widths
 
 
 def test_judge_counts_a_side_deck_swap_in_duel_two(browser: object, tmp_path: Path) -> None:
