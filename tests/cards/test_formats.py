@@ -132,3 +132,11 @@ def test_an_edited_shipped_format_is_validated_again(
     with pytest.raises(InputError) as info:
         load_format("speed")
     assert [(p.file, p.column) for p in info.value.problems] == [(str(path), "main_min")]
+
+
+def test_a_format_has_the_fields_of_the_model_that_validates_it() -> None:
+    """A validated format is kept as a plain class with its file model's fields, in order,
+    so no field a format file gives is dropped or left unvalidated."""
+    from validator.cards._format_file import FormatFile
+
+    assert Format._fields == tuple(FormatFile.model_fields)

@@ -191,3 +191,14 @@ def test_a_shipped_policy_from_the_cache_is_the_one_validated(
     assert all(isinstance(c, Citation) for c in cited)
     assert list(map(str, cited)) == list(map(str, validated.citations()))
     load_policy.cache_clear()
+
+
+@pytest.mark.parametrize("name", ["Texts", "PenaltyType", "Citation", "TypeRule",
+                                  "CodePolicy", "Policy"])
+def test_each_policy_class_has_the_fields_of_the_model_that_validates_it(name: str) -> None:
+    """A validated policy is kept as plain classes: each has its model's fields, in order, so
+    no field a policy file gives is dropped or left unvalidated."""
+    from validator.judging import _policy_file, penalties
+
+    model = getattr(_policy_file, name)
+    assert getattr(penalties, name)._fields == tuple(model.model_fields)
