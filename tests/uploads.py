@@ -28,7 +28,7 @@ def hostile_read(job: Job) -> Read:
         time.sleep(600)
         del held_too
     if job.data.startswith(b"KEEP"):
-        _KEPT.append(b"k" * (200 << 20))  # within the limit, and still held afterwards
+        _KEPT.append(b"k" * (160 << 20))  # within the limit (over half of it), still held after
     if job.data.startswith(b"KILLED"):
         os.kill(os.getpid(), signal.SIGKILL)  # as the system ends a process out of memory
     return read_upload(job)
