@@ -6,7 +6,9 @@ A file that takes longer than ``Limits.seconds`` stops the process; so does one 
 reading holds more than ``Limits.memory`` bytes (the server watches the process), and an
 allocation far beyond it fails (``RLIMIT_AS``) or ends the process. Either
 becomes one problem for that file (``UPLOAD_TOO_SLOW``, ``UPLOAD_TOO_BIG_IN_MEMORY``), and a
-new process reads the rest of the batch. The process is kept for the next batch.
+new process reads the rest of the batch. The process is kept for the next batch. Before it
+says it is ready, a new process reads one small upload of each kind (``WARM_JOBS``), so what
+a first read costs once is held from the start and never charged to a file.
 """
 
 from __future__ import annotations
