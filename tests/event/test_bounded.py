@@ -15,12 +15,14 @@ from validator.event.bounded import (
     Read,
     Reader,
     ReadFn,
+    _status,
     limit_record,
     read_upload,
     still_hit,
 )
 from validator.event.store import EventDB
 from validator.inputs.decks.batch import DeckFiles
+from validator.inputs.registrations.read import Registrations
 from validator.web.state import EventState
 
 #: small limits, so a file that hits one is told quickly
@@ -95,6 +97,27 @@ def test_a_process_left_holding_much_memory_is_not_kept_for_the_next_file() -> N
     assert ended  # but the process is not kept, so that the next file is not blamed either
     assert isinstance(again[0], DeckFiles)
     assert again[0].ids == ["b"]
+
+
+def test_a_first_file_is_not_charged_for_what_any_first_read_costs() -> None:
+    """Modules imported on first use and polars' first query (about 30 MB) are held before the
+    process is ready, so a first small file grows it by little more than a later one."""
+    root = Path(__file__).parents[2]
+    jobs = [_deck("first.ydk", next((root / "decks" / "tcg").glob("*.ydk")).read_bytes()),
+            Job("registrations", "rush-cup.csv", "rush-cup.csv",
+                (root / "sample_decklists" / "rush-cup.csv").read_bytes())]
+    reader = Reader(LIMITS)
+    try:
+        reader.start()
+        assert reader._process is not None
+        pid, ready = reader._process.pid, reader._resident
+        found = reader.read(jobs)
+        grown = _status("VmRSS", pid) - ready
+    finally:
+        reader.close()
+    assert [type(r) for r in found] == [DeckFiles, Registrations]
+    assert ready > 0
+    assert grown < 16 << 20, f"a first deck and list grew the reading process by {grown >> 20} MiB"
 
 
 def _state(db: Path, read: ReadFn = hostile_read) -> EventState:
