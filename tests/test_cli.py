@@ -881,7 +881,9 @@ HEAVY = ("babel", "openpyxl", "rich", "numpy", "jinja2", "fastapi", "starlette",
          "pydantic", "pydantic_core", "tomllib", "validator.cards._format_file",
          "validator.judging._policy_file", "validator.engine._nicknames",
          # the list file is an lflist.conf, no table: neither the sheet reader nor the lexicon
-         "validator.files.tabular", "validator.text.lexicon", "validator.judging.decisions")
+         "validator.files.tabular", "validator.text.lexicon", "validator.judging.decisions",
+         # the names of a workbook's sheets
+         "html")
 _PROBE = """
 import json, sys
 from validator.cli import main
