@@ -56,6 +56,8 @@ def _escaped_values(values: pl.Series) -> pl.Series:
     distinct value escaped once: a report's codes, card names, messages and files repeat."""
     strings = values.cast(pl.Utf8)
     distinct = strings.drop_nulls().unique()
+    if distinct.len() * 4 > strings.len():  # few repeat: each row's escaped
+        return strings.to_frame("v").select(_escaped(pl.col("v"))).to_series()
     texts = distinct.to_frame("v").select(_escaped(pl.col("v"))).to_series()
     return strings.replace_strict(distinct, texts, default=None,
                                   return_dtype=pl.Utf8).fill_null("null")
@@ -64,15 +66,19 @@ def _escaped_values(values: pl.Series) -> pl.Series:
 #: a field of fewer distinct values than a tenth of the rows is written with its repeating
 #: neighbours: once per distinct combination of their values, not once per row
 _REPEATING = 10
+#: how many rows (the first) tell whether a field repeats
+_SAMPLE = 4096
 
 
 def _field_runs(frame: pl.DataFrame, fields: tuple[str, ...]) -> list[tuple[
         tuple[str, ...], bool]]:
-    """``fields`` in runs of neighbours, each with whether it repeats: the repeating fields
-    (``_REPEATING``) beside each other in one run, each other field alone."""
+    """``fields`` in runs of neighbours, each with whether it repeats in the first rows
+    (``_SAMPLE``): the repeating fields (``_REPEATING``) beside each other in one run, each
+    other field alone. (Only the time taken depends on the runs, never the text.)"""
     runs: list[tuple[list[str], bool]] = []
+    sample = frame.head(_SAMPLE)
     for field in fields:
-        repeats = frame[field].n_unique() * _REPEATING <= frame.height
+        repeats = sample[field].n_unique() * _REPEATING <= sample.height
         if repeats and runs and runs[-1][1]:
             runs[-1][0].append(field)
         else:
