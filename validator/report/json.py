@@ -7,6 +7,8 @@ judgement (violations, penalty, status, remedies, head judge's codes, fuzzy read
 summary, the status counts and the warnings. Violations and verdicts are written from the
 model's tables by polars (``violations_by_deck``), a few pieces of decks side by side, the
 rest by ``orjson``: the bytes are those of ``json.dumps(..., ensure_ascii=False, indent=2)``.
+What repeats is written once: each distinct verdict, each distinct combination of a run of
+repeating violation fields (code, card, message, ...), each distinct file name.
 """
 
 from __future__ import annotations
