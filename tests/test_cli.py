@@ -881,7 +881,9 @@ HEAVY = ("babel", "openpyxl", "rich", "numpy", "jinja2", "fastapi", "starlette",
          "pydantic", "pydantic_core", "tomllib", "validator.cards._format_file",
          "validator.judging._policy_file", "validator.engine._nicknames",
          # the list file is an lflist.conf, no table: neither the sheet reader nor the lexicon
-         "validator.files.tabular", "validator.text.lexicon", "validator.judging.decisions")
+         "validator.files.tabular", "validator.text.lexicon", "validator.judging.decisions",
+         # the names of a workbook's sheets
+         "html")
 _PROBE = """
 import json, sys
 from validator.cli import main
@@ -919,6 +921,28 @@ def test_a_plain_check_of_one_deck_imports_no_heavy_module(tmp_path: Path,
     if options[:1] == ["--json"]:
         assert json.loads((tmp_path / "report.json").read_text())["decks"][0]["deck_id"] == \
             deck.stem
+
+
+def test_the_report_printed_to_a_pipe_is_the_text_in_the_streams_encoding(
+        tmp_path: Path) -> None:
+    # UTF-8 goes out as polars joined it; another encoding is written by the stream
+    decks = sorted((ROOT / "decks" / "tcg").glob("*.ydk"))[:3]
+
+    def printed(encoding: str) -> list[str]:
+        env = {**os.environ, "PYTHONIOENCODING": encoding}
+        done = subprocess.run([sys.executable, "-c", _PROBE, "check", *map(str, decks),
+                               "--cards", "demo", "--all", "--lang", "ja"], capture_output=True,
+                              cwd=tmp_path, env=env, check=False)
+        lines = done.stdout.decode(encoding).splitlines()
+        assert json.loads(lines[-1])["status"] in (0, 1), done.stderr
+        assert "rich" not in json.loads(lines[-1])["modules"]  # a pipe: plain text
+        return lines[:-1]
+
+    plain = printed("utf-8")
+    assert [line.split()[0] for line in plain[4:] if line and not line[0].isspace()] == \
+        [deck.stem for deck in decks]
+    assert not plain[2].isascii()  # in Japanese
+    assert printed("utf-16") == plain
 
 
 def test_the_program_ends_with_its_output_flushed_and_its_exit_status(tmp_path: Path) -> None:

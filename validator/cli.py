@@ -12,6 +12,7 @@ import gc
 # check, and of the imports), so it runs rarely from the first import on
 gc.set_threshold(100_000, 50, 100)
 
+import codecs
 import functools
 import os
 import re
@@ -406,6 +407,18 @@ def _write_json(pieces: Iterable[bytes], target: str) -> None:
             stream.writelines(pieces)
 
 
+def _write_utf8(text: bytes) -> None:
+    """UTF-8 text to standard output: its bytes as they are where the stream writes UTF-8
+    (no Python string of them), else decoded and written by the stream."""
+    encoding = getattr(sys.stdout, "encoding", None) or ""
+    if encoding and hasattr(sys.stdout, "buffer") and codecs.lookup(encoding).name == "utf-8":
+        sys.stdout.flush()
+        sys.stdout.buffer.write(text)
+        sys.stdout.buffer.flush()
+    else:
+        sys.stdout.write(text.decode())
+
+
 def _policy(regulation: str | None, rush: bool) -> Policy:
     from validator.judging.penalties import default_regulation, load_policy
 
@@ -517,9 +530,9 @@ def check_command(decks: tuple[Path, ...], cards_spec: str | None, banlist_spec:
            "warnings (see the JSON report)")
     if report is not None and shown:
         if _plain(out, sys.stdout):
-            from validator.report.text import report_text
+            from validator.report.text import report_bytes
 
-            sys.stdout.write(report_text(report, every_deck=every_deck))
+            _write_utf8(report_bytes(report, every_deck=every_deck))
         else:
             from validator.report.text import print_text
 

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from tests.deckbuild import FORBIDDEN, FUZZY, LEGAL, NO_LIST, SHORT, UNSETTLED
 from tests.report.conftest import deck_of
+from validator.cards.db import CardDB
 from validator.report import json as json_report
 from validator.report.json import (
     VIOLATION_FIELDS,
@@ -33,9 +34,17 @@ _ROW = st.tuples(st.integers(min_value=0, max_value=3), _TEXT, _INT,
                  st.one_of(st.none(), st.booleans()), st.sampled_from([None, "main", "side"]))
 
 
+@pytest.mark.parametrize("repeating", [1, 3, 10**9])  # every field, some, none in runs
 @settings(max_examples=200, deadline=None)
 @given(st.lists(_ROW, max_size=12))
-def test_violation_text_is_what_json_dumps_writes(rows: list[tuple[object, ...]]) -> None:
+def test_violation_text_is_what_json_dumps_writes(repeating: int,
+                                                  rows: list[tuple[object, ...]]) -> None:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(json_report, "_REPEATING", repeating)
+        _violation_text_is_what_json_dumps_writes(rows)
+
+
+def _violation_text_is_what_json_dumps_writes(rows: list[tuple[object, ...]]) -> None:
     frame = pl.DataFrame(rows, schema={"deck": pl.UInt32, "message": pl.Utf8,
                                        "count": pl.Int64, "held": pl.Boolean,
                                        "section": pl.Enum(["main", "extra", "side"])},
@@ -52,6 +61,23 @@ def test_violation_text_is_what_json_dumps_writes(rows: list[tuple[object, ...]]
                        for deck, found in expected.items()]}
     assert json_bytes(payload) == (json.dumps(plain, ensure_ascii=False, indent=2)
                                    + "\n").encode()
+
+
+#: every character below U+0020, the ones json.dumps leaves as they are, quotes, backslashes
+_AWKWARD = ["".join(map(chr, range(32))), "\x7f\u2028\u2029\ufeff", '"\\"', "\\u0041",
+            "é★☆β'\"", "", " "]
+
+
+@pytest.mark.parametrize("copies", [1, 5])  # each row escaped; each distinct value once
+def test_each_distinct_string_is_escaped_as_json_dumps_does(real_db: CardDB,
+                                                            copies: int) -> None:
+    """Every name of every real card in every language, and awkward characters, beside
+    nulls: each text what json.dumps writes."""
+    names = real_db.names["name"].unique().to_list()
+    values = [*names, *_AWKWARD, None, *names[:50], *_AWKWARD, None] * copies
+    texts = json_report._escaped_values(pl.Series(values, dtype=pl.Utf8)).to_list()
+    assert len(names) > 10_000
+    assert texts == [json.dumps(v, ensure_ascii=False) for v in values]
 
 
 def test_json_bytes_is_json_dumps_for_report_values() -> None:

@@ -20,7 +20,13 @@ from validator.engine.check import check
 from validator.inputs.decks.batch import read_deck_paths
 from validator.judging.penalties import Policy, load_policy
 from validator.report.model import Report, judged_check
-from validator.report.text import header_lines, print_text, report_text, text_lines
+from validator.report.text import (
+    header_lines,
+    print_text,
+    report_bytes,
+    report_text,
+    text_lines,
+)
 from validator.vocab import Lang
 
 
@@ -110,6 +116,7 @@ def test_the_report_text_is_the_lines_each_ended(judged: Report, every_deck: boo
     lines = text_lines(report, every_deck=every_deck)
     assert len(lines) > 10
     assert report_text(report, every_deck=every_deck) == "\n".join(lines) + "\n"
+    assert report_bytes(report, every_deck=every_deck) == ("\n".join(lines) + "\n").encode()
 
 
 def test_the_report_text_of_an_all_legal_check_has_no_blocks(judged: Report) -> None:

@@ -11,7 +11,6 @@ billion cells). XLSX content is parsed by calamine, whose XML reader expands no 
 
 from __future__ import annotations
 
-import html
 import io
 import re
 import zipfile
@@ -203,6 +202,8 @@ def _sheet_names(archive: zipfile.ZipFile) -> dict[str, str]:
         rels = archive.read("xl/_rels/workbook.xml.rels")
     except KeyError:
         return {}
+    import html  # workbooks only: a folder of deck files never needs it
+
     def attributes(tag: bytes) -> dict[str, str]:
         return {k.decode(): html.unescape(v.decode("utf-8", "replace"))
                 for k, v in _ATTR.findall(tag)}

@@ -7,6 +7,8 @@ judgement (violations, penalty, status, remedies, head judge's codes, fuzzy read
 summary, the status counts and the warnings. Violations and verdicts are written from the
 model's tables by polars (``violations_by_deck``), a few pieces of decks side by side, the
 rest by ``orjson``: the bytes are those of ``json.dumps(..., ensure_ascii=False, indent=2)``.
+What repeats is written once: each distinct verdict, each distinct combination of a run of
+repeating violation fields (code, card, message, ...), each distinct file name.
 """
 
 from __future__ import annotations
@@ -51,6 +53,75 @@ def _escaped(value: pl.Expr) -> pl.Expr:
         .str.slice(5).str.head(-1)
 
 
+def _escaped_values(values: pl.Series) -> pl.Series:
+    """A column of strings as JSON texts (null: ``null``), as ``_escaped`` writes them, each
+    distinct value escaped once: a report's codes, card names, messages and files repeat."""
+    strings = values.cast(pl.Utf8)
+    distinct = strings.drop_nulls().unique()
+    if distinct.len() * 4 > strings.len():  # few repeat: each row's escaped
+        return strings.to_frame("v").select(_escaped(pl.col("v"))).to_series()
+    texts = distinct.to_frame("v").select(_escaped(pl.col("v"))).to_series()
+    return strings.replace_strict(distinct, texts, default=None,
+                                  return_dtype=pl.Utf8).fill_null("null")
+
+
+#: a field of fewer distinct values than a tenth of the rows is written with its repeating
+#: neighbours: once per distinct combination of their values, not once per row
+_REPEATING = 10
+#: how many rows (the first) tell whether a field repeats
+_SAMPLE = 4096
+
+
+def _field_runs(frame: pl.DataFrame, fields: tuple[str, ...]) -> list[tuple[
+        tuple[str, ...], bool]]:
+    """``fields`` in runs of neighbours, each with whether it repeats in the first rows
+    (``_SAMPLE``): the repeating fields (``_REPEATING``) beside each other in one run, each
+    other field alone. (Only the time taken depends on the runs, never the text.)"""
+    runs: list[tuple[list[str], bool]] = []
+    sample = frame.head(_SAMPLE)
+    for field in fields:
+        repeats = sample[field].n_unique() * _REPEATING <= sample.height
+        if repeats and runs and runs[-1][1]:
+            runs[-1][0].append(field)
+        else:
+            runs.append(([field], repeats))
+    return [(tuple(run), repeats) for run, repeats in runs]
+
+
+def _columns_object(frame: pl.DataFrame, fields: tuple[str, ...], depth: int) -> tuple[
+        pl.DataFrame, pl.Expr]:
+    """An object at ``depth`` per row of ``frame``, its ``fields`` as JSON text (as
+    ``_object_text`` writes it). A run of repeating fields (``_field_runs``) is written once
+    per distinct combination of its values, the row's text picked by a number added to
+    ``frame`` (``json_run_N``); a string field of its own has each distinct value escaped
+    once (``_escaped_values``)."""
+    parts: list[pl.Expr] = []
+    added: list[pl.Series] = []
+    at = 0
+    for number, (run, repeats) in enumerate(_field_runs(frame, fields)):
+        keys = [pl.lit(("{" if at + i == 0 else ",") + "\n" + _pad(depth + 1)
+                       + orjson.dumps(field).decode() + ": ") for i, field in enumerate(run)]
+        at += len(run)
+        if not repeats:
+            dtype = frame.schema[run[0]]
+            if dtype in (pl.Utf8, pl.Categorical) or isinstance(dtype, pl.Enum):
+                added.append(_escaped_values(frame[run[0]]).alias(f"json_run_{number}"))
+                parts += [keys[0], pl.col(f"json_run_{number}")]
+            else:
+                parts += [keys[0], _json_text(run[0], dtype, depth + 1)]
+            continue
+        distinct = frame.select(run).unique(maintain_order=True).with_row_index(
+            f"json_run_{number}")
+        texts = distinct.select(pl.concat_str([
+            part for key, field in zip(keys, run, strict=True)
+            for part in (key, _json_text(field, frame.schema[field], depth + 1))]))
+        added.append(frame.select(run).join(distinct, on=list(run), how="left",
+                                            nulls_equal=True, maintain_order="left")
+                     [f"json_run_{number}"])
+        parts.append(pl.lit(texts.to_series()).gather(pl.col(f"json_run_{number}")))
+    return frame.with_columns(added), pl.concat_str([*parts, pl.lit("\n" + _pad(depth) + "}")])
+
+
 def _strings_text(value: pl.Expr, depth: int) -> pl.Expr:
     """A list of strings as JSON text for a value at ``depth`` (its items one deeper)."""
     inner = "\n" + _pad(depth + 1)
@@ -85,24 +156,18 @@ def _object_text(fields: list[tuple[str, pl.Expr]], depth: int) -> pl.Expr:
     return pl.concat_str([*parts, pl.lit("\n" + _pad(depth) + "}")])
 
 
-def _violation_texts(violations: pl.LazyFrame, schema: pl.Schema, fields: tuple[str, ...],
-                     depth: int) -> pl.LazyFrame:
-    """Per deck, its violations as one JSON array (see ``violations_by_deck``)."""
-    item = pl.concat_str([pl.lit(_pad(depth)), _object_text(
-        [(f, _json_text(f, schema[f], depth + 1)) for f in fields], depth)])
-    return violations.select("deck", item.alias("text")).group_by(
-        "deck", maintain_order=True).agg(pl.col("text").str.join(",\n")).select(
-        "deck", pl.concat_str([pl.lit("[\n"), pl.col("text"),
-                               pl.lit("\n" + _pad(depth - 1) + "]")]).alias("violations"))
-
-
 def violations_by_deck(violations: pl.DataFrame, fields: tuple[str, ...],
                        depth: int = 4) -> pl.DataFrame:
     """``deck`` and ``violations``: each deck's violations as one JSON array, written from
     the table by polars (no Python object per violation), its objects at ``depth`` of the
     report: the text ``json.dumps(..., indent=2)`` would write there."""
-    return _violation_texts(violations.lazy(), violations.schema, fields, depth).collect(
-        engine=ENGINE)
+    framed, written = _columns_object(violations, fields, depth)
+    item = pl.concat_str([pl.lit(_pad(depth)), written])
+    return framed.lazy().select("deck", item.alias("text")).group_by(
+        "deck", maintain_order=True).agg(pl.col("text").str.join(",\n")).select(
+        "deck", pl.concat_str([pl.lit("[\n"), pl.col("text"),
+                               pl.lit("\n" + _pad(depth - 1) + "]")]).alias("violations")
+    ).collect(engine=ENGINE)
 
 
 #: where each deck's (player's) object sits in a report: in its array, at this depth
@@ -122,6 +187,18 @@ def _verdict_texts(table: pl.LazyFrame) -> pl.LazyFrame:
     return table.select("deck", penalty.alias("penalty"),
                         _strings_text(pl.col("remedies"), depth).alias("remedies"),
                         _strings_text(pl.col("head_judge"), depth).alias("head_judge"))
+
+
+def _distinct_verdict_texts(verdicts: pl.DataFrame) -> pl.DataFrame:
+    """``_verdict_texts`` of every deck, each distinct verdict written once (most decks
+    share theirs with many others)."""
+    keys = [c for c in verdicts.columns if c != "deck"]
+    distinct = verdicts.select(keys).unique(maintain_order=True).with_row_index("json_verdict")
+    texts = _verdict_texts(distinct.rename({"json_verdict": "deck"}).lazy()).collect(
+        engine=ENGINE)
+    which = verdicts.join(distinct, on=keys, how="left", nulls_equal=True,
+                          maintain_order="left")["json_verdict"]
+    return texts.select(pl.all().gather(which)).with_columns(verdicts["deck"])
 
 
 def _python_texts(by_key: dict[str, list[dict[str, Any]]], column: str,
@@ -185,14 +262,12 @@ def _items(table: pl.DataFrame, fields: list[tuple[str, pl.Expr]], violations: p
     position = table.select("deck", pl.int_range(pl.len(), dtype=pl.UInt32).alias("json_pos")) \
         .drop_nulls("deck")
     # the verdicts' texts are short: written for all decks at once
-    verdict_texts = _by_position(_verdict_texts(verdict_table.lazy()).collect(engine=ENGINE),
-                                 position).select("json_pos", pl.exclude("deck", "json_pos")
-                                                  .name.prefix("json_"))
-    placed = _by_position(violations, position)
+    verdict_texts = _by_position(_distinct_verdict_texts(verdict_table), position).select(
+        "json_pos", pl.exclude("deck", "json_pos").name.prefix("json_"))
     inner = _ITEM_DEPTH + 2
-    item = pl.concat_str([pl.lit(_pad(inner)), _object_text(
-        [(f, _json_text(f, violations.schema[f], inner + 1)) for f in violation_fields],
-        inner)])
+    placed, written = _columns_object(_by_position(violations, position), violation_fields,
+                                      inner)
+    item = pl.concat_str([pl.lit(_pad(inner)), written])
     fields = [(key, pl.col("json_violations_open") if key == "violations" else text)
               for key, text in fields]
     head, tail = _split_object(fields, _ITEM_DEPTH, "violations")

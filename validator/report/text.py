@@ -17,8 +17,8 @@ from validator.vocab import Lang
 if TYPE_CHECKING:  # a report printed to a pipe never imports rich
     from rich.console import Console
 
-__all__ = ["header_lines", "print_text", "problem_line", "problem_lines", "report_text",
-           "text_lines"]
+__all__ = ["header_lines", "print_text", "problem_line", "problem_lines", "report_bytes",
+           "report_text", "text_lines"]
 
 
 #: a listing of more decks than this ends with the counts again
@@ -172,16 +172,21 @@ def text_lines(report: Report, *, every_deck: bool = False) -> list[str]:
     return out if again is None else [*out, again]
 
 
-def report_text(report: Report, *, every_deck: bool = False) -> str:
-    """:func:`text_lines` as the text written, each line ended: the decks' blocks joined by
-    polars (10,000 decks are one string, never a Python string per line)."""
+def report_bytes(report: Report, *, every_deck: bool = False) -> bytes:
+    """:func:`report_text` as UTF-8: the decks' blocks joined by polars straight into bytes
+    (10,000 decks are one buffer, never a Python string per line nor one for the whole)."""
     out, lines, again = _parts(report, every_deck)
-    parts = ["\n".join(out)]
+    parts = ["\n".join(out).encode()]
     if lines.len():
-        parts.append(lines.str.join("\n").item())
+        parts.append(lines.str.join("\n").cast(pl.Binary).item())
     if again is not None:
-        parts.append(again)
-    return "\n".join(parts) + "\n"
+        parts.append(again.encode())
+    return b"\n".join(parts) + b"\n"
+
+
+def report_text(report: Report, *, every_deck: bool = False) -> str:
+    """:func:`text_lines` as the text written, each line ended."""
+    return report_bytes(report, every_deck=every_deck).decode()
 
 
 def print_text(report: Report, console: Console, *, every_deck: bool = False) -> None:

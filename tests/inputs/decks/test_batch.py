@@ -15,6 +15,7 @@ from validator.inputs.decks.batch import (
     read_deck_file,
     read_deck_paths,
     read_deck_uploads,
+    ydk_parts,
 )
 from validator.inputs.decks.sources import Source
 from validator.inputs.decks.ydk import to_ydke
@@ -65,6 +66,21 @@ def test_each_kind_is_parsed_and_every_readable_deck_is_listed_in_source_order()
         *[("g", "main", 14558127, None, 1, "pasted links", None)] * 2,
         ("g", "side", 55144522, None, 1, "pasted links", None)], key=str)
     assert read.labels == {s.deck_id: s.label for s in SOURCES}
+
+
+@pytest.mark.parametrize("sources", [SOURCES, [s for s in SOURCES if _kind(s) == "ydk"],
+                                     SOURCES[::-1]])
+def test_sources_parsed_as_they_are_taken_are_read_as_parsed_after(
+        sources: list[Source]) -> None:
+    parts, take = ydk_parts()
+    for source in sources:
+        take(source)
+    assert parts.kinds == [_kind(s) for s in sources]
+    taken, after = parse_sources(sources, [], parts), parse_sources(sources, [])
+    assert taken.ids == after.ids == [s.deck_id for s in sources if s.deck_id != "e"]
+    assert taken.entries.equals(after.entries)
+    assert taken.problems == after.problems
+    assert taken.entries.height > 0
 
 
 def test_a_line_that_cannot_be_read_is_a_problem_of_its_deck() -> None:

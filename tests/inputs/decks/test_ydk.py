@@ -166,3 +166,55 @@ def test_text_with_a_lone_surrogate_is_reported_not_crashed_on() -> None:
     entries, problems = ydk_table(["a", "b"], ["a", "b"], ["#main\n1\n", "#main\n\ud800\n2\n"])
     assert entries.select("deck_id", "passcode").rows() == [("a", 1)]
     assert [(p.file, p.code) for p in problems] == [("b", "NOT_UTF8")]
+
+
+#: pieces of lines: passcodes bare and with spaces or a CR around them, a "+", too many
+#: digits, headers, comments, blank and bad lines
+_PIECES = ["1", "22", "4294967295", "4294967296", "00000000001", "+5", " 7 ", "\t8", "7\u3000",
+           "#main", "#EXTRA", "!side", "#created by x", "#", "", " ", "x", "１２", "-3", "\ufeff"]
+_BREAKS = ["\n", "\r\n", "\r"]
+_FILE = st.lists(st.tuples(st.lists(st.sampled_from(_PIECES), min_size=1, max_size=2)
+                           .map("".join), st.sampled_from(_BREAKS)), max_size=12)
+
+
+#: one entry read: section, passcode, copies, line
+_Entry = tuple[str, int, int, int]
+
+
+def _read_as_plain_python(text: str, file: str) -> tuple[list[_Entry],
+                                                         list[tuple[str, int, str]]]:
+    """A YDK file read line by line: its entries, and its bad lines (file, line, code)."""
+    headers = {"#main": "main", "#extra": "extra", "!side": "side"}
+    lines = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    section = "main"
+    entries: list[_Entry] = []
+    bad: list[tuple[str, int, str]] = []
+    for number, line in enumerate(lines, start=1):
+        typed = line.strip()
+        if typed.isascii() and typed.isdigit() and len(typed) <= 10 and int(typed) < 2**32:
+            last = entries[-1] if entries else None
+            if last is not None and last[:2] == (section, int(typed)):
+                entries[-1] = (section, int(typed), last[2] + 1, last[3])
+            else:
+                entries.append((section, int(typed), 1, number))
+        elif typed.startswith(("#", "!")):
+            section = headers.get(typed.lower(), section)
+        elif typed:
+            bad.append((file, number, "BAD_PASSCODE"))
+    return entries, bad
+
+
+@given(st.lists(_FILE, min_size=1, max_size=6))
+def test_many_files_read_together_are_each_file_read_line_by_line(
+        files: list[list[tuple[str, str]]]) -> None:
+    texts = ["".join(line + end for line, end in lines) for lines in files]
+    names = [f"d{i}.ydk" for i in range(len(texts))]
+    entries, problems = ydk_table(names, [n[:-4] for n in names], list(texts))
+    expected: list[tuple[object, ...]] = []
+    bad: list[tuple[str, int, str]] = []
+    for name, text in zip(names, texts, strict=True):
+        found, wrong = _read_as_plain_python(text, name)
+        expected += [(name, *entry) for entry in found]
+        bad += wrong
+    assert entries.select("file", "section", "passcode", "qty", "line").rows() == expected
+    assert [(p.file, p.line, p.code) for p in problems] == bad

@@ -65,11 +65,15 @@ def _kind(source: Source) -> str:
 
 
 def ydk_parts() -> tuple[YdkParts, Callable[[Source], None]]:
-    """YDK files parsed as they are read: the parts, and what takes each source."""
+    """YDK files parsed as they are read: the parts, and what takes each source (its kind
+    kept in ``parts.kinds``, in the order taken)."""
     parts = YdkParts()
+    kinds = parts.kinds
 
     def take(source: Source) -> None:
-        if _kind(source) == "ydk":
+        kind = _kind(source)
+        kinds.append(kind)
+        if kind == "ydk":
             parts.add(source.label, source.deck_id, source.data)
 
     return parts, take
@@ -83,8 +87,10 @@ def parse_sources(sources: list[Source], problems: list[Problem],
     frames: list[pl.DataFrame] = []
     read: list[str] = []
     by_kind: dict[str, list[Source]] = {"ydk": [], "ydke": [], "code": [], "text": []}
-    for source in sources:
-        by_kind[_kind(source)].append(source)
+    kinds = ydk.kinds if ydk is not None and len(ydk.kinds) == len(sources) else map(
+        _kind, sources)
+    for source, kind in zip(sources, kinds, strict=True):
+        by_kind[kind].append(source)
     ydk_sources = by_kind["ydk"]
     if ydk_sources:
         entries, found = ydk.finish() if ydk is not None else ydk_table(
@@ -137,8 +143,11 @@ def parse_sources(sources: list[Source], problems: list[Problem],
         read.append(source.deck_id)
     if rows:
         frames.append(entries_frame(rows))
-    order = {s.deck_id: i for i, s in enumerate(sources)}
-    ids = sorted(read, key=order.__getitem__)
+    if len(by_kind["ydk"]) == len(sources):  # YDK files only: read in their order
+        ids = read
+    else:
+        order = {s.deck_id: i for i, s in enumerate(sources)}
+        ids = sorted(read, key=order.__getitem__)
     entries = pl.concat([conform(f) for f in frames]) if frames else entries_frame()
     return DeckFiles(entries, capped(problems), ids, {s.deck_id: s.label for s in sources})
 

@@ -83,6 +83,7 @@ class YdkParts:
         self._datas: list[bytes | str] = []
         self._pool: ThreadPoolExecutor | None = None
         self._parts: list[Future[Parsed]] = []
+        self.kinds: list[str] = []  # what kind each source given to ``ydk_parts`` was
 
     def add(self, label: str, deck_id: str, data: bytes | str) -> None:
         self._labels.append(label)
