@@ -291,14 +291,15 @@ def deck_by_card(rows: pl.LazyFrame) -> pl.LazyFrame:
         (deck_key * 4 + section).alias("order"), deck_key.alias("deck_key"), "deck", "key",
         "qty", "row", pl.col("section").to_physical(),
         pl.col("card_id").is_not_null().alias("known"), *carried).collect(engine=ENGINE)
-    ordered = given.select("order", pl.int_range(pl.len(), dtype=pl.UInt32).alias("at")).sort(
-        "order", maintain_order=True)
-    order, sorted_key = ordered["at"], ordered["order"] // 4
+    order = _stable_order(given["order"])
+    sorted_key = given["order"].gather(order) // 4
     keys = sorted_key.to_frame("deck_key").select(
         pl.col("deck_key").ne_missing(pl.col("deck_key").shift(1)).alias("first"),
         pl.col("deck_key").ne_missing(pl.col("deck_key").shift(-1)).alias("last"))
     ends = order.filter(keys["last"])  # each run's last row
-    table = given.drop("order")[ends]
+    # in one chunk first: a gather from the chunks of a collect is several times slower
+    given = given.drop("order").rechunk()
+    table = given[ends]
     in_section = {s: pl.col("section") == i for i, s in enumerate(SECTIONS)}
     table = table.select(
         "deck_key", *[pl.when(in_section[s]).then(pl.col("qty")).otherwise(0).alias(s)
@@ -327,6 +328,16 @@ def deck_by_card(rows: pl.LazyFrame) -> pl.LazyFrame:
         pl.when(~pl.col("known") & (pl.col("key") != UNRESOLVED_KEY)).then(pl.col("key"))
         .alias("passcode"),
     ).drop("known")
+
+
+def _stable_order(numbers: pl.Series) -> pl.Series:
+    """The positions of ``numbers`` in ascending order, equal numbers in the order they come
+    (a stable sort): numpy's stable sort of one column, more than twice as fast as
+    polars' on millions of rows."""
+    import numpy as np  # only a check of many decks needs it
+
+    return pl.Series(numbers.name, np.argsort(numbers.rechunk().to_numpy(), kind="stable")
+                     ).cast(pl.UInt32)
 
 
 def with_cards(frame: pl.DataFrame, cards: pl.DataFrame) -> pl.DataFrame:
