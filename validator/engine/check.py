@@ -16,6 +16,7 @@ from __future__ import annotations
 import itertools
 import time
 import weakref
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -349,13 +350,21 @@ def _check(entries: pl.DataFrame, registered: pl.DataFrame | None, *, unread: pl
     cards, fmt, banlist, attrs = shared.cards, shared.fmt, shared.banlist, shared.table.frame
     clock = _Clock()
     few = index.height <= FEW_DECKS
+    # the lists resolved on another thread meanwhile when no row names a card by its name
+    # (no reading of names is shared then): polars and numpy let go of the interpreter
+    # while they work, so both cores do
+    lists = None
+    if registered is not None and not few and _unnamed(entries) and _unnamed(registered):
+        lists = _POOL.submit(_rows_of, registered, index, shared)
     # many decks: each row's card's row in the card data, for one gather of its columns
     resolved = resolve(entries, cards, fmt, positions=not few)
     rows_df = prepare_rows(resolved, index)
     resolved = resolved.drop("card_at", strict=False)
     reg_df = None
-    if registered is not None:
-        reg_df = prepare_rows(resolve(registered, cards, fmt), index)
+    if lists is not None:
+        reg_df = lists.result()
+    elif registered is not None:
+        reg_df = _rows_of(registered, index, shared)
     clock.lap("resolve")
     if few:
         prepared = _few_cards(shared.table, rows_df, reg_df)
@@ -448,6 +457,20 @@ def _check(entries: pl.DataFrame, registered: pl.DataFrame | None, *, unread: pl
         timings=clock.lap("report rows"),
         release_unknown=unknown_release,
     )
+
+
+#: the thread that resolves a check's lists while its decks are resolved
+_POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="deckcheck-lists")
+
+
+def _unnamed(frame: pl.DataFrame) -> bool:
+    """Whether no row of ``frame`` gives a card's name (passcodes only: a YDK event)."""
+    return frame["name"].null_count() == frame.height
+
+
+def _rows_of(frame: pl.DataFrame, index: pl.DataFrame, shared: _Shared) -> pl.DataFrame:
+    """The entry rows of ``frame`` resolved and prepared (``prepare_rows``)."""
+    return prepare_rows(resolve(frame, shared.cards, shared.fmt), index)
 
 
 def _few_index(entries: pl.DataFrame, registered: pl.DataFrame | None,
