@@ -63,7 +63,8 @@ from validator.errors import ImplementationError, Problem
 from validator.text.i18n import korean_particles, say
 from validator.vocab import SECTIONS
 
-__all__ = ["CHUNK_ABOVE", "CHUNK_ROWS", "FEW_DECKS", "FEW_ROWS", "CheckResult", "check",
+__all__ = ["CHUNK_ABOVE", "CHUNK_ROWS", "FEW_DECKS", "FEW_ROWS", "PARALLEL_ABOVE", "CheckResult",
+           "check",
            "code_counts", "combine", "held_cards"]
 
 _CODE_ORDER = pl.Enum(list(CODES))
@@ -78,6 +79,12 @@ CHUNK_ROWS = 2_000_000
 #: most FEW_ROWS entry rows, it is planned whole and collected in four passes (``_check_few``)
 FEW_DECKS = 64
 FEW_ROWS = 2_000
+#: an event of decks given by passcode of PARALLEL_ABOVE entry rows or more is checked in
+#: one chunk of whole decks per core (at most _WORKERS), the chunks at once; chunks of a
+#: bigger event are checked _WORKERS at a time (each thread's polars and numpy work lets go
+#: of the interpreter)
+PARALLEL_ABOVE = 1_000_000
+_WORKERS = max(1, min(4, pl.thread_pool_size()))
 
 
 @dataclass
@@ -148,6 +155,7 @@ def check(
     counted_from_list: bool = False,
     chunk_rows: int = CHUNK_ROWS,
     chunk_above: int = CHUNK_ABOVE,
+    parallel_above: int = PARALLEL_ABOVE,
 ) -> CheckResult:
     """Check every deck in ``entries`` (and compare with ``registered`` lists when given).
 
@@ -193,12 +201,16 @@ def check(
             registered = entry_rows(given[1], "registered lists")
     index = deck_index(entries, registered, deck_ids)
     unread = unreadable_by_deck(unreadable, index)
-    if total <= chunk_above:
+    # passcodes only (no reading of names is shared): chunks checked on several threads at
+    # once, and an event of PARALLEL_ABOVE rows or more in one chunk per core
+    workers = _WORKERS if all(_unnamed(f) for f in (entries, registered) if f is not None) \
+        else 1
+    if total <= chunk_above and (workers == 1 or total < parallel_above):
         return _check(entries, registered, unread=unread, index=index, shared=shared)
     # chunks of whole decks: every frame numbered by deck once (its deck id strings are
     # dropped) and ordered by number (readers write decks whole and in order, so usually it
     # already is); each chunk is then a slice of every frame, found by binary search
-    numbered = []
+    numbered, deck_type = [], entries.schema["deck_id"]
     for frame in (entries, registered):
         if frame is None:
             continue
@@ -207,21 +219,34 @@ def check(
         if not number.is_sorted():
             frame = frame.sort("deck", maintain_order=True)
         numbered.append(frame)
-    per_chunk = max(1, chunk_rows * index.height // max(total, 1))
+    per_chunk = max(1, chunk_rows * index.height // max(total, 1)) if total > chunk_above \
+        else -(-index.height // workers)  # one chunk per core
     edges = [*range(0, index.height, per_chunk), index.height]
     starts = [frame["deck"].search_sorted(pl.Series(edges, dtype=pl.UInt32)).to_list()
               for frame in numbered]
-    parts: list[CheckResult] = []
-    for at, (low, high) in enumerate(itertools.pairwise(edges)):
+
+    def part(at: int, low: int, high: int) -> CheckResult:
         pieces = [frame.slice(first[at], first[at + 1] - first[at])
                   .with_columns(pl.col("deck") - low)
                   for frame, first in zip(numbered, starts, strict=True)]
         part_index = index.slice(low, high - low).with_columns(pl.col("deck") - low)
         part_unread = unread.filter(pl.col("deck").is_between(low, high - 1)).with_columns(
             pl.col("deck") - low)
-        parts.append(_check(pieces[0], pieces[1] if registered is not None else None,
-                            unread=part_unread, index=part_index, shared=shared))
-    return combine(parts)
+        result = _check(pieces[0], pieces[1] if registered is not None else None,
+                        unread=part_unread, index=part_index, shared=shared)
+        # the entries' deck ids back in place of the chunk's deck numbers
+        result.resolved = result.resolved.with_columns(
+            part_index["deck_id"].gather(result.resolved["deck"]).cast(deck_type)
+            .alias("deck_id")).drop("deck")
+        return result
+
+    bounds = [(at, low, high) for at, (low, high) in enumerate(itertools.pairwise(edges))]
+    if workers == 1 or len(bounds) == 1:
+        return combine([part(*bound) for bound in bounds])
+    if index.height // len(bounds) > FEW_DECKS:  # made once here, not by each thread
+        _ = _prepared(attributes).narrow  # made and kept on first use
+    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="deckcheck-chunk") as pool:
+        return combine(list(pool.map(lambda bound: part(*bound), bounds)))
 
 
 def held_cards(attrs: pl.DataFrame, *frames: pl.DataFrame | None) -> pl.DataFrame:
