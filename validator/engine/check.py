@@ -79,11 +79,11 @@ CHUNK_ROWS = 2_000_000
 #: most FEW_ROWS entry rows, it is planned whole and collected in four passes (``_check_few``)
 FEW_DECKS = 64
 FEW_ROWS = 2_000
-#: an event of decks given by passcode of PARALLEL_ABOVE entry rows or more is checked in
-#: one chunk of whole decks per core (at most _WORKERS), the chunks at once; chunks of a
-#: bigger event are checked _WORKERS at a time (each thread's polars and numpy work lets go
-#: of the interpreter)
-PARALLEL_ABOVE = 1_000_000
+#: the chunks of an event of decks given by passcode are checked on _WORKERS threads at
+#: once (each thread's polars and numpy work lets go of the interpreter); an event of more
+#: than PARALLEL_ABOVE entry rows (and at most CHUNK_ABOVE) is checked in one chunk per
+#: thread (an event of a few million rows gained nothing from it on two busy cores)
+PARALLEL_ABOVE = CHUNK_ABOVE
 _WORKERS = max(1, min(4, pl.thread_pool_size()))
 
 
@@ -173,6 +173,8 @@ def check(
     ``counted_from_list``: the decks were counted line by line from their lists (a judge's
     count at the table), so a line of a list that waits for a decision was not counted in
     the deck either: the deck's own counting verdicts wait for it too.
+    ``chunk_rows``, ``chunk_above`` and ``parallel_above`` say how an event is split into
+    chunks of whole decks (see ``CHUNK_ROWS``, ``PARALLEL_ABOVE``); the verdicts are the same.
 
     Every deck gets a ``status``: ``illegal`` when it breaks a rule, ``needs_decision``
     when the head judge must first settle an entry (an unresolved name, an unreadable row)
@@ -202,10 +204,10 @@ def check(
     index = deck_index(entries, registered, deck_ids)
     unread = unreadable_by_deck(unreadable, index)
     # passcodes only (no reading of names is shared): chunks checked on several threads at
-    # once, and an event of PARALLEL_ABOVE rows or more in one chunk per core
+    # once, and an event of more than PARALLEL_ABOVE rows in one chunk per thread
     workers = _WORKERS if all(_unnamed(f) for f in (entries, registered) if f is not None) \
         else 1
-    if total <= chunk_above and (workers == 1 or total < parallel_above):
+    if total <= chunk_above and (workers == 1 or total <= parallel_above):
         return _check(entries, registered, unread=unread, index=index, shared=shared)
     # chunks of whole decks: every frame numbered by deck once (its deck id strings are
     # dropped) and ordered by number (readers write decks whole and in order, so usually it
@@ -246,7 +248,8 @@ def check(
     if index.height // len(bounds) > FEW_DECKS:  # made once here, not by each thread
         _ = _prepared(attributes).narrow  # made and kept on first use
     with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="deckcheck-chunk") as pool:
-        return combine(list(pool.map(lambda bound: part(*bound), bounds)))
+        return combine(list(pool.map(lambda bound: part(*bound), bounds)),
+                       threads=min(workers, len(bounds)))
 
 
 def held_cards(attrs: pl.DataFrame, *frames: pl.DataFrame | None) -> pl.DataFrame:
@@ -261,8 +264,10 @@ def held_cards(attrs: pl.DataFrame, *frames: pl.DataFrame | None) -> pl.DataFram
                         | pl.col("card_id").is_in(names))
 
 
-def combine(parts: list[CheckResult]) -> CheckResult:
-    """Results of disjoint sets of decks as one (deck numbers continue one another)."""
+def combine(parts: list[CheckResult], threads: int = 1) -> CheckResult:
+    """Results of disjoint sets of decks as one (deck numbers continue one another); each
+    stage's time is the sum over the parts, divided by the ``threads`` that checked them at
+    once."""
     first = parts[0]
     decks, violations, offset = [], [], 0
     for part in parts:
@@ -279,7 +284,7 @@ def combine(parts: list[CheckResult]) -> CheckResult:
             + [w for p in parts for w in p.warnings if w.code == "CARD_DATA_MISSING"],
             first.format, sorted({c for p in parts for c in p.release_unknown}), first.cards),
         release_unknown=sorted({c for p in parts for c in p.release_unknown}),
-        timings={stage: sum(p.timings.get(stage, 0.0) for p in parts)
+        timings={stage: sum(p.timings.get(stage, 0.0) for p in parts) / threads
                  for stage in first.timings},
     )
 
