@@ -64,8 +64,7 @@ from validator.text.i18n import korean_particles, say
 from validator.vocab import SECTIONS
 
 __all__ = ["CHUNK_ABOVE", "CHUNK_ROWS", "FEW_DECKS", "FEW_ROWS", "PARALLEL_ABOVE", "CheckResult",
-           "check",
-           "code_counts", "combine", "held_cards"]
+           "check", "code_counts", "combine", "held_cards"]
 
 _CODE_ORDER = pl.Enum(list(CODES))
 
