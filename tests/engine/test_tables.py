@@ -297,10 +297,11 @@ def test_stable_order_is_polars_stable_sort(numbers: list[int | None]) -> None:
 
     series = pl.Series("order", numbers, dtype=pl.Int64)
     expected = series.to_frame().with_row_index("at").sort("order", maintain_order=True)["at"]
-    got = _stable_order(series)
-    assert got.dtype == pl.UInt32
-    assert got.to_list() == expected.to_list()
-    assert sorted(got.to_list()) == list(range(len(numbers)))
+    for nearly_sorted in (True, False):
+        got = _stable_order(series, nearly_sorted=nearly_sorted)
+        assert got.dtype == pl.UInt32
+        assert got.to_list() == expected.to_list()
+        assert sorted(got.to_list()) == list(range(len(numbers)))
 
 
 def test_deck_sizes_count_no_skill_and_name_the_first_file() -> None:
