@@ -3,8 +3,10 @@ entry frames it takes, chunks, and the card table given to it."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 import pytest
@@ -140,8 +142,50 @@ def test_chunked_check_equals_whole_check(demo_db: CardDB, with_lists: bool) -> 
     chunked = check(event.decks, cards=demo_db, fmt=fmt, banlist=banlist,
                     registered=registered, chunk_rows=1500, chunk_above=0)
     assert whole.violations.height > 20
+    assert whole.resolved.height > 0
     assert_frame_equal(chunked.decks, whole.decks)
     assert_frame_equal(chunked.violations, whole.violations)
+    assert_frame_equal(chunked.resolved, whole.resolved)
+
+
+@pytest.mark.parametrize("with_lists", [False, True])
+def test_check_in_chunks_on_threads_equals_whole_check(
+        demo_db: CardDB, with_lists: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    from polars.testing import assert_frame_equal
+
+    from bench.synth import synthesize
+    from validator.cards.load import load
+
+    engine = engine_check
+    setup = load("advanced-tcg", demo_db)
+    fmt, banlist = setup.fmt, setup.banlist
+    event = synthesize(demo_db, banlist, fmt, 400, seed=7, rate=0.05)
+    assert event.decks["name"].null_count() == event.decks.height  # passcodes only
+    registered = event.registered if with_lists else None
+    whole = check(event.decks, cards=demo_db, fmt=fmt, banlist=banlist, registered=registered)
+    monkeypatch.setattr(engine, "_WORKERS", 3)
+    threads: set[str] = set()
+    checked = engine._check
+
+    def on_thread(*args: Any, **kwargs: Any) -> CheckResult:
+        threads.add(threading.current_thread().name)
+        return checked(*args, **kwargs)
+
+    monkeypatch.setattr(engine, "_check", on_thread)
+    parallel = check(event.decks, cards=demo_db, fmt=fmt, banlist=banlist,
+                     registered=registered, parallel_above=0)
+    assert len(threads) == 3
+    assert all(t.startswith("deckcheck-chunk") for t in threads)
+    assert whole.violations.height > 20
+    assert whole.resolved.height > 0
+    assert_frame_equal(parallel.decks, whole.decks)
+    assert_frame_equal(parallel.violations, whole.violations)
+    assert_frame_equal(parallel.resolved, whole.resolved)
+    # a check of named cards reads names once per check: on one thread, as one chunk
+    threads.clear()
+    named = event.decks.with_columns(pl.lit("Pot of Greed").alias("name"))
+    check(named, cards=demo_db, fmt=fmt, banlist=banlist, parallel_above=0)
+    assert threads == {threading.current_thread().name}
 
 
 # -- the entry frames it takes ---------------------------------------------------------------

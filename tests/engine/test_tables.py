@@ -290,6 +290,20 @@ def test_deck_by_card_of_a_few_rows_is_the_same_table(
     assert_frame_equal(deck_by_card_few(frame).collect(), deck_by_card(frame).collect())
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.one_of(st.none(), st.integers(-3, 3), st.just(2**62)), max_size=60))
+def test_stable_order_is_polars_stable_sort(numbers: list[int | None]) -> None:
+    from validator.engine.tables import _stable_order
+
+    series = pl.Series("order", numbers, dtype=pl.Int64)
+    expected = series.to_frame().with_row_index("at").sort("order", maintain_order=True)["at"]
+    for nearly_sorted in (True, False):
+        got = _stable_order(series, nearly_sorted=nearly_sorted)
+        assert got.dtype == pl.UInt32
+        assert got.to_list() == expected.to_list()
+        assert sorted(got.to_list()) == list(range(len(numbers)))
+
+
 def test_deck_sizes_count_no_skill_and_name_the_first_file() -> None:
     index = pl.DataFrame({"deck_id": ["a", "b", "empty"]}).with_row_index("deck")
     deck_cards = pl.DataFrame({

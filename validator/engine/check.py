@@ -16,6 +16,7 @@ from __future__ import annotations
 import itertools
 import time
 import weakref
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -62,8 +63,8 @@ from validator.errors import ImplementationError, Problem
 from validator.text.i18n import korean_particles, say
 from validator.vocab import SECTIONS
 
-__all__ = ["CHUNK_ABOVE", "CHUNK_ROWS", "FEW_DECKS", "FEW_ROWS", "CheckResult", "check",
-           "code_counts", "combine", "held_cards"]
+__all__ = ["CHUNK_ABOVE", "CHUNK_ROWS", "FEW_DECKS", "FEW_ROWS", "PARALLEL_ABOVE", "CheckResult",
+           "check", "code_counts", "combine", "held_cards"]
 
 _CODE_ORDER = pl.Enum(list(CODES))
 
@@ -77,6 +78,12 @@ CHUNK_ROWS = 2_000_000
 #: most FEW_ROWS entry rows, it is planned whole and collected in four passes (``_check_few``)
 FEW_DECKS = 64
 FEW_ROWS = 2_000
+#: the chunks of an event of decks given by passcode are checked on _WORKERS threads at
+#: once (each thread's polars and numpy work lets go of the interpreter); an event of more
+#: than PARALLEL_ABOVE entry rows (and at most CHUNK_ABOVE) is checked in one chunk per
+#: thread (an event of a few million rows gained nothing from it on two busy cores)
+PARALLEL_ABOVE = CHUNK_ABOVE
+_WORKERS = max(1, min(4, pl.thread_pool_size()))
 
 
 @dataclass
@@ -147,6 +154,7 @@ def check(
     counted_from_list: bool = False,
     chunk_rows: int = CHUNK_ROWS,
     chunk_above: int = CHUNK_ABOVE,
+    parallel_above: int = PARALLEL_ABOVE,
 ) -> CheckResult:
     """Check every deck in ``entries`` (and compare with ``registered`` lists when given).
 
@@ -164,6 +172,8 @@ def check(
     ``counted_from_list``: the decks were counted line by line from their lists (a judge's
     count at the table), so a line of a list that waits for a decision was not counted in
     the deck either: the deck's own counting verdicts wait for it too.
+    ``chunk_rows``, ``chunk_above`` and ``parallel_above`` say how an event is split into
+    chunks of whole decks (see ``CHUNK_ROWS``, ``PARALLEL_ABOVE``); the verdicts are the same.
 
     Every deck gets a ``status``: ``illegal`` when it breaks a rule, ``needs_decision``
     when the head judge must first settle an entry (an unresolved name, an unreadable row)
@@ -192,12 +202,16 @@ def check(
             registered = entry_rows(given[1], "registered lists")
     index = deck_index(entries, registered, deck_ids)
     unread = unreadable_by_deck(unreadable, index)
-    if total <= chunk_above:
+    # passcodes only (no reading of names is shared): chunks checked on several threads at
+    # once, and an event of more than PARALLEL_ABOVE rows in one chunk per thread
+    workers = _WORKERS if all(_unnamed(f) for f in (entries, registered) if f is not None) \
+        else 1
+    if total <= chunk_above and (workers == 1 or total <= parallel_above):
         return _check(entries, registered, unread=unread, index=index, shared=shared)
     # chunks of whole decks: every frame numbered by deck once (its deck id strings are
     # dropped) and ordered by number (readers write decks whole and in order, so usually it
     # already is); each chunk is then a slice of every frame, found by binary search
-    numbered = []
+    numbered, deck_type = [], entries.schema["deck_id"]
     for frame in (entries, registered):
         if frame is None:
             continue
@@ -206,21 +220,35 @@ def check(
         if not number.is_sorted():
             frame = frame.sort("deck", maintain_order=True)
         numbered.append(frame)
-    per_chunk = max(1, chunk_rows * index.height // max(total, 1))
+    per_chunk = max(1, chunk_rows * index.height // max(total, 1)) if total > chunk_above \
+        else -(-index.height // workers)  # one chunk per core
     edges = [*range(0, index.height, per_chunk), index.height]
     starts = [frame["deck"].search_sorted(pl.Series(edges, dtype=pl.UInt32)).to_list()
               for frame in numbered]
-    parts: list[CheckResult] = []
-    for at, (low, high) in enumerate(itertools.pairwise(edges)):
+
+    def part(at: int, low: int, high: int) -> CheckResult:
         pieces = [frame.slice(first[at], first[at + 1] - first[at])
                   .with_columns(pl.col("deck") - low)
                   for frame, first in zip(numbered, starts, strict=True)]
         part_index = index.slice(low, high - low).with_columns(pl.col("deck") - low)
         part_unread = unread.filter(pl.col("deck").is_between(low, high - 1)).with_columns(
             pl.col("deck") - low)
-        parts.append(_check(pieces[0], pieces[1] if registered is not None else None,
-                            unread=part_unread, index=part_index, shared=shared))
-    return combine(parts)
+        result = _check(pieces[0], pieces[1] if registered is not None else None,
+                        unread=part_unread, index=part_index, shared=shared)
+        # the entries' deck ids back in place of the chunk's deck numbers
+        result.resolved = result.resolved.with_columns(
+            part_index["deck_id"].gather(result.resolved["deck"]).cast(deck_type)
+            .alias("deck_id")).drop("deck")
+        return result
+
+    bounds = [(at, low, high) for at, (low, high) in enumerate(itertools.pairwise(edges))]
+    if workers == 1 or len(bounds) == 1:
+        return combine([part(*bound) for bound in bounds])
+    if index.height // len(bounds) > FEW_DECKS:  # made once here, not by each thread
+        _ = _prepared(attributes).narrow  # made and kept on first use
+    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="deckcheck-chunk") as pool:
+        return combine(list(pool.map(lambda bound: part(*bound), bounds)),
+                       threads=min(workers, len(bounds)))
 
 
 def held_cards(attrs: pl.DataFrame, *frames: pl.DataFrame | None) -> pl.DataFrame:
@@ -235,8 +263,10 @@ def held_cards(attrs: pl.DataFrame, *frames: pl.DataFrame | None) -> pl.DataFram
                         | pl.col("card_id").is_in(names))
 
 
-def combine(parts: list[CheckResult]) -> CheckResult:
-    """Results of disjoint sets of decks as one (deck numbers continue one another)."""
+def combine(parts: list[CheckResult], threads: int = 1) -> CheckResult:
+    """Results of disjoint sets of decks as one (deck numbers continue one another); each
+    stage's time is the sum over the parts, divided by the ``threads`` that checked them at
+    once."""
     first = parts[0]
     decks, violations, offset = [], [], 0
     for part in parts:
@@ -253,7 +283,7 @@ def combine(parts: list[CheckResult]) -> CheckResult:
             + [w for p in parts for w in p.warnings if w.code == "CARD_DATA_MISSING"],
             first.format, sorted({c for p in parts for c in p.release_unknown}), first.cards),
         release_unknown=sorted({c for p in parts for c in p.release_unknown}),
-        timings={stage: sum(p.timings.get(stage, 0.0) for p in parts)
+        timings={stage: sum(p.timings.get(stage, 0.0) for p in parts) / threads
                  for stage in first.timings},
     )
 
@@ -349,13 +379,21 @@ def _check(entries: pl.DataFrame, registered: pl.DataFrame | None, *, unread: pl
     cards, fmt, banlist, attrs = shared.cards, shared.fmt, shared.banlist, shared.table.frame
     clock = _Clock()
     few = index.height <= FEW_DECKS
+    # the lists resolved on another thread meanwhile when no row names a card by its name
+    # (no reading of names is shared then): polars and numpy let go of the interpreter
+    # while they work, so both cores do
+    lists = None
+    if registered is not None and not few and _unnamed(entries) and _unnamed(registered):
+        lists = _POOL.submit(_rows_of, registered, index, shared)
     # many decks: each row's card's row in the card data, for one gather of its columns
     resolved = resolve(entries, cards, fmt, positions=not few)
     rows_df = prepare_rows(resolved, index)
     resolved = resolved.drop("card_at", strict=False)
     reg_df = None
-    if registered is not None:
-        reg_df = prepare_rows(resolve(registered, cards, fmt), index)
+    if lists is not None:
+        reg_df = lists.result()
+    elif registered is not None:
+        reg_df = _rows_of(registered, index, shared)
     clock.lap("resolve")
     if few:
         prepared = _few_cards(shared.table, rows_df, reg_df)
@@ -448,6 +486,20 @@ def _check(entries: pl.DataFrame, registered: pl.DataFrame | None, *, unread: pl
         timings=clock.lap("report rows"),
         release_unknown=unknown_release,
     )
+
+
+#: the thread that resolves a check's lists while its decks are resolved
+_POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="deckcheck-lists")
+
+
+def _unnamed(frame: pl.DataFrame) -> bool:
+    """Whether no row of ``frame`` gives a card's name (passcodes only: a YDK event)."""
+    return frame["name"].null_count() == frame.height
+
+
+def _rows_of(frame: pl.DataFrame, index: pl.DataFrame, shared: _Shared) -> pl.DataFrame:
+    """The entry rows of ``frame`` resolved and prepared (``prepare_rows``)."""
+    return prepare_rows(resolve(frame, shared.cards, shared.fmt), index)
 
 
 def _few_index(entries: pl.DataFrame, registered: pl.DataFrame | None,
