@@ -4,6 +4,7 @@ entry frames it takes, chunks, and the card table given to it."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import polars as pl
@@ -599,3 +600,58 @@ def test_rules_not_planned_in_a_check_of_a_few_decks_find_nothing(
             "TOO_MANY_COPIES"} <= set(codes(gated))
     monkeypatch.setattr(engine_check, "_gates", lambda table: {})
     _assert_same(gated, check(**arguments))  # type: ignore[arg-type]
+
+
+# -- a handful of violations is located, marked and sorted in Python --------------------------
+
+
+def _python_and_planned(monkeypatch: pytest.MonkeyPatch, checking: Callable[[], CheckResult],
+                        ) -> tuple[CheckResult, CheckResult]:
+    """A check as the engine runs it (its report rows read in Python), and the same with
+    the report rows planned and collected by polars."""
+    python = checking()
+    monkeypatch.setattr(engine_check, "FEW_VIOLATIONS", -1)
+    planned = checking()
+    monkeypatch.undo()
+    return python, planned
+
+
+@pytest.mark.parametrize("code", CODES)
+def test_each_rule_s_report_rows_read_in_python_are_those_planned(
+        code: str, demo_db: CardDB, run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.engine.rules.test_registry import FAIL
+
+    python, planned = _python_and_planned(monkeypatch, lambda: FAIL[code](demo_db, run))
+    assert code in codes(python)
+    assert 0 < python.violations.height <= engine_check.FEW_VIOLATIONS
+    _assert_same(python, planned)
+
+
+@pytest.mark.parametrize(("listed", "siding", "counted"), [
+    (False, False, False), (True, False, False), (True, True, False), (True, False, True)])
+def test_real_decks_report_rows_read_in_python_are_those_planned(
+        ygojson_db: CardDB, monkeypatch: pytest.MonkeyPatch, listed: bool, siding: bool,
+        counted: bool) -> None:
+    from validator.engine.status import unreadable_rows
+    from validator.errors import Problem
+
+    banlist = read_banlist(shared_path("lflist", "0TCG.lflist.conf"))
+    fmt = load_format("advanced-tcg")
+    found: set[str] = set()
+    for at, path in enumerate(sorted(shared_path("decks", "windbot").glob("*.ydk"))[:24]):
+        files = read_deck_paths([path])
+        deck_id = files.ids[0]
+        # the list a little off the deck, one of its rows unreadable
+        listing = files.entries.filter(pl.int_range(pl.len()) % 7 != 3) if listed else None
+        unread = unreadable_rows([Problem("list.csv", 4, "B4", "quantity 'x' is not a number",
+                                          code="BAD_QUANTITY", deck_id=deck_id,
+                                          section="main", text="Pot of Greed")], True) \
+            if listed and at % 2 else None
+        checking = partial(check, files.entries, cards=ygojson_db, fmt=fmt, banlist=banlist,
+                           registered=listing, deck_ids=files.ids, siding=siding,
+                           unreadable=unread, counted_from_list=counted)
+        python, planned = _python_and_planned(monkeypatch, checking)
+        if python.violations.height <= engine_check.FEW_VIOLATIONS:
+            found |= set(codes(python))
+        _assert_same(python, planned)
+    assert len(found) >= (6 if listed else 4), found

@@ -34,10 +34,12 @@ from validator.engine.status import (
     UNREADABLE_SCHEMA,
     held_plan,
     locate,
+    located_few,
     open_decisions,
     statuses,
     statuses_plan,
     unreadable_by_deck,
+    verdicts_few,
     verdicts_plan,
 )
 from validator.engine.tables import (
@@ -615,33 +617,29 @@ def _check_few(entries: pl.DataFrame, registered: pl.DataFrame | None, *,
     unknown_release = sorted(card for card in release["card"].to_list() if card is not None)
     worded = [item.plan(rows_found, particles=False) for item, rows_found in
               zip(failing, failing_rows, strict=True) if rows_found.height]
-    found = pl.concat(worded) if worded else pl.DataFrame(schema=VIOLATION_SCHEMA).lazy()
     clock.lap("rules")
     if shared.counted_from_list:
         open_decks = pl.concat([open_decks, open_lists])
-    # worded and located for the violations; the decks' statuses read only their codes
-    located = statuses_plan(
-        found, rows_df.lazy(), reg_df.lazy() if reg_df is not None else None,
-        open_decks["deck"], open_lists["deck"])
-    decks_plan = verdicts_plan(held_plan(found, open_decks["deck"], open_lists["deck"]),
-                               sizes.lazy().sort("deck"))
-    listed = pl.lit(reg_df["deck"] if reg_df is not None else pl.Series([], dtype=pl.UInt32)
-                    ).implode()
-    names = attrs.lazy().select("card_id", "card", *LOCAL_CARD_COLUMNS, "counts_as")
-    violations_plan = (
-        located.drop("row", "on_list").join(index.lazy(), on="deck", how="left")
-        .join(names, on="card_id", how="left")
-        .with_columns(pl.col("code").cast(_CODE_ORDER))
-        .sort("deck", "code", "section", "card_id", "passcode", nulls_last=True)
-        .with_columns(pl.col("code").cast(pl.Utf8)))
-    unplain = resolved_df.lazy().filter(
-        (pl.col("status") != "ok") | (pl.col("how") == "fuzzy")).join(
-        attrs.lazy().select("card_id", "card"), on="card_id", how="left",
-        maintain_order="left")
-    violations, decks, unplain_df = pl.collect_all(
-        [violations_plan,
-         decks_plan.with_columns(pl.col("deck").is_in(listed).alias("compared")), unplain],
-        engine=ENGINE)
+    listed = reg_df["deck"] if reg_df is not None else pl.Series([], dtype=pl.UInt32)
+    names = pl.DataFrame([attrs.get_column(c) for c in
+                          ("card_id", "card", *LOCAL_CARD_COLUMNS, "counts_as")])
+    found_df = (pl.concat(worded).collect(engine=ENGINE) if worded
+                else pl.DataFrame(schema=VIOLATION_SCHEMA))
+    if found_df.height <= FEW_VIOLATIONS:
+        # a handful of violations: located, marked, joined and sorted in Python, no pass
+        marked = located_few(found_df, rows_df, reg_df, set(open_decks["deck"].to_list()),
+                             set(open_lists["deck"].to_list()))
+        violations = _violations_few(marked, index, names)
+        decks = verdicts_few(marked, sizes)
+        compared = set(listed.to_list())
+        decks = decks.hstack([pl.Series("compared", [d in compared for d in
+                                                     decks.get_column("deck").to_list()],
+                                        dtype=pl.Boolean)])
+        unplain_df = _unplain_few(resolved_df, attrs)
+    else:
+        violations, decks, unplain_df = _report_rows(
+            found_df.lazy(), rows_df, reg_df, open_decks["deck"], open_lists["deck"],
+            sizes, listed, index, names, resolved_df, attrs)
     sources = ", ".join(str(s.get("source")) for s in cards.sources)
     return CheckResult(
         decks=decks, violations=_korean_particles(violations), format=fmt,
@@ -653,6 +651,84 @@ def _check_few(entries: pl.DataFrame, registered: pl.DataFrame | None, *,
         timings=clock.lap("report rows"),
         release_unknown=unknown_release,
     )
+
+
+#: a check of a few decks with at most this many violations has them located, marked and
+#: sorted in Python (``_violations_few``) rather than in a polars pass
+FEW_VIOLATIONS = 16
+
+
+def _report_rows(found: pl.LazyFrame, rows_df: pl.DataFrame, reg_df: pl.DataFrame | None,
+                 open_decks: pl.Series, open_lists: pl.Series, sizes: pl.DataFrame,
+                 listed: pl.Series, index: pl.DataFrame, names: pl.DataFrame,
+                 resolved_df: pl.DataFrame, attrs: pl.DataFrame) -> tuple[
+                     pl.DataFrame, pl.DataFrame, pl.DataFrame]:
+    """The violations worded, located and sorted, the decks' statuses and the entries not
+    plainly resolved, planned and collected in one pass."""
+    located = statuses_plan(found, rows_df.lazy(), reg_df.lazy() if reg_df is not None
+                            else None, open_decks, open_lists)
+    decks_plan = verdicts_plan(held_plan(found, open_decks, open_lists),
+                               sizes.lazy().sort("deck"))
+    violations_plan = (
+        located.drop("row", "on_list").join(index.lazy(), on="deck", how="left")
+        .join(names.lazy(), on="card_id", how="left")
+        .with_columns(pl.col("code").cast(_CODE_ORDER))
+        .sort("deck", "code", "section", "card_id", "passcode", nulls_last=True)
+        .with_columns(pl.col("code").cast(pl.Utf8)))
+    unplain = resolved_df.lazy().filter(
+        (pl.col("status") != "ok") | (pl.col("how") == "fuzzy")).join(
+        attrs.lazy().select("card_id", "card"), on="card_id", how="left",
+        maintain_order="left")
+    violations, decks, unplain_df = pl.collect_all(
+        [violations_plan,
+         decks_plan.with_columns(pl.col("deck").is_in(listed.implode()).alias("compared")),
+         unplain], engine=ENGINE)
+    return violations, decks, unplain_df
+
+
+_CODE_AT = {code: at for at, code in enumerate(CODES)}
+_SECTION_AT = {section: at for at, section in enumerate(SECTIONS)}
+
+
+def _last(value: int | None) -> tuple[bool, int]:
+    """A sort key of a value, nulls last."""
+    return (value is None, value or 0)
+
+
+def _violations_few(marked: pl.DataFrame, index: pl.DataFrame,
+                    names: pl.DataFrame) -> pl.DataFrame:
+    """The marked violations (``status.located_few``) with their deck ids and card names,
+    sorted by deck, code (registry order), section, card and passcode, nulls last: the
+    rows of ``_report_rows``, read in Python."""
+    keys = [(_last(deck), _CODE_AT[code], _last(_SECTION_AT.get(section)), _last(card),
+             _last(passcode)) for deck, code, section, card, passcode in zip(
+                 *(marked.get_column(c).to_list()
+                   for c in ("deck", "code", "section", "card_id", "passcode")), strict=True)]
+    order = sorted(range(len(keys)), key=keys.__getitem__)
+    kept = pl.DataFrame([marked.get_column(c) for c in marked.columns
+                         if c not in ("row", "on_list")])
+    if order != sorted(order):
+        kept = kept[pl.Series(order, dtype=pl.UInt32)]
+    deck_at = {deck: at for at, deck in enumerate(index.get_column("deck").to_list())}
+    card_at = {card: at for at, card in enumerate(names.get_column("card_id").to_list())}
+    decks = [deck_at.get(deck) for deck in kept.get_column("deck").to_list()]
+    cards = [card_at.get(card) for card in kept.get_column("card_id").to_list()]
+    ids = index.get_column("deck_id")[pl.Series(decks, dtype=pl.UInt32)]
+    named = names[pl.Series(cards, dtype=pl.UInt32)]
+    return kept.hstack([ids, *(named.get_column(c) for c in named.columns
+                               if c != "card_id")])
+
+
+def _unplain_few(resolved: pl.DataFrame, attrs: pl.DataFrame) -> pl.DataFrame:
+    """The entries not plainly resolved (unknown, unresolved, fuzzy) with their card's name,
+    read in Python: the rows of ``_report_rows``."""
+    picked = [at for at, (status, how) in enumerate(zip(
+        resolved.get_column("status").to_list(), resolved.get_column("how").to_list(),
+        strict=True)) if (status is not None and status != "ok") or how == "fuzzy"]
+    rows = resolved[pl.Series(picked, dtype=pl.UInt32)]
+    card_at = {card: at for at, card in enumerate(attrs.get_column("card_id").to_list())}
+    at = [card_at.get(card) for card in rows.get_column("card_id").to_list()]
+    return rows.hstack([attrs.get_column("card")[pl.Series(at, dtype=pl.UInt32)]])
 
 
 def _korean_particles(violations: pl.DataFrame) -> pl.DataFrame:
