@@ -150,11 +150,13 @@ def verdicts(violations: pl.DataFrame, policy: Policy, stage: Stage, lang: Lang,
     """
     if violations.is_empty():
         return pl.DataFrame(schema=VERDICT_SCHEMA)
+    if violations.height <= FEW:
+        return _verdicts_few(violations, policy, stage, lang, compared)
     parts = _parts(policy, stage, lang)
     rows = violations.lazy() if "on" in violations.columns else violations.lazy().with_columns(
         pl.lit("deck").alias("on"))
-    joined = (rows.with_columns(pl.col("on").cast(pl.Utf8)).join(parts.codes, on="code",
-                                                                  how="left")
+    joined = (rows.with_columns(pl.col("on").cast(pl.Utf8))
+              .join(parts.codes, on="code", how="left", maintain_order="left")
               .with_columns((~pl.col("held") & ~pl.col("decision")).alias("fact")))
     per_deck = joined.sort("order").group_by("deck", maintain_order=True).agg(parts.per_deck)
     named = f"card_{lang}" if f"card_{lang}" in violations.columns else "card"
@@ -177,8 +179,103 @@ def verdicts(violations: pl.DataFrame, policy: Policy, stage: Stage, lang: Lang,
         .otherwise(pl.lit([decide], pl.List(pl.Utf8)))
     )
     return (
-        per_deck.join(lines, on="deck", how="left")
+        per_deck.join(lines, on="deck", how="left", maintain_order="left")
         .with_columns(remedies.alias("remedies"), *parts.columns)
         .select(parts.schema)
         .collect(engine="in-memory")
     )
+
+
+#: at most this many violations (a judge's check, a player's page) are judged in Python
+#: (``_verdicts_few``) rather than in a polars pass
+FEW = 16
+
+
+def _filled(text: str, values: dict[str, str | None]) -> str | None:
+    """:func:`_template`'s text of one row (None when a value it reads is None)."""
+    names = _PLACEHOLDER.findall(text)
+    if any(values[n] is None for n in names):
+        return None
+    return _PLACEHOLDER.sub(lambda found: str(values[found.group(1)]), text.replace("{}", ""))
+
+
+def _verdicts_few(violations: pl.DataFrame, policy: Policy, stage: Stage, lang: Lang,
+                  compared: bool | pl.Series) -> pl.DataFrame:
+    """:func:`verdicts` of a handful of violations, read in Python: the same rows."""
+    columns = ["deck", "code", "held", "decision", "section", "card_id", "passcode", "count",
+               "registered"]
+    named = f"card_{lang}" if f"card_{lang}" in violations.columns else "card"
+    values = {c: violations.get_column(c).to_list() for c in columns}
+    values["card"] = violations.get_column(named).to_list()
+    values["on"] = (violations.get_column("on").cast(pl.Utf8).to_list()
+                    if "on" in violations.columns else ["deck"] * violations.height)
+    rows = [dict(zip(values, row, strict=True)) for row in zip(*values.values(), strict=True)]
+    order = {code: CODES.index(code) for code in policy.codes}
+    # nulls first, as polars sorts; Python's sort keeps ties in order, as polars' does here
+    ranked = sorted(rows, key=lambda row: (row["code"] in order, order.get(row["code"], 0)))
+    decks: dict[int, list[dict[str, object]]] = {}
+    for row in ranked:
+        row["fact"] = not row["held"] and not row["decision"]
+        decks.setdefault(row["deck"], []).append(row)
+    lines: dict[int, list[str | None]] = {}
+    for row in rows:  # the violations' own order
+        if row["fact"] and row["code"] in COMPARING_CODES:
+            lines.setdefault(row["deck"], []).append(_line(row, policy, lang))
+    listed = (set(compared.to_list()) if isinstance(compared, pl.Series) else None)
+    decide = policy.remedies["decide"].get(lang)
+    out: dict[str, list[object]] = {c: [] for c in VERDICT_SCHEMA}
+    for deck, held in decks.items():
+        facts = [row for row in held if row["fact"]]
+        coded = [policy.codes.get(str(row["code"])) for row in facts]
+        penalties = [(policy.severity(c.penalty) if c.penalty else -1, c.penalty)
+                     for c in coded if c is not None and c.penalty is not None]
+        penalty = max(penalties, key=lambda p: p[0])[1] if penalties else None
+        basis = [f"{policy.regulation} {c.clause}" for c in coded if c is not None and c.clause]
+        judge = [str(row["code"]) for row, c in zip(facts, coded, strict=True)
+                 if c is None or c.penalty is None]
+        own = [policy.remedy(str(row["code"]), lang) if c is not None else None
+               for row, c in zip(facts, coded, strict=True)]
+        with_list = deck in listed if listed is not None else bool(compared)
+        if with_list and any(row["on"] == "list" for row in facts):
+            remedies: list[str | None] = [policy.remedies["list_illegal"].get(lang)]
+        elif with_list:
+            remedies = [policy.remedies["match_list"].get(lang), *lines.get(deck, [])]
+        else:
+            remedies = list(dict.fromkeys(own))
+        if not facts:
+            remedies = [decide]
+        elif len(facts) < len(held):
+            remedies = [*remedies, decide]
+        out["deck"].append(deck)
+        out["penalty"].append(penalty)
+        out["label"].append(policy.penalty_name(penalty, lang) if penalty in policy.penalties
+                            else None)
+        out["applies_to"].append(policy.applies_to(penalty, stage, lang)
+                                 if penalty in policy.penalties else None)
+        out["recorded"].append(policy.recorded(penalty) if penalty in policy.penalties
+                               else None)
+        out["basis"].append(list(dict.fromkeys(basis)))
+        out["remedies"].append(remedies)
+        out["head_judge"].append(list(dict.fromkeys(judge)))
+    return pl.DataFrame([pl.Series(c, out[c], dtype=t) for c, t in VERDICT_SCHEMA.items()])
+
+
+def _line(row: dict[str, object], policy: Policy, lang: Lang) -> str | None:
+    """:func:`_card_line` of one violation row."""
+    section = policy.sections[str(row["section"] if row["section"] is not None
+                                  else "deck")].get(lang)
+    card = row["card"]
+    if card is None and row["passcode"] is not None:
+        before, after = say(lang, "passcode {passcode}", passcode="{}").split("{}", 1)
+        card = f"{before}{row['passcode']}{after}"
+    found = row["count"] if row["count"] is not None else 0
+    listed = row["registered"]
+    if row["card_id"] is None and row["passcode"] is None and row["section"] == "side":
+        key, n = "side_size", listed
+    elif listed is None or found > listed:  # type: ignore[operator]
+        key, n = "take_out", found - (listed or 0)  # type: ignore[operator]
+    else:
+        key, n = "add_back", listed - found  # type: ignore[operator]
+    return _filled(policy.remedies[key].get(lang), {
+        "n": None if n is None else str(n), "card": None if card is None else str(card),
+        "section": section})
