@@ -190,7 +190,8 @@ def fuzzy_by_deck(*results: CheckResult | None, deck_id: str | None = None) -> d
     wanted = pl.col("how") == "fuzzy"
     if deck_id is not None:
         wanted &= pl.col("deck_id") == deck_id
-    frames = [r.resolved.filter(wanted) for r in results if r is not None]
+    frames = [r.resolved.filter(wanted) for r in results
+              if r is not None and not r.resolved.is_empty()]
     fuzzy = pl.concat(frames) if frames else pl.DataFrame()
     if fuzzy.is_empty():
         return grouped
@@ -205,6 +206,10 @@ def fuzzy_by_deck(*results: CheckResult | None, deck_id: str | None = None) -> d
 def with_lists(result: CheckResult, lists: CheckResult | None) -> pl.DataFrame:
     """The decks' violations (``on`` = deck) and, when the lists were checked too, their
     lists' violations (``on`` = list) under the decks' numbers."""
+    if lists is None and result.violations.get_column("deck").is_sorted():
+        # the engine's violations are sorted by deck already: the column added, no pass
+        return result.violations.hstack([pl.Series(
+            "on", ["deck"] * result.violations.height, dtype=ON_ENUM)])
     frames = [result.violations.with_columns(pl.lit("deck").alias("on"))]
     if lists is not None:
         numbers = result.decks.select("deck_id", pl.col("deck").alias("number"))
