@@ -514,8 +514,8 @@ def _expressions(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 #: the most column and literal expressions a check of one deck builds once its card table
 #: was checked before (what no deck changes is built once and kept)
-FEW_EXPRESSIONS = 200
-FEW_EXPRESSIONS_WITH_LIST = 300
+FEW_EXPRESSIONS = 130
+FEW_EXPRESSIONS_WITH_LIST = 240
 
 
 @pytest.mark.parametrize(("with_list", "siding"), [(False, False), (True, False), (True, True)])

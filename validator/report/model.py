@@ -60,9 +60,21 @@ def localized(violations: pl.DataFrame, lang: Lang) -> pl.DataFrame:
     """The violations with ``localized_message``: the message in the report's language (the
     English ``message`` stays, as the JSON contract has it)."""
     column = "message" if lang == "en" else f"message_{lang}"
-    text = pl.col(column) if column in violations.columns else pl.col("message")
-    return violations.with_columns(pl.coalesce(text, pl.col("message"))
+    if column not in violations.columns:
+        column = "message"
+    if violations.height <= _LOCALIZED_IN_PYTHON and "localized_message" not in violations.columns:
+        # a few (a judge's check, a page's): read in Python, without a polars pass
+        english = violations.get_column("message").to_list()
+        local = violations.get_column(column).to_list()
+        return violations.hstack([pl.Series("localized_message", [
+            text if text is not None else message for text, message in zip(
+                local, english, strict=True)], dtype=violations.schema["message"])])
+    return violations.with_columns(pl.coalesce(pl.col(column), pl.col("message"))
                                    .alias("localized_message"))
+
+
+#: the most violations given their localized message in Python
+_LOCALIZED_IN_PYTHON = 1_000
 
 
 #: why a list was chosen, as the card data loader says it (catalog entries)
