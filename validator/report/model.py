@@ -73,7 +73,7 @@ def localized(violations: pl.DataFrame, lang: Lang) -> pl.DataFrame:
                                    .alias("localized_message"))
 
 
-#: the most violations given their localized message in Python
+#: the most violations (or items) given their localized message, status or codes in Python
 _LOCALIZED_IN_PYTHON = 1_000
 
 
@@ -172,11 +172,21 @@ class Report:
     def status(self, deck: int) -> str:
         """legal, illegal, needs_decision or not_checked (a player whose deck, collected
         with the others, was not checked)."""
+        if self.items.height <= _LOCALIZED_IN_PYTHON:  # a few: looked up in Python
+            at = [n for n, number in enumerate(self.items.get_column("deck").to_list())
+                  if number == deck]
+            if len(at) == 1:
+                return str(self.items.get_column("status")[at[0]])
         return str(self.items.filter(pl.col("deck") == deck)["status"].item())
 
     def codes(self, deck: int) -> list[str]:
         """The codes of item ``deck``'s violations, once each, in the order found."""
-        found = self.violations.filter(pl.col("deck") == deck)["code"].to_list()
+        if self.violations.height <= _LOCALIZED_IN_PYTHON:  # a few: read in Python
+            found = [code for number, code in zip(
+                self.violations.get_column("deck").to_list(),
+                self.violations.get_column("code").to_list(), strict=True) if number == deck]
+        else:
+            found = self.violations.filter(pl.col("deck") == deck)["code"].to_list()
         return list(dict.fromkeys(found))
 
     def decided(self) -> dict[str, list[Decision]]:
