@@ -7,8 +7,9 @@ lets every registered rule add its failing rows, and collects all of it in one g
 are the rules that found rows worded, over those rows; then each deck gets its status
 (``status``). No Python code runs per deck. Events too big for memory at once are checked
 in chunks of whole decks. A check of a few decks (a judge's, a page's) is planned whole and
-collected in four passes (``_check_few``): each polars pass costs about as much as the
-work of checking a deck.
+collected in four passes, its handful of violations then located, sorted and marked in
+Python over the rows collected (``_check_few``): each polars pass costs about as much as
+the work of checking a deck.
 """
 
 from __future__ import annotations
@@ -540,9 +541,10 @@ def _check_few(entries: pl.DataFrame, registered: pl.DataFrame | None, *,
                unread: pl.DataFrame, index: pl.DataFrame, shared: _Shared) -> CheckResult:
     """:func:`_check` of a few decks, its verdicts and rows the same: every frame planned and
     collected in four passes — the rows with the deck-by-card tables, then the decks' sizes
-    and which rules could find rows, then those rules' failing rows, then the violations
-    worded, located and sorted with the decks' statuses — instead of a polars pass per step
-    (each costs about as much as checking a deck)."""
+    and which rules could find rows, then those rules' failing rows, then those rows worded
+    —, a handful of violations then located, sorted and given their decks' statuses in
+    Python (more in one more pass), instead of a polars pass per step (each costs about as
+    much as checking a deck)."""
     cards, fmt, banlist = shared.cards, shared.fmt, shared.banlist
     clock = _Clock()
     resolved, card_ids = resolve_few(entries, cards, fmt)
@@ -683,7 +685,8 @@ def _report_rows(found: pl.LazyFrame, rows_df: pl.DataFrame, reg_df: pl.DataFram
         maintain_order="left")
     violations, decks, unplain_df = pl.collect_all(
         [violations_plan,
-         decks_plan.with_columns(pl.col("deck").is_in(listed.implode()).alias("compared")),
+         decks_plan.with_columns(pl.col("deck").is_in(pl.lit(listed).implode())
+                                 .alias("compared")),
          unplain], engine=ENGINE)
     return violations, decks, unplain_df
 
