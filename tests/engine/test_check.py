@@ -655,3 +655,34 @@ def test_real_decks_report_rows_read_in_python_are_those_planned(
             found |= set(codes(python))
         _assert_same(python, planned)
     assert len(found) >= (6 if listed else 4), found
+
+
+@pytest.mark.parametrize(("siding", "counted"), [(False, False), (True, False), (False, True)])
+def test_typed_names_and_unreadable_rows_read_in_python_are_those_planned(
+        demo_db: CardDB, monkeypatch: pytest.MonkeyPatch, siding: bool, counted: bool) -> None:
+    """Names that name no single card and a row of the list that could not be read, in a
+    check of two decks against their lists: the same rows either way."""
+    from bench.synth import synthesize
+    from validator.cards.load import load
+    from validator.engine.status import unreadable_rows
+    from validator.errors import Problem
+
+    setup = load("advanced-tcg", demo_db)
+    event = synthesize(demo_db, setup.banlist, setup.fmt, 2, seed=5, rate=0.3)
+    first, second = event.decks["deck_id"].unique(maintain_order=True).to_list()[:2]
+    typed = pl.DataFrame({"deck_id": [first, second], "section": ["main", "side"],
+                          "name": ["Ash Blosom", "no such card at all"], "qty": [1, 2]},
+                         schema_overrides={"section": event.decks.schema["section"],
+                                           "qty": pl.Int32})
+    unread = unreadable_rows([Problem("list.csv", 4, "B4", "quantity 'x' is not a number",
+                                      code="BAD_QUANTITY", deck_id=second, section="main",
+                                      text="Pot of Greed")], True)
+    checking = partial(check, pl.concat([event.decks, typed], how="diagonal_relaxed"),
+                       cards=demo_db, fmt=setup.fmt, banlist=setup.banlist,
+                       registered=event.registered.filter(pl.int_range(pl.len()) % 9 != 4),
+                       siding=siding, unreadable=unread, counted_from_list=counted)
+    python, planned = _python_and_planned(monkeypatch, checking)
+    assert 5 < python.violations.height <= engine_check.FEW_VIOLATIONS
+    assert {"UNRESOLVED_NAME", "UNREADABLE_ROW", "LIST_MISMATCH"} <= set(codes(python))
+    assert python.resolved.height == 2  # the two names typed: neither plainly a card
+    _assert_same(python, planned)
