@@ -284,6 +284,12 @@ class _Prepared:
     by_card: pl.DataFrame  # the card data's ``by_card`` (the order of ``card_at``)
 
     @cached_property
+    def silent_names(self) -> dict[int, str | None]:
+        """``silent``'s card names by card id."""
+        return dict(zip(self.silent["card_id"].to_list(), self.silent["card"].to_list(),
+                        strict=True))
+
+    @cached_property
     def narrow(self) -> pl.DataFrame:
         """The columns joined to every deck-by-card row, in the card data's order
         (``tables.by_position``), made at the first check of many decks."""
@@ -596,29 +602,23 @@ def _check_few(entries: pl.DataFrame, registered: pl.DataFrame | None, *,
         registered_cards=registered_cards, same_as_list=same_as_list,
         list_problems=shared.list_problems, stale=stale,
         stale_dates=(str(cards.data_date), banlist.name) if stale else None,
-        siding=shared.siding, unreadable=unread.lazy(),
+        siding=shared.siding, unreadable=unread.lazy() if unread.height else None,
         candidates=candidates.lazy() if candidates is not None else None, few=True,
         none_folded=none_folded,
     )
     clock.lap("sizes")
-    silent = prepared.silent
-    release_plan = (
-        ctx.deck_cards.filter(pl.col("card_id").is_in(pl.lit(silent["card_id"]).implode()))
-        .select(pl.col("card_id").unique()).join(silent.lazy(), on="card_id")
-        .select(pl.col("card").unique()))
+    # which of the few cards without release information the decks hold, and the decks and
+    # lists with a decision open (an unresolved name, an unreadable row), read in Python
+    silent = prepared.silent_names
+    unknown_release = sorted({name for card in deck_cards["card_id"].to_list()
+                              if card in silent and (name := silent[card]) is not None})
     missing = _mostly_unknown(deck_cards, index, cards)
-    # the decks and lists with a decision open: an unresolved name, an unreadable row
-    open_plans = [pl.concat([frame.lazy().filter(pl.col("status") == "unresolved")
-                             .select("deck"),
-                             unread.lazy().filter(side).select("deck")])
-                  for frame, side in ((rows_df, ~pl.col("on_list")),
-                                      (reg_df if reg_df is not None else rows_df.clear(),
-                                       pl.col("on_list")))]
+    open_decks = _open_few(rows_df, unread, on_list=False)
+    open_lists = _open_few(reg_df, unread, on_list=True)
     failing = [item for module in MODULES if module not in skipped
                for item in module.check(ctx)]
-    *failing_rows, release, open_decks, open_lists = pl.collect_all(
-        [*(item.frame for item in failing), release_plan, *open_plans], engine=ENGINE)
-    unknown_release = sorted(card for card in release["card"].to_list() if card is not None)
+    failing_rows = pl.collect_all([item.frame for item in failing], engine=ENGINE) \
+        if failing else []
     worded = [item.plan(rows_found, particles=False) for item, rows_found in
               zip(failing, failing_rows, strict=True) if rows_found.height]
     clock.lap("rules")
@@ -655,6 +655,21 @@ def _check_few(entries: pl.DataFrame, registered: pl.DataFrame | None, *,
         timings=clock.lap("report rows"),
         release_unknown=unknown_release,
     )
+
+
+def _open_few(rows: pl.DataFrame | None, unread: pl.DataFrame, *,
+              on_list: bool) -> pl.DataFrame:
+    """``open_decisions`` of a few decks (as a frame of ``deck``), read in Python: the decks
+    of the rows (the checked ones, or the lists' when ``on_list``) naming no card, and of
+    the unreadable rows of that side."""
+    decks: list[int] = []
+    if rows is not None:
+        decks += [deck for deck, status in zip(rows["deck"].to_list(),
+                                               rows["status"].to_list(), strict=True)
+                  if status == "unresolved"]
+    decks += [deck for deck, side in zip(unread["deck"].to_list(), unread["on_list"].to_list(),
+                                         strict=True) if side is on_list]
+    return pl.DataFrame([pl.Series("deck", decks, dtype=pl.UInt32)])
 
 
 #: a check of a few decks with at most this many violations has them located, marked and
