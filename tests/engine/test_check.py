@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -557,8 +558,8 @@ def _expressions(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 #: the most column and literal expressions a check of one deck builds once its card table
 #: was checked before (what no deck changes is built once and kept)
-FEW_EXPRESSIONS = 200
-FEW_EXPRESSIONS_WITH_LIST = 300
+FEW_EXPRESSIONS = 130
+FEW_EXPRESSIONS_WITH_LIST = 240
 
 
 @pytest.mark.parametrize(("with_list", "siding"), [(False, False), (True, False), (True, True)])
@@ -643,3 +644,89 @@ def test_rules_not_planned_in_a_check_of_a_few_decks_find_nothing(
             "TOO_MANY_COPIES"} <= set(codes(gated))
     monkeypatch.setattr(engine_check, "_gates", lambda table: {})
     _assert_same(gated, check(**arguments))  # type: ignore[arg-type]
+
+
+# -- a handful of violations is located, marked and sorted in Python --------------------------
+
+
+def _python_and_planned(monkeypatch: pytest.MonkeyPatch, checking: Callable[[], CheckResult],
+                        ) -> tuple[CheckResult, CheckResult]:
+    """A check as the engine runs it (its report rows read in Python), and the same with
+    the report rows planned and collected by polars."""
+    python = checking()
+    monkeypatch.setattr(engine_check, "FEW_VIOLATIONS", -1)
+    planned = checking()
+    monkeypatch.undo()
+    return python, planned
+
+
+@pytest.mark.parametrize("code", CODES)
+def test_each_rule_s_report_rows_read_in_python_are_those_planned(
+        code: str, demo_db: CardDB, run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.engine.rules.test_registry import FAIL
+
+    python, planned = _python_and_planned(monkeypatch, lambda: FAIL[code](demo_db, run))
+    assert code in codes(python)
+    assert 0 < python.violations.height <= engine_check.FEW_VIOLATIONS
+    _assert_same(python, planned)
+
+
+@pytest.mark.parametrize(("listed", "siding", "counted"), [
+    (False, False, False), (True, False, False), (True, True, False), (True, False, True)])
+def test_real_decks_report_rows_read_in_python_are_those_planned(
+        ygojson_db: CardDB, monkeypatch: pytest.MonkeyPatch, listed: bool, siding: bool,
+        counted: bool) -> None:
+    from validator.engine.status import unreadable_rows
+    from validator.errors import Problem
+
+    banlist = read_banlist(shared_path("lflist", "0TCG.lflist.conf"))
+    fmt = load_format("advanced-tcg")
+    found: set[str] = set()
+    for at, path in enumerate(sorted(shared_path("decks", "windbot").glob("*.ydk"))[:24]):
+        files = read_deck_paths([path])
+        deck_id = files.ids[0]
+        # the list a little off the deck, one of its rows unreadable
+        listing = files.entries.filter(pl.int_range(pl.len()) % 7 != 3) if listed else None
+        unread = unreadable_rows([Problem("list.csv", 4, "B4", "quantity 'x' is not a number",
+                                          code="BAD_QUANTITY", deck_id=deck_id,
+                                          section="main", text="Pot of Greed")], True) \
+            if listed and at % 2 else None
+        checking = partial(check, files.entries, cards=ygojson_db, fmt=fmt, banlist=banlist,
+                           registered=listing, deck_ids=files.ids, siding=siding,
+                           unreadable=unread, counted_from_list=counted)
+        python, planned = _python_and_planned(monkeypatch, checking)
+        if python.violations.height <= engine_check.FEW_VIOLATIONS:
+            found |= set(codes(python))
+        _assert_same(python, planned)
+    assert len(found) >= (6 if listed else 4), found
+
+
+@pytest.mark.parametrize(("siding", "counted"), [(False, False), (True, False), (False, True)])
+def test_typed_names_and_unreadable_rows_read_in_python_are_those_planned(
+        demo_db: CardDB, monkeypatch: pytest.MonkeyPatch, siding: bool, counted: bool) -> None:
+    """Names that name no single card and a row of the list that could not be read, in a
+    check of two decks against their lists: the same rows either way."""
+    from bench.synth import synthesize
+    from validator.cards.load import load
+    from validator.engine.status import unreadable_rows
+    from validator.errors import Problem
+
+    setup = load("advanced-tcg", demo_db)
+    event = synthesize(demo_db, setup.banlist, setup.fmt, 2, seed=5, rate=0.3)
+    first, second = event.decks["deck_id"].unique(maintain_order=True).to_list()[:2]
+    typed = pl.DataFrame({"deck_id": [first, second], "section": ["main", "side"],
+                          "name": ["Ash Blosom", "no such card at all"], "qty": [1, 2]},
+                         schema_overrides={"section": event.decks.schema["section"],
+                                           "qty": pl.Int32})
+    unread = unreadable_rows([Problem("list.csv", 4, "B4", "quantity 'x' is not a number",
+                                      code="BAD_QUANTITY", deck_id=second, section="main",
+                                      text="Pot of Greed")], True)
+    checking = partial(check, pl.concat([event.decks, typed], how="diagonal_relaxed"),
+                       cards=demo_db, fmt=setup.fmt, banlist=setup.banlist,
+                       registered=event.registered.filter(pl.int_range(pl.len()) % 9 != 4),
+                       siding=siding, unreadable=unread, counted_from_list=counted)
+    python, planned = _python_and_planned(monkeypatch, checking)
+    assert 5 < python.violations.height <= engine_check.FEW_VIOLATIONS
+    assert {"UNRESOLVED_NAME", "UNREADABLE_ROW", "LIST_MISMATCH"} <= set(codes(python))
+    assert python.resolved.height == 2  # the two names typed: neither plainly a card
+    _assert_same(python, planned)

@@ -177,3 +177,55 @@ def test_every_decks_lines_made_at_once_are_each_decks_own(
     assert any(row.differs for row in made)
     assert all(row.deck is None for row in beside(registered_lines(listed, ygojson_db, fmt),
                                                   None, violations.clear(), ygojson_db))
+
+
+#: the most column and literal expressions a judge's check of one real deck counted against
+#: its list builds, engine and judgement together, once its card table and regulation were
+#: used before (what no count changes is built once and kept), and the most polars passes
+JUDGE_EXPRESSIONS = 240
+JUDGE_PASSES = 4
+
+
+@pytest.mark.parametrize("differs", [False, True])
+def test_a_judge_s_check_on_a_warm_server_rebuilds_little(
+        ygojson_db: CardDB, monkeypatch: pytest.MonkeyPatch, differs: bool) -> None:
+    from tests.conftest import shared_path
+    from tests.engine.test_check import _expressions, _passes
+    from validator.cards.banlist import read_banlist
+    from validator.cards.formats import load_format
+    from validator.engine.tables import card_attributes
+    from validator.inputs.decks.batch import read_deck_paths
+    from validator.judging.judge import judge_check
+    from validator.judging.penalties import load_policy
+    from validator.report.model import judged_check
+
+    banlist = read_banlist(shared_path("lflist", "0TCG.lflist.conf"))
+    fmt = load_format("advanced-tcg")
+    table = card_attributes(ygojson_db, banlist, fmt)
+    listed = read_deck_paths([shared_path("decks", "windbot", "AI_Zoodiac.ydk")])
+    player = listed.ids[0]
+    counts: dict[tuple[str, int], int] = {}
+    for section, passcode, qty in listed.entries.select("section", "passcode", "qty").rows():
+        counts[str(section), int(passcode)] = counts.get((str(section), int(passcode)), 0) + qty
+    if differs:
+        first = next(iter(counts))
+        counts[first] += 1
+    policy = load_policy("th")
+
+    def judged() -> object:
+        checked = judge_check(player, found_deck(player, counts, []), listed.entries,
+                              cards=ygojson_db, fmt=fmt, banlist=banlist, stage="in-duel",
+                              duel=1, attributes=table, counted=True)
+        return judged_check(checked, policy, "in-duel", "en")
+
+    for _ in range(2):  # the card table's and the regulation's first checks keep their parts
+        judged()
+    built, passes = _expressions(monkeypatch), _passes(monkeypatch)
+    report = judged()
+    codes = report.violations["code"].to_list()  # type: ignore[attr-defined]
+    assert "FORBIDDEN_CARD" in codes
+    assert ("LIST_MISMATCH" in codes) == differs
+    assert report.verdicts.height == 1  # type: ignore[attr-defined]
+    assert "col" in built
+    assert len(built) <= JUDGE_EXPRESSIONS, len(built)
+    assert 0 < len(passes) <= JUDGE_PASSES, passes

@@ -18,6 +18,7 @@ from validator.engine.check import check
 from validator.inputs.decks.batch import read_deck_file
 from validator.judging.penalties import Policy, load_policy, policy_from_toml
 from validator.judging.verdicts import VERDICT_SCHEMA, verdicts
+from validator.vocab import STAGES
 
 TH = load_policy("th")
 JA = load_policy("ja")
@@ -178,3 +179,79 @@ def test_real_decks_on_the_real_list(ygojson_db: CardDB, tcg_list: Banlist) -> N
     assert verdict["penalty"] == "DUEL_FORFEITURE"
     assert verdict["recorded"] is True
     assert any(b.startswith("ko ") for b in verdict["basis"])
+
+
+# -- a handful of violations is judged in Python, the same as planned -------------------------
+
+
+def _hand_made() -> list[tuple[pl.DataFrame, bool | pl.Series]]:
+    """Violation tables of every kind the tests above make, each with what was compared."""
+    cards = {"card": "Raigeki", "card_id": 12580477, "passcode": 12580477}
+    return [
+        (_violations({"deck": 0, "code": "FORBIDDEN_CARD"}, {"deck": 0, "code": "NO_SUCH"},
+                     {"deck": 0, "code": "MAIN_TOO_LARGE"},
+                     {"deck": 1, "code": "EXTRA_TOO_LARGE"},
+                     {"deck": 1, "code": "FORBIDDEN_CARD"}), False),
+        (_violations({"deck": 0, "code": "UNRESOLVED_NAME", "decision": True, "on": "list"},
+                     {"deck": 0, "code": "MAIN_TOO_SMALL", "held": True, "on": "list"},
+                     {"deck": 1, "code": "UNRESOLVED_NAME", "decision": True, "on": "list"},
+                     {"deck": 1, "code": "FORBIDDEN_CARD", "on": "list"}), True),
+        (_violations({"deck": 0, "code": "LIST_MISMATCH", **cards, "count": 1,
+                      "registered": 3},
+                     {"deck": 0, "code": "LIST_MISMATCH", "section": "side", **cards,
+                      "count": 2, "registered": None},
+                     {"deck": 0, "code": "LIST_MISMATCH", "section": "side", "count": 14,
+                      "registered": 15},
+                     {"deck": 0, "code": "LIST_MISMATCH", "section": "side", "count": 14,
+                      "registered": None},
+                     {"deck": 0, "code": "LIST_MISMATCH", "section": None, "card_id": 5,
+                      "passcode": 5, "count": None, "registered": 1},
+                     {"deck": 1, "code": "LIST_MISMATCH", "held": True, **cards, "count": 3,
+                      "registered": 1},
+                     {"deck": 1, "code": "FORBIDDEN_CARD", "on": "list"}),
+         pl.Series([0], dtype=pl.UInt32)),
+        (_violations({"deck": 0, "code": "FORBIDDEN_CARD"}).drop("on"), True),
+    ]
+
+
+def _checked(demo_db: CardDB) -> list[tuple[pl.DataFrame, bool | pl.Series]]:
+    """Violation tables of real checks of decks failing each rule, against lists."""
+    from tests.deckbuild import build, legal_filler
+
+    filler = legal_filler(demo_db, 30)
+    deck = build(demo_db, "d", [("Pot of Greed", 1), ("Called by the Grave", 2),
+                                ("Accesscode Talker", 1), (12, 1),
+                                ("Ash Blossom & Joyous Spring", 4), *filler])
+    listed = build(demo_db, "d", [("Pot of Greed", 1), ("Raigeki", 2), *filler])
+    from validator.cards.load import load
+
+    setup = load("advanced-tcg", demo_db)
+    out: list[tuple[pl.DataFrame, bool | pl.Series]] = []
+    for registered in (None, listed):
+        result = check(deck, cards=demo_db, fmt=setup.fmt, banlist=setup.banlist,
+                       registered=registered)
+        out.append((result.violations, registered is not None))
+    return out
+
+
+@pytest.mark.parametrize("regulation", ["th", "ja", "ko"])
+def test_a_handful_of_violations_judged_in_python_are_judged_as_planned(
+        demo_db: CardDB, regulation: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from polars.testing import assert_frame_equal
+
+    from validator.judging import verdicts as module
+
+    policy = load_policy(regulation)
+    few, judged = module.FEW, 0
+    for rows, compared in [*_hand_made(), *_checked(demo_db)]:
+        assert 0 < rows.height <= few
+        for lang in ("en", "ja", "ko", "th"):
+            for stage in STAGES:
+                monkeypatch.setattr(module, "FEW", few)
+                python = verdicts(rows, policy, stage, lang, compared=compared)
+                monkeypatch.setattr(module, "FEW", -1)
+                planned = verdicts(rows, policy, stage, lang, compared=compared)
+                assert python.height > 0
+                assert_frame_equal(python, planned)
+                judged += 1
+    assert judged == 6 * 4 * len(STAGES)

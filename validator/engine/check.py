@@ -7,8 +7,9 @@ lets every registered rule add its failing rows, and collects all of it in one g
 are the rules that found rows worded, over those rows; then each deck gets its status
 (``status``). No Python code runs per deck. Events too big for memory at once are checked
 in chunks of whole decks. A check of a few decks (a judge's, a page's) is planned whole and
-collected in four passes (``_check_few``): each polars pass costs about as much as the
-work of checking a deck.
+collected in four passes, its handful of violations then located, sorted and marked in
+Python over the rows collected (``_check_few``): each polars pass costs about as much as
+the work of checking a deck.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 import itertools
 import time
 import weakref
+from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -35,10 +37,12 @@ from validator.engine.status import (
     UNREADABLE_SCHEMA,
     held_plan,
     locate,
+    located_few,
     open_decisions,
     statuses,
     statuses_plan,
     unreadable_by_deck,
+    verdicts_few,
     verdicts_plan,
 )
 from validator.engine.tables import (
@@ -109,8 +113,9 @@ class CheckResult:
 
 
 def code_counts(violations: pl.DataFrame) -> dict[str, int]:
-    """How many violations of each code, in registry order."""
-    by_code = dict(violations.group_by("code").len().iter_rows())
+    """How many violations of each code, in registry order (a few counted in Python)."""
+    by_code = Counter(violations.get_column("code").to_list()) if violations.height <= FEW_ROWS \
+        else dict(violations.group_by("code").len().iter_rows())
     return {code: int(by_code[code]) for code in CODES if code in by_code}
 
 
@@ -307,6 +312,12 @@ class _Prepared:
     name_of: list[int | None]  # each row's ``name_id``
     silent: pl.DataFrame
     by_card: pl.DataFrame  # the card data's ``by_card`` (the order of ``card_at``)
+
+    @cached_property
+    def silent_names(self) -> dict[int, str | None]:
+        """``silent``'s card names by card id."""
+        return dict(zip(self.silent["card_id"].to_list(), self.silent["card"].to_list(),
+                        strict=True))
 
     @cached_property
     def narrow(self) -> pl.DataFrame:
@@ -588,9 +599,10 @@ def _check_few(entries: pl.DataFrame, registered: pl.DataFrame | None, *,
                unread: pl.DataFrame, index: pl.DataFrame, shared: _Shared) -> CheckResult:
     """:func:`_check` of a few decks, its verdicts and rows the same: every frame planned and
     collected in four passes — the rows with the deck-by-card tables, then the decks' sizes
-    and which rules could find rows, then those rules' failing rows, then the violations
-    worded, located and sorted with the decks' statuses — instead of a polars pass per step
-    (each costs about as much as checking a deck)."""
+    and which rules could find rows, then those rules' failing rows, then those rows worded
+    —, a handful of violations then located, sorted and given their decks' statuses in
+    Python (more in one more pass), instead of a polars pass per step (each costs about as
+    much as checking a deck)."""
     cards, fmt, banlist = shared.cards, shared.fmt, shared.banlist
     clock = _Clock()
     resolved, card_ids = resolve_few(entries, cards, fmt)
@@ -642,58 +654,48 @@ def _check_few(entries: pl.DataFrame, registered: pl.DataFrame | None, *,
         registered_cards=registered_cards, same_as_list=same_as_list,
         list_problems=shared.list_problems, stale=stale,
         stale_dates=(str(cards.data_date), banlist.name) if stale else None,
-        siding=shared.siding, unreadable=unread.lazy(),
+        siding=shared.siding, unreadable=unread.lazy() if unread.height else None,
         candidates=candidates.lazy() if candidates is not None else None, few=True,
         none_folded=none_folded,
     )
     clock.lap("sizes")
-    silent = prepared.silent
-    release_plan = (
-        ctx.deck_cards.filter(pl.col("card_id").is_in(pl.lit(silent["card_id"]).implode()))
-        .select(pl.col("card_id").unique()).join(silent.lazy(), on="card_id")
-        .select(pl.col("card").unique()))
+    # which of the few cards without release information the decks hold, and the decks and
+    # lists with a decision open (an unresolved name, an unreadable row), read in Python
+    silent = prepared.silent_names
+    unknown_release = sorted({name for card in deck_cards["card_id"].to_list()
+                              if card in silent and (name := silent[card]) is not None})
     missing = _mostly_unknown(deck_cards, index, cards)
-    # the decks and lists with a decision open: an unresolved name, an unreadable row
-    open_plans = [pl.concat([frame.lazy().filter(pl.col("status") == "unresolved")
-                             .select("deck"),
-                             unread.lazy().filter(side).select("deck")])
-                  for frame, side in ((rows_df, ~pl.col("on_list")),
-                                      (reg_df if reg_df is not None else rows_df.clear(),
-                                       pl.col("on_list")))]
+    open_decks = _open_few(rows_df, unread, on_list=False)
+    open_lists = _open_few(reg_df, unread, on_list=True)
     failing = [item for module in MODULES if module not in skipped
                for item in module.check(ctx)]
-    *failing_rows, release, open_decks, open_lists = pl.collect_all(
-        [*(item.frame for item in failing), release_plan, *open_plans], engine=ENGINE)
-    unknown_release = sorted(card for card in release["card"].to_list() if card is not None)
+    failing_rows = pl.collect_all([item.frame for item in failing], engine=ENGINE) \
+        if failing else []
     worded = [item.plan(rows_found, particles=False) for item, rows_found in
               zip(failing, failing_rows, strict=True) if rows_found.height]
-    found = pl.concat(worded) if worded else pl.DataFrame(schema=VIOLATION_SCHEMA).lazy()
     clock.lap("rules")
     if shared.counted_from_list:
         open_decks = pl.concat([open_decks, open_lists])
-    # worded and located for the violations; the decks' statuses read only their codes
-    located = statuses_plan(
-        found, rows_df.lazy(), reg_df.lazy() if reg_df is not None else None,
-        open_decks["deck"], open_lists["deck"])
-    decks_plan = verdicts_plan(held_plan(found, open_decks["deck"], open_lists["deck"]),
-                               sizes.lazy().sort("deck"))
-    listed = pl.lit(reg_df["deck"] if reg_df is not None else pl.Series([], dtype=pl.UInt32)
-                    ).implode()
-    names = attrs.lazy().select("card_id", "card", *LOCAL_CARD_COLUMNS, "counts_as")
-    violations_plan = (
-        located.drop("row", "on_list").join(index.lazy(), on="deck", how="left")
-        .join(names, on="card_id", how="left")
-        .with_columns(pl.col("code").cast(_CODE_ORDER))
-        .sort("deck", "code", "section", "card_id", "passcode", nulls_last=True)
-        .with_columns(pl.col("code").cast(pl.Utf8)))
-    unplain = resolved_df.lazy().filter(
-        (pl.col("status") != "ok") | (pl.col("how") == "fuzzy")).join(
-        attrs.lazy().select("card_id", "card"), on="card_id", how="left",
-        maintain_order="left")
-    violations, decks, unplain_df = pl.collect_all(
-        [violations_plan,
-         decks_plan.with_columns(pl.col("deck").is_in(listed).alias("compared")), unplain],
-        engine=ENGINE)
+    listed = reg_df["deck"] if reg_df is not None else pl.Series([], dtype=pl.UInt32)
+    names = pl.DataFrame([attrs.get_column(c) for c in
+                          ("card_id", "card", *LOCAL_CARD_COLUMNS, "counts_as")])
+    found_df = (pl.concat(worded).collect(engine=ENGINE) if worded
+                else pl.DataFrame(schema=VIOLATION_SCHEMA))
+    if found_df.height <= FEW_VIOLATIONS:
+        # a handful of violations: located, marked, joined and sorted in Python, no pass
+        marked = located_few(found_df, rows_df, reg_df, set(open_decks["deck"].to_list()),
+                             set(open_lists["deck"].to_list()))
+        violations = _violations_few(marked, index, names)
+        decks = verdicts_few(marked, sizes)
+        compared = set(listed.to_list())
+        decks = decks.hstack([pl.Series("compared", [d in compared for d in
+                                                     decks.get_column("deck").to_list()],
+                                        dtype=pl.Boolean)])
+        unplain_df = _unplain_few(resolved_df, attrs)
+    else:
+        violations, decks, unplain_df = _report_rows(
+            found_df.lazy(), rows_df, reg_df, open_decks["deck"], open_lists["deck"],
+            sizes, listed, index, names, resolved_df, attrs)
     sources = ", ".join(str(s.get("source")) for s in cards.sources)
     return CheckResult(
         decks=decks, violations=_korean_particles(violations), format=fmt,
@@ -705,6 +707,100 @@ def _check_few(entries: pl.DataFrame, registered: pl.DataFrame | None, *,
         timings=clock.lap("report rows"),
         release_unknown=unknown_release,
     )
+
+
+def _open_few(rows: pl.DataFrame | None, unread: pl.DataFrame, *,
+              on_list: bool) -> pl.DataFrame:
+    """``open_decisions`` of a few decks (as a frame of ``deck``), read in Python: the decks
+    of the rows (the checked ones, or the lists' when ``on_list``) naming no card, and of
+    the unreadable rows of that side."""
+    decks: list[int] = []
+    if rows is not None:
+        decks += [deck for deck, status in zip(rows["deck"].to_list(),
+                                               rows["status"].to_list(), strict=True)
+                  if status == "unresolved"]
+    decks += [deck for deck, side in zip(unread["deck"].to_list(), unread["on_list"].to_list(),
+                                         strict=True) if side is on_list]
+    return pl.DataFrame([pl.Series("deck", decks, dtype=pl.UInt32)])
+
+
+#: a check of a few decks with at most this many violations has them located, marked and
+#: sorted in Python (``_violations_few``) rather than in a polars pass
+FEW_VIOLATIONS = 16
+
+
+def _report_rows(found: pl.LazyFrame, rows_df: pl.DataFrame, reg_df: pl.DataFrame | None,
+                 open_decks: pl.Series, open_lists: pl.Series, sizes: pl.DataFrame,
+                 listed: pl.Series, index: pl.DataFrame, names: pl.DataFrame,
+                 resolved_df: pl.DataFrame, attrs: pl.DataFrame) -> tuple[
+                     pl.DataFrame, pl.DataFrame, pl.DataFrame]:
+    """The violations worded, located and sorted, the decks' statuses and the entries not
+    plainly resolved, planned and collected in one pass."""
+    located = statuses_plan(found, rows_df.lazy(), reg_df.lazy() if reg_df is not None
+                            else None, open_decks, open_lists)
+    decks_plan = verdicts_plan(held_plan(found, open_decks, open_lists),
+                               sizes.lazy().sort("deck"))
+    violations_plan = (
+        located.drop("row", "on_list").join(index.lazy(), on="deck", how="left")
+        .join(names.lazy(), on="card_id", how="left")
+        .with_columns(pl.col("code").cast(_CODE_ORDER))
+        .sort("deck", "code", "section", "card_id", "passcode", nulls_last=True)
+        .with_columns(pl.col("code").cast(pl.Utf8)))
+    unplain = resolved_df.lazy().filter(
+        (pl.col("status") != "ok") | (pl.col("how") == "fuzzy")).join(
+        attrs.lazy().select("card_id", "card"), on="card_id", how="left",
+        maintain_order="left")
+    violations, decks, unplain_df = pl.collect_all(
+        [violations_plan,
+         decks_plan.with_columns(pl.col("deck").is_in(pl.lit(listed).implode())
+                                 .alias("compared")),
+         unplain], engine=ENGINE)
+    return violations, decks, unplain_df
+
+
+_CODE_AT = {code: at for at, code in enumerate(CODES)}
+_SECTION_AT = {section: at for at, section in enumerate(SECTIONS)}
+
+
+def _last(value: int | None) -> tuple[bool, int]:
+    """A sort key of a value, nulls last."""
+    return (value is None, value or 0)
+
+
+def _violations_few(marked: pl.DataFrame, index: pl.DataFrame,
+                    names: pl.DataFrame) -> pl.DataFrame:
+    """The marked violations (``status.located_few``) with their deck ids and card names,
+    sorted by deck, code (registry order), section, card and passcode, nulls last: the
+    rows of ``_report_rows``, read in Python."""
+    keys = [(_last(deck), _CODE_AT[code], _last(_SECTION_AT.get(section)), _last(card),
+             _last(passcode)) for deck, code, section, card, passcode in zip(
+                 *(marked.get_column(c).to_list()
+                   for c in ("deck", "code", "section", "card_id", "passcode")), strict=True)]
+    order = sorted(range(len(keys)), key=keys.__getitem__)
+    kept = pl.DataFrame([marked.get_column(c) for c in marked.columns
+                         if c not in ("row", "on_list")])
+    if order != sorted(order):
+        kept = kept[pl.Series(order, dtype=pl.UInt32)]
+    deck_at = {deck: at for at, deck in enumerate(index.get_column("deck").to_list())}
+    card_at = {card: at for at, card in enumerate(names.get_column("card_id").to_list())}
+    decks = [deck_at.get(deck) for deck in kept.get_column("deck").to_list()]
+    cards = [card_at.get(card) for card in kept.get_column("card_id").to_list()]
+    ids = index.get_column("deck_id")[pl.Series(decks, dtype=pl.UInt32)]
+    named = names[pl.Series(cards, dtype=pl.UInt32)]
+    return kept.hstack([ids, *(named.get_column(c) for c in named.columns
+                               if c != "card_id")])
+
+
+def _unplain_few(resolved: pl.DataFrame, attrs: pl.DataFrame) -> pl.DataFrame:
+    """The entries not plainly resolved (unknown, unresolved, fuzzy) with their card's name,
+    read in Python: the rows of ``_report_rows``."""
+    picked = [at for at, (status, how) in enumerate(zip(
+        resolved.get_column("status").to_list(), resolved.get_column("how").to_list(),
+        strict=True)) if (status is not None and status != "ok") or how == "fuzzy"]
+    rows = resolved[pl.Series(picked, dtype=pl.UInt32)]
+    card_at = {card: at for at, card in enumerate(attrs.get_column("card_id").to_list())}
+    at = [card_at.get(card) for card in rows.get_column("card_id").to_list()]
+    return rows.hstack([attrs.get_column("card")[pl.Series(at, dtype=pl.UInt32)]])
 
 
 def _korean_particles(violations: pl.DataFrame) -> pl.DataFrame:

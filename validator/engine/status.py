@@ -18,11 +18,13 @@ __all__ = [
     "UNREADABLE_SCHEMA",
     "held_plan",
     "locate",
+    "located_few",
     "open_decisions",
     "statuses",
     "statuses_plan",
     "unreadable_by_deck",
     "unreadable_rows",
+    "verdicts_few",
     "verdicts_plan",
 ]
 
@@ -154,3 +156,62 @@ def verdicts_plan(found: pl.LazyFrame, decks: pl.LazyFrame) -> pl.LazyFrame:
     return decks.join(flags, on="deck", how="left", maintain_order="left").with_columns(
         status.alias("status")).with_columns((pl.col("status") == "legal").alias("legal")) \
         .drop("__fact", "__pending")
+
+
+def located_few(found: pl.DataFrame, rows: pl.DataFrame, registered: pl.DataFrame | None,
+                open_decks: set[int], open_lists: set[int]) -> pl.DataFrame:
+    """:func:`statuses_plan` collected, read in Python over a handful of violations (every
+    one of a deck: ``deck`` is never null): the same rows, in the same order, without a
+    polars pass."""
+    on_list = [bool(flag) for flag in found.get_column("on_list").to_list()]
+    order = list(range(found.height)) if registered is None else (
+        [at for at, flag in enumerate(on_list) if not flag]
+        + [at for at, flag in enumerate(on_list) if flag])
+    placed = found.clone() if order == sorted(order) else found[pl.Series(order, dtype=pl.UInt32)]
+    on_list = [on_list[at] for at in order]
+    found_rows = placed.get_column("row").to_list()
+    sources = {False: _positions(rows), True: _positions(registered if registered is not None
+                                                         else rows)}
+    for column in _LOCATION:
+        values = placed.get_column(column).to_list()
+        for at, row in enumerate(found_rows):
+            if values[at] is None and row is not None:
+                frame, position = sources[on_list[at]]
+                if row in position:
+                    values[at] = frame.get_column(column)[position[row]]
+        placed.replace_column(placed.get_column_index(column), pl.Series(
+            column, values, dtype=placed.schema[column]))
+    codes = placed.get_column("code").to_list()
+    held = []
+    for code, deck, listed in zip(codes, placed.get_column("deck").to_list(), on_list,
+                                  strict=True):
+        deck_open, list_open = deck in open_decks, deck in open_lists
+        held.append(code in COUNTING_CODES and (
+            (not listed and deck_open) or (listed and list_open)
+            or (code in COMPARING_CODES and (deck_open or list_open))))
+    return placed.hstack([pl.Series("held", held, dtype=pl.Boolean),
+                          pl.Series("decision", [code in DECISION_CODES for code in codes],
+                                    dtype=pl.Boolean)])
+
+
+def _positions(frame: pl.DataFrame) -> tuple[pl.DataFrame, dict[int, int]]:
+    """A frame of entry rows, and where each of its ``row`` numbers is in it."""
+    return frame, {row: at for at, row in enumerate(frame.get_column("row").to_list())}
+
+
+def verdicts_few(found: pl.DataFrame, decks: pl.DataFrame) -> pl.DataFrame:
+    """:func:`verdicts_plan` collected, read in Python over a handful of violations (marked
+    as :func:`located_few` marks them): the same decks and statuses."""
+    facts: set[int] = set()
+    pending: set[int] = set()
+    for deck, held, decision in zip(*(found.get_column(c).to_list()
+                                      for c in ("deck", "held", "decision")), strict=True):
+        (pending if held or decision else facts).add(deck)
+    numbers = decks.get_column("deck").to_list()
+    if numbers != sorted(numbers):
+        order = sorted(range(len(numbers)), key=numbers.__getitem__)
+        decks, numbers = decks[pl.Series(order, dtype=pl.UInt32)], [numbers[at] for at in order]
+    status = ["illegal" if deck in facts else "needs_decision" if deck in pending else "legal"
+              for deck in numbers]
+    return decks.hstack([pl.Series("status", status, dtype=STATUS_ENUM),
+                         pl.Series("legal", [s == "legal" for s in status], dtype=pl.Boolean)])

@@ -60,9 +60,21 @@ def localized(violations: pl.DataFrame, lang: Lang) -> pl.DataFrame:
     """The violations with ``localized_message``: the message in the report's language (the
     English ``message`` stays, as the JSON contract has it)."""
     column = "message" if lang == "en" else f"message_{lang}"
-    text = pl.col(column) if column in violations.columns else pl.col("message")
-    return violations.with_columns(pl.coalesce(text, pl.col("message"))
+    if column not in violations.columns:
+        column = "message"
+    if violations.height <= _LOCALIZED_IN_PYTHON and "localized_message" not in violations.columns:
+        # a few (a judge's check, a page's): read in Python, without a polars pass
+        english = violations.get_column("message").to_list()
+        local = violations.get_column(column).to_list()
+        return violations.hstack([pl.Series("localized_message", [
+            text if text is not None else message for text, message in zip(
+                local, english, strict=True)], dtype=violations.schema["message"])])
+    return violations.with_columns(pl.coalesce(pl.col(column), pl.col("message"))
                                    .alias("localized_message"))
+
+
+#: the most violations (or items) given their localized message, status or codes in Python
+_LOCALIZED_IN_PYTHON = 1_000
 
 
 #: why a list was chosen, as the card data loader says it (catalog entries)
@@ -160,11 +172,21 @@ class Report:
     def status(self, deck: int) -> str:
         """legal, illegal, needs_decision or not_checked (a player whose deck, collected
         with the others, was not checked)."""
+        if self.items.height <= _LOCALIZED_IN_PYTHON:  # a few: looked up in Python
+            at = [n for n, number in enumerate(self.items.get_column("deck").to_list())
+                  if number == deck]
+            if len(at) == 1:
+                return str(self.items.get_column("status")[at[0]])
         return str(self.items.filter(pl.col("deck") == deck)["status"].item())
 
     def codes(self, deck: int) -> list[str]:
         """The codes of item ``deck``'s violations, once each, in the order found."""
-        found = self.violations.filter(pl.col("deck") == deck)["code"].to_list()
+        if self.violations.height <= _LOCALIZED_IN_PYTHON:  # a few: read in Python
+            found = [code for number, code in zip(
+                self.violations.get_column("deck").to_list(),
+                self.violations.get_column("code").to_list(), strict=True) if number == deck]
+        else:
+            found = self.violations.filter(pl.col("deck") == deck)["code"].to_list()
         return list(dict.fromkeys(found))
 
     def decided(self) -> dict[str, list[Decision]]:
@@ -190,7 +212,8 @@ def fuzzy_by_deck(*results: CheckResult | None, deck_id: str | None = None) -> d
     wanted = pl.col("how") == "fuzzy"
     if deck_id is not None:
         wanted &= pl.col("deck_id") == deck_id
-    frames = [r.resolved.filter(wanted) for r in results if r is not None]
+    frames = [r.resolved.filter(wanted) for r in results
+              if r is not None and not r.resolved.is_empty()]
     fuzzy = pl.concat(frames) if frames else pl.DataFrame()
     if fuzzy.is_empty():
         return grouped
@@ -205,6 +228,10 @@ def fuzzy_by_deck(*results: CheckResult | None, deck_id: str | None = None) -> d
 def with_lists(result: CheckResult, lists: CheckResult | None) -> pl.DataFrame:
     """The decks' violations (``on`` = deck) and, when the lists were checked too, their
     lists' violations (``on`` = list) under the decks' numbers."""
+    if lists is None and result.violations.get_column("deck").is_sorted():
+        # the engine's violations are sorted by deck already: the column added, no pass
+        return result.violations.hstack([pl.Series(
+            "on", ["deck"] * result.violations.height, dtype=ON_ENUM)])
     frames = [result.violations.with_columns(pl.lit("deck").alias("on"))]
     if lists is not None:
         numbers = result.decks.select("deck_id", pl.col("deck").alias("number"))
