@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
+from unittest import mock
+
 import polars as pl
 import pytest
 from hypothesis import given, settings
@@ -293,12 +296,13 @@ def test_deck_by_card_of_a_few_rows_is_the_same_table(
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.one_of(st.none(), st.integers(-3, 3), st.just(2**62)), max_size=60))
 def test_stable_order_is_polars_stable_sort(numbers: list[int | None]) -> None:
-    from validator.engine.tables import _stable_order
+    from validator.engine import tables
 
     series = pl.Series("order", numbers, dtype=pl.Int64)
     expected = series.to_frame().with_row_index("at").sort("order", maintain_order=True)["at"]
-    for nearly_sorted in (True, False):
-        got = _stable_order(series, nearly_sorted=nearly_sorted)
+    for nearly_sorted, numpy_from in itertools.product((True, False), (0, len(numbers) + 1)):
+        with mock.patch.object(tables, "NUMPY_SORT_FROM", numpy_from):  # numpy's, polars'
+            got = tables._stable_order(series, nearly_sorted=nearly_sorted)
         assert got.dtype == pl.UInt32
         assert got.to_list() == expected.to_list()
         assert sorted(got.to_list()) == list(range(len(numbers)))
