@@ -19,7 +19,7 @@ import time
 import weakref
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 import polars as pl
@@ -142,6 +142,7 @@ class _Shared:
     list_problems: bool
     siding: bool
     counted_from_list: bool = False
+    in_chunks: bool = False  # many sorts in one check: numpy's import pays (deck_by_card)
 
 
 def check(
@@ -213,6 +214,7 @@ def check(
         else 1
     if total <= chunk_above and (workers == 1 or total <= parallel_above):
         return _check(entries, registered, unread=unread, index=index, shared=shared)
+    shared = replace(shared, in_chunks=True)
     # chunks of whole decks: every frame numbered by deck once (its deck id strings are
     # dropped) and ordered by number (readers write decks whole and in order, so usually it
     # already is); each chunk is then a slice of every frame, found by binary search
@@ -415,7 +417,7 @@ def _check(entries: pl.DataFrame, registered: pl.DataFrame | None, *, unread: pl
     card_table = attrs.lazy()
     # one pass over every row: the deck-by-card table, then the card flags attached once;
     # the lists' fingerprints beside it, then a deck-by-card table of the lists that differ
-    plans = [deck_by_card(rows_df.lazy())]
+    plans = [deck_by_card(rows_df.lazy(), numpy_sort=shared.in_chunks)]
     rows_df = rows_df.drop("card_at", strict=False)
     rows = rows_df.lazy()
     if reg_df is not None:
@@ -428,7 +430,7 @@ def _check(entries: pl.DataFrame, registered: pl.DataFrame | None, *, unread: pl
         same_as_list = same_as_listed(collected[1], collected[2], index.height)
         differing = reg_df.select("deck", "key", "section", "qty", "row", "card_id").filter(
             ~same_as_list.gather(reg_df["deck"]))
-        registered_cards = deck_by_card(differing.lazy())
+        registered_cards = deck_by_card(differing.lazy(), numpy_sort=shared.in_chunks)
         if not same_as_list.all():  # else no rule reads it
             registered_cards = registered_cards.collect(engine=ENGINE).lazy()
     clock.lap("deck-by-card table")

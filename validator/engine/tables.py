@@ -272,7 +272,7 @@ def prepare_rows(resolved: pl.DataFrame, index: pl.DataFrame) -> pl.DataFrame:
         "deck_id", "how").with_row_index("row").collect(engine=ENGINE)
 
 
-def deck_by_card(rows: pl.LazyFrame) -> pl.LazyFrame:
+def deck_by_card(rows: pl.LazyFrame, *, numpy_sort: bool = False) -> pl.LazyFrame:
     """One row per (deck, key): copies in main, extra and side, and each section's first row.
 
     Rows are put in order of one packed 64-bit (deck, key, section) number by one stable
@@ -281,7 +281,8 @@ def deck_by_card(rows: pl.LazyFrame) -> pl.LazyFrame:
     few runs of several rows (a card in main and side) are summed by a ``group_by`` of their
     rows alone and written over their last rows. This is the one pass over every entry of
     the event. The result is sorted by ``deck_key`` (rules rely on it to merge two tables in
-    order).
+    order). ``numpy_sort``: numpy may sort (a check in chunks, whose many sorts pay for its
+    import; one sort of 100,000 decks gains less than that).
     """
     deck_key = pl.col("deck").cast(pl.Int64) * _KEY_BITS + (pl.col("key") - UNRESOLVED_KEY)
     section = pl.col("section").to_physical().cast(pl.Int64)
@@ -291,7 +292,8 @@ def deck_by_card(rows: pl.LazyFrame) -> pl.LazyFrame:
         (deck_key * 4 + section).alias("order"), deck_key.alias("deck_key"), "deck", "key",
         "qty", "row", pl.col("section").to_physical(),
         pl.col("card_id").is_not_null().alias("known"), *carried).collect(engine=ENGINE)
-    order = _stable_order(given["order"], nearly_sorted=given["deck"].is_sorted())
+    order = _stable_order(given["order"], nearly_sorted=given["deck"].is_sorted(),
+                          numpy_sort=numpy_sort)
     sorted_key = given["order"].gather(order) // 4
     keys = sorted_key.to_frame("deck_key").select(
         pl.col("deck_key").ne_missing(pl.col("deck_key").shift(1)).alias("first"),
@@ -330,21 +332,16 @@ def deck_by_card(rows: pl.LazyFrame) -> pl.LazyFrame:
     ).drop("known")
 
 
-#: the fewest rows sorted with numpy (a check of a million decks, in chunks of millions of
-#: rows, saves about 0.2 s a chunk; 2.5 million rows, 100,000 decks, gain less than numpy's
-#: import, and checks of a few thousand decks, the web app's and a folder's, never import it)
-NUMPY_SORT_FROM = 4_000_000
-
-
-def _stable_order(numbers: pl.Series, *, nearly_sorted: bool = True) -> pl.Series:
+def _stable_order(numbers: pl.Series, *, nearly_sorted: bool = True,
+                  numpy_sort: bool = True) -> pl.Series:
     """The positions of ``numbers`` in ascending order (nulls first), equal numbers in the
     order they come (a stable sort). ``nearly_sorted``: in order but within short runs (the
     packed numbers of decks given whole and in order), where numpy's stable sort of one
-    column is about twice as fast as polars' on millions of rows; else (numpy's is
-    slower on numbers in no order, or on fewer than ``NUMPY_SORT_FROM``), or when some
-    number is null, polars' own."""
-    if numbers.len() < NUMPY_SORT_FROM or numbers.has_nulls() or not nearly_sorted:
-        # numpy would read nulls as NaN, last; on fewer rows its import costs more than it saves
+    column is about twice as fast as polars' on millions of rows, when ``numpy_sort``;
+    else (numpy's is slower on numbers in no order), or when some number is null, polars'
+    own."""
+    if not numpy_sort or numbers.has_nulls() or not nearly_sorted:
+        # numpy would read nulls as NaN, last
         return numbers.to_frame().with_row_index("at").sort(
             numbers.name, maintain_order=True)["at"]
     import numpy as np  # only a check of many decks needs it
