@@ -7,7 +7,7 @@ import threading
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import polars as pl
 import pytest
@@ -22,6 +22,10 @@ from validator.engine.check import CheckResult, check, evidence_warnings, held_c
 from validator.engine.rules import CODES
 from validator.errors import ImplementationError, InputError
 from validator.inputs.decks.batch import read_deck_paths
+
+if TYPE_CHECKING:
+    from bench.synth import SyntheticEvent
+    from validator.cards.load import Setup
 
 
 def test_five_problems_are_all_reported(run: Run, demo_db: CardDB) -> None:
@@ -401,13 +405,20 @@ def test_prepared_held_rows_are_those_of_held_cards(ygojson_db: CardDB) -> None:
 # -- the rules over known cards read only the rows that could fail them ------------------------
 
 
-def _picked_and_every(monkeypatch: pytest.MonkeyPatch, checking: object) -> tuple[
-        CheckResult, CheckResult]:
+def _as_run_and_with(monkeypatch: pytest.MonkeyPatch, checking: Callable[[], CheckResult],
+                     setting: str, value: object) -> tuple[CheckResult, CheckResult]:
+    """A check as the engine runs it, and the same with the engine's ``setting`` at ``value``."""
+    as_run, kept = checking(), getattr(engine_check, setting)
+    monkeypatch.setattr(engine_check, setting, value)
+    changed = checking()
+    monkeypatch.setattr(engine_check, setting, kept)  # only this setting put back
+    return as_run, changed
+
+
+def _picked_and_every(monkeypatch: pytest.MonkeyPatch, checking: Callable[[], CheckResult],
+                      ) -> tuple[CheckResult, CheckResult]:
     """A check as the engine runs it, and the same with every rule reading every row."""
-    picked = checking()  # type: ignore[operator]
-    monkeypatch.setattr(engine_check, "_CANDIDATES", False)
-    every = checking()  # type: ignore[operator]
-    return picked, every
+    return _as_run_and_with(monkeypatch, checking, "_CANDIDATES", False)
 
 
 @pytest.mark.parametrize("code", CODES)
@@ -576,25 +587,33 @@ def test_a_check_of_one_real_deck_builds_few_expressions(
     assert len(built) <= bound, len(built)
 
 
-@pytest.mark.parametrize(("siding", "counted"), [(False, False), (True, False), (False, True)])
-def test_a_few_decks_planned_whole_get_the_verdicts_of_a_check_step_by_step(
-        demo_db: CardDB, monkeypatch: pytest.MonkeyPatch, siding: bool, counted: bool) -> None:
+def _typed_names_event(demo_db: CardDB, players: int) -> tuple[
+        Setup, SyntheticEvent, pl.DataFrame, pl.DataFrame, str]:
+    """A synthetic event whose first two decks hold a misspelt name and a name of no card,
+    and a row of the second's list that could not be read: the setup, the event, its decks
+    with the names, the unread row, and the first deck's id."""
     from bench.synth import synthesize
     from validator.cards.load import load
     from validator.engine.status import unreadable_rows
     from validator.errors import Problem
 
     setup = load("advanced-tcg", demo_db)
-    event = synthesize(demo_db, setup.banlist, setup.fmt, 12, seed=5, rate=0.3)
+    event = synthesize(demo_db, setup.banlist, setup.fmt, players, seed=5, rate=0.3)
     first, second = event.decks["deck_id"].unique(maintain_order=True).to_list()[:2]
     typed = pl.DataFrame({"deck_id": [first, second], "section": ["main", "side"],
                           "name": ["Ash Blosom", "no such card at all"], "qty": [1, 2]},
                          schema_overrides={"section": event.decks.schema["section"],
                                            "qty": pl.Int32})
-    decks = pl.concat([event.decks, typed], how="diagonal_relaxed")
     unread = unreadable_rows([Problem("list.csv", 4, "B4", "quantity 'x' is not a number",
                                       code="BAD_QUANTITY", deck_id=second, section="main",
                                       text="Pot of Greed")], True)
+    return setup, event, pl.concat([event.decks, typed], how="diagonal_relaxed"), unread, first
+
+
+@pytest.mark.parametrize(("siding", "counted"), [(False, False), (True, False), (False, True)])
+def test_a_few_decks_planned_whole_get_the_verdicts_of_a_check_step_by_step(
+        demo_db: CardDB, monkeypatch: pytest.MonkeyPatch, siding: bool, counted: bool) -> None:
+    setup, event, decks, unread, first = _typed_names_event(demo_db, 12)
     few, many = _both_ways(
         monkeypatch, "FEW_ROWS", entries=decks, cards=demo_db, fmt=setup.fmt,
         banlist=setup.banlist,
@@ -653,11 +672,7 @@ def _python_and_planned(monkeypatch: pytest.MonkeyPatch, checking: Callable[[], 
                         ) -> tuple[CheckResult, CheckResult]:
     """A check as the engine runs it (its report rows read in Python), and the same with
     the report rows planned and collected by polars."""
-    python = checking()
-    monkeypatch.setattr(engine_check, "FEW_VIOLATIONS", -1)
-    planned = checking()
-    monkeypatch.undo()
-    return python, planned
+    return _as_run_and_with(monkeypatch, checking, "FEW_VIOLATIONS", -1)
 
 
 @pytest.mark.parametrize("code", CODES)
@@ -706,22 +721,8 @@ def test_typed_names_and_unreadable_rows_read_in_python_are_those_planned(
         demo_db: CardDB, monkeypatch: pytest.MonkeyPatch, siding: bool, counted: bool) -> None:
     """Names that name no single card and a row of the list that could not be read, in a
     check of two decks against their lists: the same rows either way."""
-    from bench.synth import synthesize
-    from validator.cards.load import load
-    from validator.engine.status import unreadable_rows
-    from validator.errors import Problem
-
-    setup = load("advanced-tcg", demo_db)
-    event = synthesize(demo_db, setup.banlist, setup.fmt, 2, seed=5, rate=0.3)
-    first, second = event.decks["deck_id"].unique(maintain_order=True).to_list()[:2]
-    typed = pl.DataFrame({"deck_id": [first, second], "section": ["main", "side"],
-                          "name": ["Ash Blosom", "no such card at all"], "qty": [1, 2]},
-                         schema_overrides={"section": event.decks.schema["section"],
-                                           "qty": pl.Int32})
-    unread = unreadable_rows([Problem("list.csv", 4, "B4", "quantity 'x' is not a number",
-                                      code="BAD_QUANTITY", deck_id=second, section="main",
-                                      text="Pot of Greed")], True)
-    checking = partial(check, pl.concat([event.decks, typed], how="diagonal_relaxed"),
+    setup, event, decks, unread, _ = _typed_names_event(demo_db, 2)
+    checking = partial(check, decks,
                        cards=demo_db, fmt=setup.fmt, banlist=setup.banlist,
                        registered=event.registered.filter(pl.int_range(pl.len()) % 9 != 4),
                        siding=siding, unreadable=unread, counted_from_list=counted)
