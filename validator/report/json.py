@@ -99,8 +99,7 @@ def _columns_object(frame: pl.DataFrame, fields: tuple[str, ...], depth: int) ->
     added: list[pl.Series] = []
     at = 0
     for number, (run, repeats) in enumerate(_field_runs(frame, fields)):
-        keys = [pl.lit(("{" if at + i == 0 else ",") + "\n" + _pad(depth + 1)
-                       + orjson.dumps(field).decode() + ": ") for i, field in enumerate(run)]
+        keys = [pl.lit(_key_text(field, at + i == 0, depth)) for i, field in enumerate(run)]
         at += len(run)
         if not repeats:
             dtype = frame.schema[run[0]]
@@ -147,12 +146,17 @@ def _json_text(column: str, dtype: pl.DataType, depth: int = 0) -> pl.Expr:
     raise ImplementationError(f"no JSON text for column {column} of type {dtype}")
 
 
+def _key_text(key: str, first: bool, depth: int) -> str:
+    """What comes before a field's value in an object at ``depth``: the opening brace (the
+    first field) or a comma, a new line, the key."""
+    return ("{" if first else ",") + "\n" + _pad(depth + 1) + orjson.dumps(key).decode() + ": "
+
+
 def _object_text(fields: list[tuple[str, pl.Expr]], depth: int) -> pl.Expr:
     """An object at ``depth`` whose values are JSON texts written for ``depth + 1``."""
     parts: list[pl.Expr] = []
     for i, (key, text) in enumerate(fields):
-        parts += [pl.lit(("{" if i == 0 else ",") + "\n" + _pad(depth + 1)
-                         + orjson.dumps(key).decode() + ": "), text]
+        parts += [pl.lit(_key_text(key, i == 0, depth)), text]
     return pl.concat_str([*parts, pl.lit("\n" + _pad(depth) + "}")])
 
 
@@ -240,12 +244,11 @@ def _split_object(fields: list[tuple[str, pl.Expr]], depth: int, at: str) -> tup
     split = [key for key, _ in fields].index(at)
     opened: list[pl.Expr] = []
     for i, (key, text) in enumerate(fields[:split + 1]):
-        opened += [pl.lit(("{" if i == 0 else ",") + "\n" + _pad(depth + 1)
-                          + orjson.dumps(key).decode() + ": "), text]
+        opened += [pl.lit(_key_text(key, i == 0, depth)), text]
     head = pl.concat_str(opened)
     parts: list[pl.Expr] = []
     for key, text in fields[split + 1:]:
-        parts += [pl.lit(",\n" + _pad(depth + 1) + orjson.dumps(key).decode() + ": "), text]
+        parts += [pl.lit(_key_text(key, False, depth)), text]
     return head, pl.concat_str([*parts, pl.lit("\n" + _pad(depth) + "}")])
 
 
