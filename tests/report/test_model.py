@@ -266,3 +266,24 @@ def test_the_reports_judge_nothing_again(monkeypatch: pytest.MonkeyPatch, judged
     monkeypatch.setattr(model, "verdicts", refused)
     monkeypatch.setattr(judging, "verdicts", refused)
     assert written() == before
+
+
+def test_a_few_items_read_in_python_get_the_statuses_codes_and_messages_of_polars(
+        judged: Report, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A report's status, codes and localized messages of a few items, looked up in Python,
+    are those polars finds."""
+    def read(limit: int) -> tuple[list[str], list[list[str]], list[pl.DataFrame]]:
+        monkeypatch.setattr(model, "_LOCALIZED_IN_PYTHON", limit)
+        decks = judged.items["deck"].drop_nulls().to_list()
+        return ([judged.status(d) for d in decks], [judged.codes(d) for d in decks],
+                [model.localized(judged.violations.drop("localized_message", strict=False),
+                                 lang) for lang in ("en", "ja", "ko", "th")])
+
+    python, planned = read(10_000), read(-1)
+    assert python[0] == planned[0]
+    assert "illegal" in python[0]
+    assert python[1] == planned[1]
+    assert any(python[1])
+    for found, expected in zip(python[2], planned[2], strict=True):
+        assert found.height > 0
+        assert found.equals(expected)

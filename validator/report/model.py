@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import polars as pl
 
 from validator.cards.banlist import list_line
-from validator.engine.check import CheckResult
+from validator.engine.check import FEW_VIOLATIONS, CheckResult
 from validator.judging.checking import DeckCheck
 from validator.judging.penalties import Policy
 from validator.judging.siding import exchanges_allowed
@@ -74,7 +74,8 @@ def localized(violations: pl.DataFrame, lang: Lang) -> pl.DataFrame:
 
 
 #: the most violations (or items) given their localized message, status or codes in Python
-_LOCALIZED_IN_PYTHON = 1_000
+#: (a judge's check, a page's): as many as the engine reads in Python after a check
+_LOCALIZED_IN_PYTHON = FEW_VIOLATIONS
 
 
 #: why a list was chosen, as the card data loader says it (catalog entries)
