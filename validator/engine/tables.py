@@ -320,8 +320,13 @@ def deck_by_card(rows: pl.LazyFrame, *, numpy_sort: bool = False) -> pl.LazyFram
                           pl.min_horizontal(*(f"row_{s}" for s in SECTIONS)).alias("row"))
             .collect(engine=ENGINE))
         at = several.filter(keys["last"]).arg_true()
-        table = table.with_columns(table[c].scatter(at, runs[c]) for c in runs.columns
-                                   if c != "deck_key")
+        # each column taken out of the table to be written: a column that only the table
+        # holds is then written in place, not copied whole into memory not touched yet
+        columns = table.columns
+        written = {c: table.drop_in_place(c).scatter(at, runs[c]) for c in runs.columns
+                   if c != "deck_key"}
+        table = pl.DataFrame([written[c] if c in written else table.get_column(c)
+                              for c in columns])
     return table.lazy().with_columns(
         pl.when(pl.col("known")).then(pl.lit("ok", _RESOLUTION))
         .when(pl.col("key") == UNRESOLVED_KEY).then(pl.lit("unresolved", _RESOLUTION))
