@@ -245,12 +245,12 @@ def deck_numbers(frame: pl.DataFrame, index: pl.DataFrame) -> pl.Series:
     when the runs are the first decks of the index in order, as a check of one frame
     numbers them)."""
     starts = run_starts(frame)
+    runs = frame["deck_id"].rle_id()
     if starts.equals(index["deck_id"].head(starts.len())):
-        run_deck = index["deck"].head(starts.len())
-    else:
-        run_deck = starts.to_frame().join(
-            index, on="deck_id", how="left", maintain_order="left")["deck"]
-    return run_deck.gather(frame["deck_id"].rle_id())
+        return runs.alias("deck")  # the n-th run is deck n
+    run_deck = starts.to_frame().join(
+        index, on="deck_id", how="left", maintain_order="left")["deck"]
+    return run_deck.gather(runs)
 
 
 def prepare_rows(resolved: pl.DataFrame, index: pl.DataFrame) -> pl.DataFrame:
