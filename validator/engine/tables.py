@@ -291,7 +291,7 @@ def deck_by_card(rows: pl.LazyFrame, *, numpy_sort: bool = False) -> pl.LazyFram
     given = rows.select(
         (deck_key * 4 + section).alias("order"), deck_key.alias("deck_key"), "deck", "key",
         "qty", "row", pl.col("section").to_physical(),
-        # a number, not a boolean: gathered several times faster
+        # a number, not a boolean: gathered about twice as fast
         pl.col("card_id").is_not_null().cast(pl.UInt8).alias("known"),
         *carried).collect(engine=ENGINE)
     numbers, order = _sorted_order(given["order"], nearly_sorted=given["deck"].is_sorted(),
@@ -399,7 +399,7 @@ def with_cards_at(frame: pl.DataFrame, cards: pl.DataFrame) -> pl.DataFrame:
     gather, no lookup; ``card_at`` is dropped."""
     at = frame["card_at"].fill_null(cards.height - 1)
     others = frame.clone()  # the columns shared, not copied
-    others.drop_in_place("card_at")  # (``drop`` runs a plan over every chunk)
+    others.drop_in_place("card_at")  # (``drop`` took longer than the gather itself)
     return others.hstack(_gathered(cards, at))
 
 
