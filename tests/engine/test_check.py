@@ -252,6 +252,38 @@ def test_a_card_table_given_gives_the_same_result(demo_db: CardDB) -> None:
     assert_frame_equal(given.decks, made.decks)
 
 
+@pytest.mark.parametrize("decks", [400, 20])  # many decks, and a few of many rows
+def test_a_card_table_made_on_another_thread_gives_the_same_result(
+        demo_db: CardDB, decks: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    from polars.testing import assert_frame_equal
+
+    from bench.synth import synthesize
+    from validator.cards.load import load
+    from validator.engine.tables import card_attributes
+
+    setup = load("advanced-tcg", demo_db)
+    fmt, banlist = setup.fmt, setup.banlist
+    event = synthesize(demo_db, banlist, fmt, decks, seed=3, rate=0.05)
+    entries = pl.concat([event.decks] * (1 + engine_check.FEW_ROWS // event.decks.height))
+    assert entries.height > engine_check.FEW_ROWS  # the entries of a check of many rows
+    table = card_attributes(demo_db, banlist, fmt)
+    given = check(entries, cards=demo_db, fmt=fmt, banlist=banlist, attributes=table)
+    threads: list[str] = []
+    made = engine_check._table_prepared
+
+    def on_thread(*args: Any) -> Any:
+        threads.append(threading.current_thread().name)
+        return made(*args)
+
+    monkeypatch.setattr(engine_check, "_table_prepared", on_thread)
+    result = check(entries, cards=demo_db, fmt=fmt, banlist=banlist)
+    assert threads == ["deckcheck-cards_0"]
+    assert given.violations.height > 0
+    assert_frame_equal(result.violations, given.violations)
+    assert_frame_equal(result.decks, given.decks)
+    assert_frame_equal(result.resolved, given.resolved)
+
+
 def test_a_card_table_of_other_cards_list_or_format_is_refused(demo_db: CardDB) -> None:
     from validator.cards.load import load
     from validator.engine.tables import card_attributes

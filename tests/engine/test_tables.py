@@ -373,6 +373,26 @@ def test_with_cards_at_gathers_what_with_cards_joins(order: list[int]) -> None:
     assert empty["kind"].to_list() == [None] * 5
 
 
+@pytest.mark.parametrize("flags", [0, 1, 3, 16, 17])
+def test_with_cards_at_gathers_boolean_columns_as_they_are(flags: int) -> None:
+    """True, False and null in each boolean column, however many the card table has (they
+    are gathered packed in one number, up to 16), beside its other columns."""
+    values = [True, False, None, True, None]
+    cards = pl.DataFrame({
+        "card_id": [1, 2, 3, 4, 5], "limit": [1, None, 0, 2, None],
+        **{f"flag{i}": pl.Series(values[i % 5:] + values[:i % 5], dtype=pl.Boolean)
+           for i in range(flags)},
+        "kind": ["spell", "monster", "trap", None, "skill"]})
+    cards = pl.concat([cards, cards.clear(1)])  # the row of nulls of ``by_position``
+    frame = pl.DataFrame({"row": [0, 1, 2, 3, 4, 5, 6], "card_at": [4, None, 0, 2, 2, 1, 3]},
+                         schema={"row": pl.Int64, "card_at": pl.UInt32})
+    gathered = with_cards_at(frame, cards)
+    expected = frame.drop("card_at").hstack(cards[frame["card_at"].fill_null(5)])
+    assert_frame_equal(gathered, expected)
+    if flags:
+        assert gathered["flag0"].to_list() == [None, None, True, None, None, False, True]
+
+
 def test_the_deck_by_card_table_carries_each_cards_row() -> None:
     rows = pl.DataFrame({
         "deck": pl.Series([0, 0, 0, 1], dtype=pl.UInt32), "key": [7, 5, 7, 7],

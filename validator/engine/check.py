@@ -18,7 +18,7 @@ import itertools
 import time
 import weakref
 from collections import Counter
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
@@ -140,11 +140,16 @@ class _Shared:
     cards: CardDB
     fmt: Format
     banlist: Banlist
-    table: CardTable
+    made: CardTable | Future[CardTable]  # the card table, or its making on another thread
     list_problems: bool
     siding: bool
     counted_from_list: bool = False
     in_chunks: bool = False  # many sorts in one check: numpy's import pays (deck_by_card)
+
+    @property
+    def table(self) -> CardTable:
+        """The card table (waited for while another thread makes it)."""
+        return self.made.result() if isinstance(self.made, Future) else self.made
 
 
 def check(
@@ -194,12 +199,17 @@ def check(
     entries = rows(entries, "entries")
     if registered is not None:
         registered = rows(registered, "registered lists")
+    made: CardTable | Future[CardTable]
     if attributes is None:
-        attributes = card_attributes(cards, banlist, fmt)
+        # many rows: the card table made and prepared on another thread meanwhile (polars
+        # lets go of the interpreter while it works, so both cores do)
+        made = _PREPARING.submit(_table_prepared, cards, banlist, fmt) if rows is entry_rows \
+            else card_attributes(cards, banlist, fmt)
     elif not attributes.is_for(cards, banlist, fmt):
         raise ImplementationError("the card table given is of other card data, list or format")
-    shared = _Shared(cards, fmt, banlist, attributes, list_problems, siding,
-                     counted_from_list)
+    else:
+        made = attributes
+    shared = _Shared(cards, fmt, banlist, made, list_problems, siding, counted_from_list)
     if rows is entry_rows_few:
         few = _few_index(entries, registered, deck_ids)
         if few is not None:
@@ -254,7 +264,7 @@ def check(
     if workers == 1 or len(bounds) == 1:
         return combine([part(*bound) for bound in bounds])
     if index.height // len(bounds) > FEW_DECKS:  # made once here, not by each thread
-        _ = _prepared(attributes).narrow  # made and kept on first use
+        _ = _prepared(shared.table).narrow  # made and kept on first use
     with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="deckcheck-chunk") as pool:
         return combine(list(pool.map(lambda bound: part(*bound), bounds)),
                        threads=min(workers, len(bounds)))
@@ -391,9 +401,12 @@ def _few_cards(table: CardTable, rows: pl.DataFrame, registered: pl.DataFrame | 
 def _check(entries: pl.DataFrame, registered: pl.DataFrame | None, *, unread: pl.DataFrame,
            index: pl.DataFrame, shared: _Shared) -> CheckResult:
     """One chunk of whole decks; ``index`` numbers exactly these decks from 0."""
-    cards, fmt, banlist, attrs = shared.cards, shared.fmt, shared.banlist, shared.table.frame
+    cards, fmt, banlist = shared.cards, shared.fmt, shared.banlist
     clock = _Clock()
     few = index.height <= FEW_DECKS
+    if not few and not isinstance(shared.made, Future) and shared.made not in _PREPARED:
+        # a card table not prepared yet: prepared on another thread meanwhile
+        shared = replace(shared, made=_PREPARING.submit(_prepare_whole, shared.made))
     # the lists resolved on another thread meanwhile when no row names a card by its name
     # (no reading of names is shared then): polars and numpy let go of the interpreter
     # while they work, so both cores do
@@ -505,6 +518,19 @@ def _check(entries: pl.DataFrame, registered: pl.DataFrame | None, *, unread: pl
 
 #: the thread that resolves a check's lists while its decks are resolved
 _POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="deckcheck-lists")
+#: the thread that makes and prepares a check's card table while its decks are resolved
+_PREPARING = ThreadPoolExecutor(max_workers=1, thread_name_prefix="deckcheck-cards")
+
+
+def _prepare_whole(table: CardTable) -> CardTable:
+    """``table``, its ``_prepared`` frames made (those of every card, and ``narrow``)."""
+    _ = _prepared(table).narrow  # made and kept on first use
+    return table
+
+
+def _table_prepared(cards: CardDB, banlist: Banlist, fmt: Format) -> CardTable:
+    """The card table of (card data, list, format), prepared (:func:`_prepare_whole`)."""
+    return _prepare_whole(card_attributes(cards, banlist, fmt))
 
 
 def _unnamed(frame: pl.DataFrame) -> bool:

@@ -245,12 +245,12 @@ def deck_numbers(frame: pl.DataFrame, index: pl.DataFrame) -> pl.Series:
     when the runs are the first decks of the index in order, as a check of one frame
     numbers them)."""
     starts = run_starts(frame)
+    runs = frame["deck_id"].rle_id()
     if starts.equals(index["deck_id"].head(starts.len())):
-        run_deck = index["deck"].head(starts.len())
-    else:
-        run_deck = starts.to_frame().join(
-            index, on="deck_id", how="left", maintain_order="left")["deck"]
-    return run_deck.gather(frame["deck_id"].rle_id())
+        return runs.alias("deck")  # the n-th run is deck n
+    run_deck = starts.to_frame().join(
+        index, on="deck_id", how="left", maintain_order="left")["deck"]
+    return run_deck.gather(runs)
 
 
 def prepare_rows(resolved: pl.DataFrame, index: pl.DataFrame) -> pl.DataFrame:
@@ -291,10 +291,13 @@ def deck_by_card(rows: pl.LazyFrame, *, numpy_sort: bool = False) -> pl.LazyFram
     given = rows.select(
         (deck_key * 4 + section).alias("order"), deck_key.alias("deck_key"), "deck", "key",
         "qty", "row", pl.col("section").to_physical(),
-        pl.col("card_id").is_not_null().alias("known"), *carried).collect(engine=ENGINE)
-    order = _stable_order(given["order"], nearly_sorted=given["deck"].is_sorted(),
-                          numpy_sort=numpy_sort)
-    sorted_key = given["order"].gather(order) // 4
+        # a number, not a boolean: gathered about twice as fast
+        pl.col("card_id").is_not_null().cast(pl.UInt8).alias("known"),
+        *carried).collect(engine=ENGINE)
+    numbers, order = _sorted_order(given["order"], nearly_sorted=given["deck"].is_sorted(),
+                                   numpy_sort=numpy_sort)
+    sorted_key = numbers // 4
+    del numbers  # (its memory reused)
     keys = sorted_key.to_frame("deck_key").select(
         pl.col("deck_key").ne_missing(pl.col("deck_key").shift(1)).alias("first"),
         pl.col("deck_key").ne_missing(pl.col("deck_key").shift(-1)).alias("last"))
@@ -320,14 +323,20 @@ def deck_by_card(rows: pl.LazyFrame, *, numpy_sort: bool = False) -> pl.LazyFram
                           pl.min_horizontal(*(f"row_{s}" for s in SECTIONS)).alias("row"))
             .collect(engine=ENGINE))
         at = several.filter(keys["last"]).arg_true()
-        table = table.with_columns(table[c].scatter(at, runs[c]) for c in runs.columns
-                                   if c != "deck_key")
+        # each column taken out of the table to be written: a column that only the table
+        # holds is then written in place, not copied whole into memory not touched yet
+        columns = table.columns
+        written = {c: table.drop_in_place(c).scatter(at, runs[c]) for c in runs.columns
+                   if c != "deck_key"}
+        table = pl.DataFrame([written[c] if c in written else table.get_column(c)
+                              for c in columns])
+    known = pl.col("known") == 1
     return table.lazy().with_columns(
-        pl.when(pl.col("known")).then(pl.lit("ok", _RESOLUTION))
+        pl.when(known).then(pl.lit("ok", _RESOLUTION))
         .when(pl.col("key") == UNRESOLVED_KEY).then(pl.lit("unresolved", _RESOLUTION))
         .otherwise(pl.lit("unknown", _RESOLUTION)).alias("status"),
-        pl.when(pl.col("known")).then(pl.col("key")).alias("card_id"),
-        pl.when(~pl.col("known") & (pl.col("key") != UNRESOLVED_KEY)).then(pl.col("key"))
+        pl.when(known).then(pl.col("key")).alias("card_id"),
+        pl.when(~known & (pl.col("key") != UNRESOLVED_KEY)).then(pl.col("key"))
         .alias("passcode"),
     ).drop("known")
 
@@ -340,14 +349,22 @@ def _stable_order(numbers: pl.Series, *, nearly_sorted: bool = True,
     column is about twice as fast as polars' on millions of rows, when ``numpy_sort``;
     else (numpy's is slower on numbers in no order), or when some number is null, polars'
     own."""
+    return _sorted_order(numbers, nearly_sorted=nearly_sorted, numpy_sort=numpy_sort)[1]
+
+
+def _sorted_order(numbers: pl.Series, *, nearly_sorted: bool = True,
+                  numpy_sort: bool = True) -> tuple[pl.Series, pl.Series]:
+    """``numbers`` in ascending order, and their positions (:func:`_stable_order`): polars'
+    sort gives both at once, with no gather of the numbers after it."""
     if not numpy_sort or numbers.has_nulls() or not nearly_sorted:
         # numpy would read nulls as NaN, last
-        return numbers.to_frame().with_row_index("at").sort(
-            numbers.name, maintain_order=True)["at"]
+        both = numbers.to_frame().with_row_index("at").sort(numbers.name, maintain_order=True)
+        return both[numbers.name], both["at"]
     import numpy as np  # only a check of many decks needs it
 
-    return pl.Series(numbers.name, np.argsort(numbers.rechunk().to_numpy(), kind="stable")
-                     ).cast(pl.UInt32)
+    order = pl.Series(numbers.name, np.argsort(numbers.rechunk().to_numpy(), kind="stable")
+                      ).cast(pl.UInt32)
+    return numbers.gather(order), order
 
 
 def with_cards(frame: pl.DataFrame, cards: pl.DataFrame) -> pl.DataFrame:
@@ -381,7 +398,31 @@ def with_cards_at(frame: pl.DataFrame, cards: pl.DataFrame) -> pl.DataFrame:
     (``card_at``, null without a card) and a card table made by :func:`by_position`: one
     gather, no lookup; ``card_at`` is dropped."""
     at = frame["card_at"].fill_null(cards.height - 1)
-    return frame.drop("card_at").hstack(cards[at])
+    others = frame.clone()  # the columns shared, not copied
+    others.drop_in_place("card_at")  # (``drop`` took longer than the gather itself)
+    return others.hstack(_gathered(cards, at))
+
+
+#: the most boolean columns :func:`_gathered` packs into one number (two bits each)
+_PACKED = 16
+
+
+def _gathered(cards: pl.DataFrame, at: pl.Series) -> pl.DataFrame:
+    """``cards[at]``, its boolean columns packed first into one number per card (for each,
+    a bit for "not null" and one for its value), gathered once and unpacked: a gather of
+    booleans reads and writes bit by bit, a few times slower than one of numbers."""
+    flags = [c for c, dtype in cards.schema.items() if dtype == pl.Boolean]
+    if not 2 <= len(flags) <= _PACKED:
+        return cards[at]
+    bit = {c: 1 << (2 * i) for i, c in enumerate(flags)}
+    packed = pl.sum_horizontal(
+        pl.col(c).is_not_null().cast(pl.UInt32) * bit[c]
+        + pl.col(c).fill_null(False).cast(pl.UInt32) * (bit[c] << 1) for c in flags)
+    picked = cards.select(pl.exclude(flags), packed.alias("__flags"))[at]
+    return picked.select(
+        pl.when((pl.col("__flags") & bit[c]) != 0)
+        .then((pl.col("__flags") & (bit[c] << 1)) != 0).alias(c) if c in bit else pl.col(c)
+        for c in cards.columns)
 
 
 def by_deck(rows: pl.DataFrame) -> pl.LazyFrame:
