@@ -109,16 +109,24 @@ def _columns_object(frame: pl.DataFrame, fields: tuple[str, ...], depth: int) ->
             else:
                 parts += [keys[0], _json_text(run[0], dtype, depth + 1)]
             continue
-        distinct = frame.select(run).unique(maintain_order=True).with_row_index(
-            f"json_run_{number}")
+        distinct, which = _distinct(frame, list(run), f"json_run_{number}")
         texts = distinct.select(pl.concat_str([
             part for key, field in zip(keys, run, strict=True)
             for part in (key, _json_text(field, frame.schema[field], depth + 1))]))
-        added.append(frame.select(run).join(distinct, on=list(run), how="left",
-                                            nulls_equal=True, maintain_order="left")
-                     [f"json_run_{number}"])
+        added.append(which)
         parts.append(pl.lit(texts.to_series()).gather(pl.col(f"json_run_{number}")))
     return frame.with_columns(added), pl.concat_str([*parts, pl.lit("\n" + _pad(depth) + "}")])
+
+
+def _distinct(frame: pl.DataFrame, keys: list[str], name: str) -> tuple[
+        pl.DataFrame, pl.Series]:
+    """Each distinct combination of ``keys``' values in ``frame`` once, in the order first
+    met, numbered in ``name``; and each row's number: one grouping, not a join back."""
+    groups = frame.select(keys).with_row_index("json_row").group_by(
+        keys, maintain_order=True).agg("json_row")
+    numbered = groups.select(pl.int_range(pl.len(), dtype=pl.UInt32).alias(name), "json_row")
+    which = numbered.explode("json_row").sort("json_row").get_column(name)
+    return groups.drop("json_row").with_row_index(name), which
 
 
 def _strings_text(value: pl.Expr, depth: int) -> pl.Expr:
@@ -197,11 +205,8 @@ def _distinct_verdict_texts(verdicts: pl.DataFrame) -> pl.DataFrame:
     """``_verdict_texts`` of every deck, each distinct verdict written once (most decks
     share theirs with many others)."""
     keys = [c for c in verdicts.columns if c != "deck"]
-    distinct = verdicts.select(keys).unique(maintain_order=True).with_row_index("json_verdict")
-    texts = _verdict_texts(distinct.rename({"json_verdict": "deck"}).lazy()).collect(
-        engine=ENGINE)
-    which = verdicts.join(distinct, on=keys, how="left", nulls_equal=True,
-                          maintain_order="left")["json_verdict"]
+    distinct, which = _distinct(verdicts, keys, "deck")  # a verdict's number as its deck
+    texts = _verdict_texts(distinct.lazy()).collect(engine=ENGINE)
     return texts.select(pl.all().gather(which)).with_columns(verdicts["deck"])
 
 
