@@ -12,7 +12,6 @@ read as always. Either way the sources and problems are those of ``path_sources`
 from __future__ import annotations
 
 import os
-import pickle
 import sys
 from pathlib import Path
 from typing import NamedTuple
@@ -68,6 +67,8 @@ def start(paths: list[str]) -> bool:
 def _read_and_send(paths: list[str], fd: int) -> None:
     """In the reader: ``path_sources``'s result (or the problems it raised) pickled to
     ``fd``; then the process ends, without the parent's exit functions or buffers."""
+    import pickle
+
     try:
         try:
             found: tuple[str, object] = ("read", path_sources([Path(p) for p in paths]))
@@ -87,6 +88,8 @@ def taken(paths: list[Path]) -> tuple[list[Source], list[Problem]] | None:
     the reader failed. The reader is waited for, and ended with, either way."""
     if not _reader:
         return None
+    import pickle  # only where deck files were read ahead
+
     reader = _reader.pop()
     if reader.paths != [str(p) for p in paths]:
         os.close(reader.fd)  # the reader ends when it writes
