@@ -3,10 +3,10 @@
 Starting ``deckcheck`` (its imports, polars first) keeps one core busy for a few tenths of
 a second. :func:`start` forks a process, before polars is imported, that does what
 :func:`~validator.inputs.decks.sources.path_sources` does with the paths given — the
-folders listed, the files read, the deck ids taken — and hands its result back through a
-pipe. :func:`taken` gives that result to the check, when it asks for exactly those paths;
-otherwise (other paths, no read ahead, the reader failed) it gives None and the files are
-read as always. Either way the sources and problems are those of ``path_sources``.
+folders listed, the files read, the deck ids taken — and leaves its result in an unlinked
+temporary file. :func:`taken` gives that result to the check, when it asks for exactly
+those paths; otherwise (other paths, no read ahead, the reader failed) it gives None and
+the files are read as always. Either way the sources and problems are those of ``path_sources``.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import NamedTuple
+from typing import BinaryIO, NamedTuple
 
 from validator.errors import InputError, Problem
 from validator.inputs.decks.sources import Source, path_sources
@@ -28,7 +28,7 @@ MANY_FILES = 20
 class _Reader(NamedTuple):
     paths: list[str]
     pid: int
-    fd: int
+    spool: BinaryIO  # the file it writes its result to (unlinked: gone once closed)
 
 
 _reader: list[_Reader] = []  # the one read ahead under way, if any
@@ -49,24 +49,24 @@ def start(paths: list[str]) -> bool:
     if _reader or not hasattr(os, "fork") or "polars" in sys.modules or (
             threading is not None and threading.active_count() > 1):
         return False
-    read_end, write_end = os.pipe()
+    import tempfile
+
+    spool = tempfile.TemporaryFile()  # noqa: SIM115 (kept open until the result is taken)
     try:
         pid = os.fork()
     except OSError:
-        os.close(read_end)
-        os.close(write_end)
+        spool.close()
         return False
     if pid == 0:  # the reader: never returns
-        os.close(read_end)
-        _read_and_send(paths, write_end)
-    os.close(write_end)
-    _reader.append(_Reader([str(Path(p)) for p in paths], pid, read_end))
+        _read_and_write(paths, spool.fileno())
+    _reader.append(_Reader([str(Path(p)) for p in paths], pid, spool))
     return True
 
 
-def _read_and_send(paths: list[str], fd: int) -> None:
-    """In the reader: ``path_sources``'s result (or the problems it raised) pickled to
-    ``fd``; then the process ends, without the parent's exit functions or buffers."""
+def _read_and_write(paths: list[str], fd: int) -> None:
+    """In the reader: ``path_sources``'s result (or the problems it raised) pickled into the
+    file ``fd``; then the process ends, without the parent's exit functions or buffers (its
+    exit status says whether it wrote all)."""
     import pickle
 
     try:
@@ -74,9 +74,9 @@ def _read_and_send(paths: list[str], fd: int) -> None:
             found: tuple[str, object] = ("read", path_sources([Path(p) for p in paths]))
         except InputError as exc:
             found = ("raised", exc.problems)
-        data = pickle.dumps(found, protocol=pickle.HIGHEST_PROTOCOL)
-        with open(fd, "wb") as stream:
-            stream.write(data)
+        data = memoryview(pickle.dumps(found, protocol=pickle.HIGHEST_PROTOCOL))
+        while data:
+            data = data[os.write(fd, data):]
     except BaseException:  # noqa: BLE001 (the parent reads the files itself)
         os._exit(1)
     os._exit(0)
@@ -91,16 +91,17 @@ def taken(paths: list[Path]) -> tuple[list[Source], list[Problem]] | None:
     import pickle  # only where deck files were read ahead
 
     reader = _reader.pop()
-    if reader.paths != [str(p) for p in paths]:
-        os.close(reader.fd)  # the reader ends when it writes
-        return None
-    try:
-        with open(reader.fd, "rb") as stream:
-            data = stream.read()
-        os.waitpid(reader.pid, 0)
-        kind, found = pickle.loads(data)
-    except Exception:  # noqa: BLE001 (a reader that failed: the files are read here)
-        return None
+    with reader.spool:
+        if reader.paths != [str(p) for p in paths]:
+            return None  # the reader ends by itself
+        try:
+            _, status = os.waitpid(reader.pid, 0)
+            if status != 0:  # the reader failed: the files are read here
+                return None
+            size = os.fstat(reader.spool.fileno()).st_size
+            kind, found = pickle.loads(os.pread(reader.spool.fileno(), size, 0))
+        except Exception:  # noqa: BLE001 (the same)
+            return None
     if kind == "raised":
         raise InputError(found)
     sources, problems = found
