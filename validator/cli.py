@@ -494,7 +494,7 @@ def check_command(decks: tuple[Path, ...], cards_spec: str | None, banlist_spec:
 
     Example: deckcheck check decks/ --registrations lists.xlsx --duel 2 --json report.json
     """
-    from concurrent.futures import ThreadPoolExecutor
+    from concurrent.futures import Future, ThreadPoolExecutor
 
     from validator.inputs.decks.batch import read_deck_paths, require_decks
     from validator.judging.siding import stage_of
@@ -544,6 +544,12 @@ def check_command(decks: tuple[Path, ...], cards_spec: str | None, banlist_spec:
         # is asked for
         report = judged_check(checked, policy, stage, lang) \
             if json_target is not None or shown else None
+        text: Future[bytes] | None = None
+        if report is not None and shown and _plain(out, sys.stdout):
+            from validator.report.text import report_bytes
+
+            # the text for the terminal is made on another core while the JSON is written
+            text = pool.submit(report_bytes, report, every_deck=every_deck)
         if report is not None and json_target is not None:
             step("Writing the report", 0, 1)
             _write_json(report_pieces(report), json_target)
@@ -559,10 +565,8 @@ def check_command(decks: tuple[Path, ...], cards_spec: str | None, banlist_spec:
     _shown([problem_line(w, lang) for w in result.warnings], "warning:",
            "warnings (see the JSON report)")
     if report is not None and shown:
-        if _plain(out, sys.stdout):
-            from validator.report.text import report_bytes
-
-            _write_utf8(report_bytes(report, every_deck=every_deck))
+        if text is not None:
+            _write_utf8(text.result())
         else:
             from validator.report.text import print_text
 
