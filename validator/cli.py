@@ -47,9 +47,9 @@ def _check_paths(argv: list[str]) -> list[str] | None:
     return paths
 
 
-# the deck files of a check are read by another process while this one imports polars and
-# the rest (a third of a second on one core)
-if (_paths := _check_paths(sys.argv)) and prefetch.worth_it(_paths):
+# the deck files of a check are read by another process, on a free core, while this one
+# imports polars and the rest (a fifth of a second)
+if (_paths := _check_paths(sys.argv)) and prefetch.worth_it(_paths) and prefetch.core_free():
     prefetch.start(_paths)
 
 import click

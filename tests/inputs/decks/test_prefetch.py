@@ -119,3 +119,22 @@ def test_a_read_ahead_pays_for_a_folder_a_zip_or_many_files(tmp_path: Path) -> N
     assert prefetch.worth_it([str(tmp_path / "decks.zip")])
     assert prefetch.worth_it(files)
     assert not prefetch.worth_it(files[:2])
+
+
+
+@pytest.mark.parametrize(("cores", "load", "free"), [
+    ({0, 1}, 0.4, True), ({0, 1}, 1.9, True), ({0, 1}, 2.0, False), ({0, 1}, 4.5, False),
+    ({0}, 0.0, False), ({0, 1, 2, 3}, 3.5, True)])
+def test_a_core_is_free_when_fewer_processes_ran_than_there_are_cores(
+        monkeypatch: pytest.MonkeyPatch, cores: set[int], load: float, free: bool) -> None:
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: cores, raising=False)
+    monkeypatch.setattr(os, "getloadavg", lambda: (load, load, load))
+    assert prefetch.core_free() is free
+
+
+def test_no_core_is_free_where_the_system_cannot_tell(monkeypatch: pytest.MonkeyPatch) -> None:
+    def unknown() -> tuple[float, float, float]:
+        raise OSError("no load average")
+
+    monkeypatch.setattr(os, "getloadavg", unknown)
+    assert prefetch.core_free() is False

@@ -19,7 +19,7 @@ from typing import BinaryIO, NamedTuple
 from validator.errors import InputError, Problem
 from validator.inputs.decks.sources import Source, path_sources
 
-__all__ = ["MANY_FILES", "start", "taken", "worth_it"]
+__all__ = ["MANY_FILES", "core_free", "start", "taken", "worth_it"]
 
 #: a read ahead pays for its fork from about this many files (or one folder)
 MANY_FILES = 20
@@ -39,6 +39,18 @@ def worth_it(paths: list[str]) -> bool:
     if len(paths) >= MANY_FILES:
         return True
     return any(p.lower().endswith(".zip") or os.path.isdir(p) for p in paths)
+
+
+def core_free() -> bool:
+    """Whether another core is likely free to read on: over the last minute, fewer
+    processes ran on average than this process may use cores. (On a busy machine the
+    reader only takes time from the others: a read ahead costs a little more work in all.)"""
+    try:
+        cores = len(os.sched_getaffinity(0))
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):
+        return False
+    return cores > 1 and load < cores
 
 
 def start(paths: list[str]) -> bool:
