@@ -177,7 +177,8 @@ def phases(folder: Path, out: Path) -> None:
     began, began_cpu = time.perf_counter(), time.process_time()
     from validator.inputs.decks import prefetch
 
-    prefetch.start([str(folder)])  # as the command does: the files read while it imports
+    if prefetch.core_free():  # as the command does: the files read while it imports
+        prefetch.start([str(folder)])
     from validator.cards.load import load
     from validator.inputs.decks.batch import read_deck_paths
     from validator.judging.checking import check_decks
