@@ -968,3 +968,45 @@ def test_the_program_ends_with_its_output_flushed_and_its_exit_status(tmp_path: 
                              env=env, check=False)
     assert missing.returncode == 2
     assert "FILE_MISSING" in missing.stderr
+
+
+def test_the_deck_paths_of_a_check_are_read_from_its_arguments_before_parsing() -> None:
+    from validator.cli import CHECK_FLAGS, _check_paths
+
+    flags = {name for param in main.commands["check"].params
+             if isinstance(param, click.Option) and param.is_flag for name in param.opts}
+    assert flags | {"-h", "--help"} == CHECK_FLAGS  # every other option takes a value
+    argv = ["/usr/bin/deckcheck", "check", "decks/", "--json", "out.json", "--quiet",
+            "--format=advanced-tcg", "one.ydk", "--lang", "ja", "--", "--odd-name.ydk"]
+    assert _check_paths(argv) == ["decks/", "one.ydk", "--odd-name.ydk"]
+    assert _check_paths(["deckcheck", "event", "decks/"]) is None
+    assert _check_paths(["pytest", "check", "decks/"]) is None  # not the program
+
+
+def test_a_folder_read_ahead_by_the_program_is_checked_as_one_read_in_process(
+        tmp_path: Path) -> None:
+    # run as the deckcheck program, the deck files are read by a forked process while the
+    # program starts (where a core is free); the report, the problems and the exit status
+    # are those of a check that reads them itself
+    decks = tmp_path / "decks"
+    decks.mkdir()
+    for deck in sorted((ROOT / "decks" / "tcg").glob("*.ydk"))[:3]:
+        (decks / deck.name).write_bytes(deck.read_bytes())
+    (decks / "bad.ydk").write_bytes(b"#main\nnot a passcode\n")
+    (decks / "bad.ydke").write_bytes(b"ydke://!!!")
+    args = ["check", str(decks), "--cards", "demo", "--all", "--json"]
+    probe = ("import sys\nsys.argv[0] = 'deckcheck'\n"
+             "from validator.cli import main\n"
+             "from validator.inputs.decks import prefetch\n"
+             "print(bool(prefetch._reader) == prefetch.core_free(), file=sys.stderr)\n"
+             "main()\n")
+    done = subprocess.run([sys.executable, "-c", probe, *args, str(tmp_path / "ahead.json")],
+                          capture_output=True, text=True, cwd=tmp_path, check=False)
+    here = CliRunner().invoke(main, [*args, str(tmp_path / "here.json")])
+    assert done.stderr.splitlines()[0] == "True"  # read ahead where a core was free
+    assert done.returncode == here.exit_code == 2  # the unreadable line and the second deck
+    assert done.stdout == here.stdout
+    assert done.stderr.splitlines()[1:] == here.stderr.splitlines()
+    assert {"BAD_PASSCODE", "DECK_TWICE"} <= {line.split()[2] for line in here.stderr.splitlines()
+                                               if line.startswith("error:")}
+    assert (tmp_path / "ahead.json").read_bytes() == (tmp_path / "here.json").read_bytes()

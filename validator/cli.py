@@ -22,6 +22,36 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
+from validator.inputs.decks import prefetch
+
+#: the options of ``check`` that take no value (every other one takes the next argument)
+CHECK_FLAGS = frozenset({"--all", "--quiet", "--help", "-h"})
+
+
+def _check_paths(argv: list[str]) -> list[str] | None:
+    """The deck paths of ``deckcheck check ...`` as its arguments will give them, read from
+    ``argv`` before the options are parsed (None for another command). Only a guess: what
+    was read ahead is used for exactly the paths the command is given."""
+    if len(argv) < 2 or argv[1] != "check" or Path(argv[0]).name != "deckcheck":
+        return None
+    paths: list[str] = []
+    args = iter(argv[2:])
+    for arg in args:
+        if arg == "--":
+            paths.extend(args)
+        elif arg.startswith("-") and arg != "-":
+            if "=" not in arg and arg not in CHECK_FLAGS:
+                next(args, None)  # the option's value
+        else:
+            paths.append(arg)
+    return paths
+
+
+# the deck files of a check are read by another process, on a free core, while this one
+# imports polars and the rest (a fifth of a second)
+if (_paths := _check_paths(sys.argv)) and prefetch.worth_it(_paths) and prefetch.core_free():
+    prefetch.start(_paths)
+
 import click
 
 from validator.errors import SHOWN, InputError
@@ -464,7 +494,7 @@ def check_command(decks: tuple[Path, ...], cards_spec: str | None, banlist_spec:
 
     Example: deckcheck check decks/ --registrations lists.xlsx --duel 2 --json report.json
     """
-    from concurrent.futures import ThreadPoolExecutor
+    from concurrent.futures import Future, ThreadPoolExecutor
 
     from validator.inputs.decks.batch import read_deck_paths, require_decks
     from validator.judging.siding import stage_of
@@ -514,6 +544,12 @@ def check_command(decks: tuple[Path, ...], cards_spec: str | None, banlist_spec:
         # is asked for
         report = judged_check(checked, policy, stage, lang) \
             if json_target is not None or shown else None
+        text: Future[bytes] | None = None
+        if report is not None and shown and _plain(out, sys.stdout):
+            from validator.report.text import report_bytes
+
+            # the text for the terminal is made on another core while the JSON is written
+            text = pool.submit(report_bytes, report, every_deck=every_deck)
         if report is not None and json_target is not None:
             step("Writing the report", 0, 1)
             _write_json(report_pieces(report), json_target)
@@ -529,10 +565,8 @@ def check_command(decks: tuple[Path, ...], cards_spec: str | None, banlist_spec:
     _shown([problem_line(w, lang) for w in result.warnings], "warning:",
            "warnings (see the JSON report)")
     if report is not None and shown:
-        if _plain(out, sys.stdout):
-            from validator.report.text import report_bytes
-
-            _write_utf8(report_bytes(report, every_deck=every_deck))
+        if text is not None:
+            _write_utf8(text.result())
         else:
             from validator.report.text import print_text
 

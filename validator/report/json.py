@@ -109,16 +109,24 @@ def _columns_object(frame: pl.DataFrame, fields: tuple[str, ...], depth: int) ->
             else:
                 parts += [keys[0], _json_text(run[0], dtype, depth + 1)]
             continue
-        distinct = frame.select(run).unique(maintain_order=True).with_row_index(
-            f"json_run_{number}")
+        distinct, which = _distinct(frame, list(run), f"json_run_{number}")
         texts = distinct.select(pl.concat_str([
             part for key, field in zip(keys, run, strict=True)
             for part in (key, _json_text(field, frame.schema[field], depth + 1))]))
-        added.append(frame.select(run).join(distinct, on=list(run), how="left",
-                                            nulls_equal=True, maintain_order="left")
-                     [f"json_run_{number}"])
+        added.append(which)
         parts.append(pl.lit(texts.to_series()).gather(pl.col(f"json_run_{number}")))
     return frame.with_columns(added), pl.concat_str([*parts, pl.lit("\n" + _pad(depth) + "}")])
+
+
+def _distinct(frame: pl.DataFrame, keys: list[str], name: str) -> tuple[
+        pl.DataFrame, pl.Series]:
+    """Each distinct combination of ``keys``' values in ``frame`` once, in the order first
+    met, numbered in ``name``; and each row's number: one grouping, not a join back."""
+    groups = frame.select(keys).with_row_index("json_row").group_by(
+        keys, maintain_order=True).agg("json_row")
+    numbered = groups.select(pl.int_range(pl.len(), dtype=pl.UInt32).alias(name), "json_row")
+    which = numbered.explode("json_row").sort("json_row").get_column(name)
+    return groups.drop("json_row").with_row_index(name), which
 
 
 def _strings_text(value: pl.Expr, depth: int) -> pl.Expr:
@@ -197,11 +205,8 @@ def _distinct_verdict_texts(verdicts: pl.DataFrame) -> pl.DataFrame:
     """``_verdict_texts`` of every deck, each distinct verdict written once (most decks
     share theirs with many others)."""
     keys = [c for c in verdicts.columns if c != "deck"]
-    distinct = verdicts.select(keys).unique(maintain_order=True).with_row_index("json_verdict")
-    texts = _verdict_texts(distinct.rename({"json_verdict": "deck"}).lazy()).collect(
-        engine=ENGINE)
-    which = verdicts.join(distinct, on=keys, how="left", nulls_equal=True,
-                          maintain_order="left")["json_verdict"]
+    distinct, which = _distinct(verdicts, keys, "deck")  # a verdict's number as its deck
+    texts = _verdict_texts(distinct.lazy()).collect(engine=ENGINE)
     return texts.select(pl.all().gather(which)).with_columns(verdicts["deck"])
 
 
@@ -279,9 +284,33 @@ def _items(table: pl.DataFrame, fields: list[tuple[str, pl.Expr]], violations: p
     edges = [*range(0, table.height, _PIECE), table.height]
     bounds = pl.Series(edges, dtype=pl.UInt32)
     violation_at = placed["json_pos"].search_sorted(bounds).to_list()
-    verdict_at = verdict_texts["json_pos"].search_sorted(bounds).to_list()
+    placed_at = dict(zip(edges, violation_at, strict=True))
+    verdict_at = dict(zip(edges, verdict_texts["json_pos"].search_sorted(bounds).to_list(),
+                          strict=True))
 
-    def piece_text(number: int) -> pl.LazyFrame:
+    def ends(start: int, stop: int) -> pl.DataFrame:
+        """The text of decks ``start`` to ``stop`` (edges of pieces) before their
+        violations (``opened``) and after them (``closed``)."""
+        at, to = placed_at[start], placed_at[stop]
+        counted = placed.slice(at, to - at).lazy().group_by("json_pos").agg(
+            pl.len().alias("json_violation_count"))
+        at, to = verdict_at[start], verdict_at[stop]
+        decks = (table.slice(start, stop - start).lazy()
+                 .with_columns(pl.int_range(start, stop, dtype=pl.UInt32).alias("json_pos"))
+                 .join(verdict_texts.slice(at, to - at).lazy(), on="json_pos", how="left",
+                       maintain_order="left")
+                 .join(counted, on="json_pos", how="left", maintain_order="left")
+                 .with_columns(pl.when(pl.col("json_violation_count").is_null()).then(pl.lit("[]"))
+                               .otherwise(pl.lit("[")).alias("json_violations_open")))
+        return decks.select(
+            # the first deck of a piece follows the piece before's ",\n"
+            pl.concat_str([pl.when(pl.col("json_pos") % _PIECE == 0).then(pl.lit(""))
+                           .otherwise(pl.lit(",\n")), head]).alias("opened"),
+            pl.concat_str([pl.when(pl.col("json_violation_count").is_null()).then(pl.lit(""))
+                           .otherwise(pl.lit(close)), tail]).alias("closed"),
+        ).collect(engine=ENGINE)
+
+    def piece_text(number: int, decks: pl.DataFrame, first_deck: int) -> pl.LazyFrame:
         start, stop = edges[number], edges[number + 1]
         mine = placed.slice(violation_at[number], violation_at[number + 1]
                             - violation_at[number]).lazy()
@@ -289,30 +318,21 @@ def _items(table: pl.DataFrame, fields: list[tuple[str, pl.Expr]], violations: p
         texts = mine.select("json_pos", pl.int_range(pl.len(), dtype=pl.UInt32).alias("seq"),
                             pl.concat_str([pl.when(first.fill_null(True)).then(pl.lit("\n"))
                                            .otherwise(pl.lit(",\n")), item]).alias("text"))
-        counted = mine.group_by("json_pos").agg(pl.len().alias("json_violation_count"))
-        decks = (table.slice(start, stop - start).lazy()
-                 .with_columns(pl.int_range(start, stop, dtype=pl.UInt32).alias("json_pos"))
-                 .join(verdict_texts.slice(verdict_at[number], verdict_at[number + 1]
-                                           - verdict_at[number]).lazy(),
-                       on="json_pos", how="left", maintain_order="left")
-                 .join(counted, on="json_pos", how="left", maintain_order="left")
-                 .with_columns(pl.when(pl.col("json_violation_count").is_null()).then(pl.lit("[]"))
-                               .otherwise(pl.lit("[")).alias("json_violations_open")))
-        opened = decks.select(
-            "json_pos", pl.lit(0, pl.UInt32).alias("seq"),
-            pl.concat_str([pl.when(pl.col("json_pos") == start).then(pl.lit(""))
-                           .otherwise(pl.lit(",\n")), head]).alias("text"))
-        closed = decks.select(
-            "json_pos", pl.lit(0, pl.UInt32).alias("seq"),
-            pl.concat_str([pl.when(pl.col("json_violation_count").is_null()).then(pl.lit(""))
-                           .otherwise(pl.lit(close)), tail]).alias("text"))
-        return pl.concat([opened.with_columns(pl.lit(0, pl.UInt8).alias("part")),
+        own = decks.slice(start - first_deck, stop - start).lazy().with_columns(
+            pl.int_range(start, stop, dtype=pl.UInt32).alias("json_pos"),
+            pl.lit(0, pl.UInt32).alias("seq"))
+        return pl.concat([own.select("json_pos", "seq", pl.col("opened").alias("text"),
+                                     pl.lit(0, pl.UInt8).alias("part")),
                           texts.with_columns(pl.lit(1, pl.UInt8).alias("part")),
-                          closed.with_columns(pl.lit(2, pl.UInt8).alias("part"))]) \
+                          own.select("json_pos", "seq", pl.col("closed").alias("text"),
+                                     pl.lit(2, pl.UInt8).alias("part"))]) \
             .sort("json_pos", "part", "seq").select(pl.col("text").str.join("").cast(pl.Binary))
 
     def batch(numbers: list[int]) -> list[pl.DataFrame]:
-        return pl.collect_all([piece_text(n) for n in numbers], engine=ENGINE)
+        first_deck = edges[numbers[0]]
+        decks = ends(first_deck, edges[numbers[-1] + 1])
+        return pl.collect_all([piece_text(n, decks, first_deck) for n in numbers],
+                              engine=ENGINE)
 
     yield b"[\n"
     # a few pieces at a time, one per core (a piece's text is built by one thread); the

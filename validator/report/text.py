@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 import polars as pl
 
+from validator.engine.tables import ENGINE
 from validator.errors import Problem
 from validator.report.model import Report
 from validator.text.i18n import PLACEHOLDER, catalog, problem_text, say, terms
@@ -109,12 +110,13 @@ def _parts(report: Report, every_deck: bool) -> tuple[list[str], pl.Series, str 
     # every line of every block as one row, in the order written: (deck's place, part of
     # its block, place in the part); joined once (no list per deck)
     placed = decks.with_columns(pl.int_range(pl.len(), dtype=pl.UInt32).alias("at"))
-    found = violations.join(placed.select("deck", "at"), on="deck", how="inner",
-                            maintain_order="left")
+    # lazily: only the columns a line shows are joined (not every language's message)
+    found = violations.lazy().join(placed.lazy().select("deck", "at"), on="deck",
+                                   how="inner", maintain_order="left")
     lines = found.select("at", pl.lit(1, pl.UInt8).alias("part"),
                          pl.int_range(pl.len(), dtype=pl.UInt32).alias("seq"),
                          pl.format("  {} {}{}{}", pl.col("code"), text, where.fill_null(""),
-                                   wait.fill_null("")).alias("text"))
+                                   wait.fill_null("")).alias("text")).collect(engine=ENGINE)
     no_clause, decide = header.no_clause, header.decide
     codes = pl.col("head_judge").list.join(", ")
     verdict = (

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 import polars as pl
 
 from validator.errors import InputError, Problem, capped
+from validator.inputs.decks import prefetch
 from validator.inputs.decks.sources import (
     DECK_SUFFIXES,
     Progress,
@@ -154,7 +155,12 @@ def parse_sources(sources: list[Source], problems: list[Problem],
 
 def read_deck_paths(paths: list[object], progress: Progress | None = None) -> DeckFiles:
     """Decks from files, folders (searched recursively) and zips; ``progress(done, total)``
-    follows the files as they are read."""
+    follows the files as they are read. Files read ahead (``prefetch``) are taken as read."""
+    ahead = prefetch.taken([Path(str(p)) for p in paths])
+    if ahead is not None:
+        if progress is not None:
+            progress(len(ahead[0]), len(ahead[0]))
+        return parse_sources(*ahead)
     parts, take = ydk_parts()  # YDK files parsed while the next ones are read
     sources, problems = path_sources([Path(str(p)) for p in paths], progress, take)
     return parse_sources(sources, problems, parts)

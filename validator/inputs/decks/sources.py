@@ -19,7 +19,6 @@ from typing import NamedTuple
 
 from validator.errors import InputError, Problem
 from validator.files.safety import MAX_UNPACKED, zip_members
-from validator.inputs.decks.ydk import is_ydke
 
 __all__ = ["DECK_SUFFIXES", "MAX_DECK_BYTES", "Source", "deck_id_problem", "path_sources",
            "upload_sources"]
@@ -213,6 +212,8 @@ def upload_sources(files: list[tuple[str, bytes]], pasted: str = "") -> tuple[
         list[Source], list[Problem]]:
     """Sources from uploaded files (by their names, or their content when a name has no
     extension) and pasted ``ID ydke://`` (or ``ID CODE``) lines."""
+    from validator.inputs.decks.ydk import is_ydke  # polars: not needed to read files
+
     found = _Collector()
     for name, data in files:
         label = PurePosixPath(name.replace("\\", "/")).name or "upload"
