@@ -731,3 +731,60 @@ def test_typed_names_and_unreadable_rows_read_in_python_are_those_planned(
     assert {"UNRESOLVED_NAME", "UNREADABLE_ROW", "LIST_MISMATCH"} <= set(codes(python))
     assert python.resolved.height == 2  # the two names typed: neither plainly a card
     _assert_same(python, planned)
+
+
+# -- a check of one deck against its list made before (``ListedDecks``) -----------------------
+
+
+def _against_made_lists(registered: pl.DataFrame, decks: pl.DataFrame, *, cards: CardDB,
+                        setup_fmt: object, banlist: object, siding: bool, counted: bool,
+                        unread: pl.DataFrame | None = None) -> int:
+    """Each deck of ``decks`` checked against its list, once as given and once with its
+    list made before for every deck at once: the same results; how many differ from
+    their lists."""
+    from validator.engine.check import ListedDecks
+    from validator.engine.tables import card_attributes
+
+    table = card_attributes(cards, banlist, setup_fmt)  # type: ignore[arg-type]
+    made = ListedDecks(registered, table)
+    differing = 0
+    for player in registered["deck_id"].cast(pl.Utf8).unique(maintain_order=True).to_list():
+        listed = made.of(player)
+        assert listed is not None
+        arguments: dict[str, Any] = {
+            "entries": decks.filter(pl.col("deck_id").cast(pl.Utf8) == player),
+            "registered": registered.filter(pl.col("deck_id").cast(pl.Utf8) == player),
+            "cards": cards, "fmt": setup_fmt, "banlist": banlist, "deck_ids": [player],
+            "siding": siding, "counted_from_list": counted, "attributes": table,
+            "unreadable": None if unread is None else unread.filter(
+                pl.col("deck_id").cast(pl.Utf8) == player)}
+        given = check(**arguments)
+        again = check(**arguments, listed=listed)
+        _assert_same(again, given)
+        differing += "LIST_MISMATCH" in codes(given)
+    assert made.of("no such player") is None
+    return differing
+
+
+@pytest.mark.parametrize(("siding", "counted"), [(False, True), (True, False)])
+def test_real_decks_against_their_lists_made_before_get_the_same_verdicts(
+        ygojson_db: CardDB, siding: bool, counted: bool) -> None:
+    files = read_deck_paths([*sorted(shared_path("decks", "windbot").glob("*.ydk"))[:12]])
+    lists = files.entries.filter(pl.int_range(pl.len()) % 7 != 3)  # lists a little off
+    differing = _against_made_lists(
+        lists, files.entries, cards=ygojson_db, setup_fmt=load_format("advanced-tcg"),
+        banlist=read_banlist(shared_path("lflist", "0TCG.lflist.conf")), siding=siding,
+        counted=counted)
+    assert differing > 3
+
+
+def test_typed_names_against_their_lists_made_before_get_the_same_verdicts(
+        demo_db: CardDB) -> None:
+    setup, event, decks, unread, _ = _typed_names_event(demo_db, 8)
+    # the lists hold the typed names (a misspelt one, one of no card) and skip some rows
+    lists = pl.concat([event.registered, decks.filter(pl.col("name").is_not_null())],
+                      how="diagonal_relaxed").filter(pl.int_range(pl.len()) % 9 != 4)
+    differing = _against_made_lists(lists, event.decks, cards=demo_db, setup_fmt=setup.fmt,
+                                    banlist=setup.banlist, siding=False, counted=True,
+                                    unread=unread)
+    assert differing > 2

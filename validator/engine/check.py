@@ -18,6 +18,7 @@ import itertools
 import time
 import weakref
 from collections import Counter
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -46,6 +47,7 @@ from validator.engine.status import (
     verdicts_plan,
 )
 from validator.engine.tables import (
+    _KEY_BITS,
     ENGINE,
     UNRESOLVED_KEY,
     CardTable,
@@ -68,7 +70,7 @@ from validator.text.i18n import korean_particles, say
 from validator.vocab import SECTIONS
 
 __all__ = ["CHUNK_ABOVE", "CHUNK_ROWS", "FEW_DECKS", "FEW_ROWS", "PARALLEL_ABOVE", "CheckResult",
-           "check", "code_counts", "combine", "held_cards"]
+           "ListedDecks", "ListedFew", "check", "code_counts", "combine", "held_cards"]
 
 _CODE_ORDER = pl.Enum(list(CODES))
 
@@ -163,6 +165,7 @@ def check(
     chunk_rows: int = CHUNK_ROWS,
     chunk_above: int = CHUNK_ABOVE,
     parallel_above: int = PARALLEL_ABOVE,
+    listed: ListedFew | None = None,
 ) -> CheckResult:
     """Check every deck in ``entries`` (and compare with ``registered`` lists when given).
 
@@ -182,6 +185,8 @@ def check(
     the deck either: the deck's own counting verdicts wait for it too.
     ``chunk_rows``, ``chunk_above`` and ``parallel_above`` say how an event is split into
     chunks of whole decks (see ``CHUNK_ROWS``, ``PARALLEL_ABOVE``); the verdicts are the same.
+    ``listed``: the one deck's list, ``registered``, as made before for this card table
+    (``ListedDecks``): a check of that deck alone then neither resolves nor counts it again.
 
     Every deck gets a ``status``: ``illegal`` when it breaks a rule, ``needs_decision``
     when the head judge must first settle an entry (an unresolved name, an unreadable row)
@@ -203,8 +208,11 @@ def check(
     if rows is entry_rows_few:
         few = _few_index(entries, registered, deck_ids)
         if few is not None:
+            reuse = listed if listed is not None and registered is not None \
+                and listed.table is attributes and few["deck_id"].to_list() == [listed.deck_id] \
+                else None
             return _check_few(entries, registered, unread=_unread_few(unreadable, few),
-                              index=few, shared=shared)
+                              index=few, shared=shared, made_list=reuse)
         entries = entry_rows(given[0], "entries")  # many decks: as the engine takes them
         if given[1] is not None:
             registered = entry_rows(given[1], "registered lists")
@@ -377,15 +385,15 @@ def _prepare(frame: pl.DataFrame, table: CardTable) -> _Prepared:
                      flagged["name_id"].to_list(), silent, table.cards.by_card)
 
 
-def _few_cards(table: CardTable, rows: pl.DataFrame, registered: pl.DataFrame | None
-               ) -> _Prepared:
+def _few_cards(table: CardTable, held: Callable[[], pl.DataFrame]) -> _Prepared:
     """The prepared rows of the cards a few decks hold: at a card table's first check (a
-    command checking one deck checks once) over those cards alone; from its second check
-    on (a server checking deck after deck) picked from the whole table, prepared once."""
+    command checking one deck checks once) over those cards alone (``held``, the rows of
+    the card table they need); from its second check on (a server checking deck after
+    deck) picked from the whole table, prepared once."""
     if table in _PREPARED or table in _CHECKED:
         return _prepared(table)
     _CHECKED.add(table)
-    return _prepare(held_cards(table.frame, rows, registered), table)
+    return _prepare(held(), table)
 
 
 def _check(entries: pl.DataFrame, registered: pl.DataFrame | None, *, unread: pl.DataFrame,
@@ -411,7 +419,8 @@ def _check(entries: pl.DataFrame, registered: pl.DataFrame | None, *, unread: pl
         reg_df = _rows_of(registered, index, shared)
     clock.lap("resolve")
     if few:
-        prepared = _few_cards(shared.table, rows_df, reg_df)
+        prepared = _few_cards(shared.table,
+                              lambda: held_cards(shared.table.frame, rows_df, reg_df))
         attrs = prepared.held(rows_df, reg_df)
     else:
         prepared = _prepared(shared.table)
@@ -612,8 +621,94 @@ def _candidate(table: CardTable) -> pl.Expr:
     return held
 
 
+@dataclass(frozen=True)
+class ListedFew:
+    """A registered list as the check of its one deck takes it (``ListedDecks.of``): its
+    rows resolved and numbered as deck 0 (``rows``), its ``fingerprint``, its deck-by-card
+    table (``cards``) and each row's card id, made for the card table ``table``."""
+
+    deck_id: str
+    rows: pl.DataFrame
+    fingerprint: pl.DataFrame
+    cards: pl.DataFrame
+    card_ids: list[int | None]
+    table: CardTable
+
+
+class ListedDecks:
+    """Every registered list of an event as a check of one deck against its list takes
+    it, made once for a card table in a few polars passes over all the lists: a judge's
+    check of a player's deck then neither resolves nor counts the player's list again.
+    Each list's rows keep their order in ``registered``, as a filter of its deck id gives
+    them."""
+
+    def __init__(self, registered: pl.DataFrame, table: CardTable) -> None:
+        self.table = table
+        entries = entry_rows_few(registered, "registered lists")
+        ids = entries.get_column("deck_id").cast(pl.Utf8)
+        order = ids.unique(maintain_order=True)
+        number = ids.replace_strict(order, pl.int_range(order.len(), dtype=pl.UInt32,
+                                                        eager=True), default=None)
+        resolved = resolve(entries, table.cards, table.fmt).with_columns(number.alias("deck"))
+        if not number.is_sorted():
+            resolved = resolved.sort("deck", maintain_order=True)
+        key = pl.coalesce("card_id", "passcode", pl.lit(UNRESOLVED_KEY, pl.Int64))
+        fuzzy = pl.when(pl.col("how") == "fuzzy").then(pl.col("name"))
+        # the columns of ``_rows_plan``, each list's rows numbered from 0
+        rows = resolved.lazy().select(
+            pl.int_range(pl.len(), dtype=pl.UInt32).over("deck").alias("row"),
+            pl.exclude("deck_id", "how", "deck"), pl.col("deck"), key.alias("key"),
+            fuzzy.alias("read_from"))
+        self.rows, self.fingerprints, self.cards = pl.collect_all(
+            [rows, fingerprints(rows).sort("deck"),
+             deck_by_card_few(rows.select("deck", "key", "section", "qty", "row", "card_id"))],
+            engine=ENGINE)
+        self.number = dict(zip(order.to_list(), range(order.len()), strict=True))
+        self.row_spans = _spans(self.rows.get_column("deck"), order.len())
+        self.card_spans = _spans(self.cards.get_column("deck"), order.len())
+
+    def of(self, deck_id: str) -> ListedFew | None:
+        """The list of ``deck_id`` (None: no list of that id)."""
+        at = self.number.get(deck_id)
+        if at is None:
+            return None
+        start, length = self.row_spans[at]
+        # gathered, not sliced: a slice of a list of strings can trip polars up later on
+        rows = self.rows[pl.Series(range(start, start + length), dtype=pl.UInt32)]
+        start, length = self.card_spans[at]
+        cards = self.cards.slice(start, length)
+        zero = pl.Series("deck", [0] * length, dtype=pl.UInt32)
+        # the deck number and the key packed with it as a check of this deck alone has them
+        packed = pl.Series("deck_key", [key - at * _KEY_BITS for key in
+                                        cards.get_column("deck_key").to_list()],
+                           dtype=pl.Int64)
+        cards = pl.DataFrame([packed if c == "deck_key" else zero if c == "deck"
+                              else cards.get_column(c) for c in cards.columns])
+        fingerprint = self.fingerprints.slice(at, 1)
+        return ListedFew(
+            deck_id,
+            pl.DataFrame([pl.Series("deck", [0] * rows.height, dtype=pl.UInt32)
+                          if c == "deck" else rows.get_column(c) for c in rows.columns]),
+            pl.DataFrame([pl.Series("deck", [0], dtype=pl.UInt32) if c == "deck"
+                          else fingerprint.get_column(c) for c in fingerprint.columns]),
+            cards, rows.get_column("card_id").to_list(), self.table)
+
+
+def _spans(decks: pl.Series, count: int) -> list[tuple[int, int]]:
+    """Where each deck number's rows are in a frame sorted by deck: (start, length)."""
+    spans = [(0, 0)] * count
+    runs = decks.rle()
+    start = 0
+    for length, deck in zip(runs.struct.field("len").to_list(),
+                            runs.struct.field("value").to_list(), strict=True):
+        spans[deck] = (start, length)
+        start += length
+    return spans
+
+
 def _check_few(entries: pl.DataFrame, registered: pl.DataFrame | None, *,
-               unread: pl.DataFrame, index: pl.DataFrame, shared: _Shared) -> CheckResult:
+               unread: pl.DataFrame, index: pl.DataFrame, shared: _Shared,
+               made_list: ListedFew | None = None) -> CheckResult:
     """:func:`_check` of a few decks, its verdicts and rows the same: every frame planned and
     collected in three passes — the rows with the deck-by-card tables, the decks' sizes and
     which rules could find rows, then those rules' failing rows, then those rows worded —,
@@ -624,14 +719,16 @@ def _check_few(entries: pl.DataFrame, registered: pl.DataFrame | None, *,
     clock = _Clock()
     resolved, card_ids = resolve_few(entries, cards, fmt)
     rows = _rows_plan(resolved, index)
-    reg_resolved = reg_rows = None
-    if registered is not None:
+    reg_rows = None
+    if made_list is not None:  # the list as made before: neither resolved nor counted again
+        card_ids = card_ids + made_list.card_ids
+    elif registered is not None:
         reg_resolved, listed_ids = resolve_few(registered, cards, fmt)
         reg_rows = _rows_plan(reg_resolved, index)
         card_ids = card_ids + listed_ids
     clock.lap("resolve")
-    held = pl.DataFrame({"card_id": card_ids}, schema={"card_id": pl.Int64()})
-    prepared = _few_cards(shared.table, held, None)
+    prepared = _few_cards(shared.table, lambda: held_cards(shared.table.frame, pl.DataFrame(
+        [pl.Series("card_id", card_ids, dtype=pl.Int64)])))
     attrs = prepared.held_of(card_ids)
     deck_cards_plan = deck_by_card_few(rows).join(
         attrs.lazy().select(*_NARROW, *prepared.flags), on="card_id", how="left",
@@ -641,6 +738,8 @@ def _check_few(entries: pl.DataFrame, registered: pl.DataFrame | None, *,
         plans += [reg_rows, fingerprints(rows), fingerprints(reg_rows),
                   deck_by_card_few(reg_rows.select("deck", "key", "section", "qty", "row",
                                                "card_id"))]
+    elif made_list is not None:
+        plans.append(fingerprints(rows))
     # in the same pass, over the deck-by-card table: the decks' sizes, the rows the rules
     # over known cards read, and which rules could find a row (those that cannot are not
     # planned)
@@ -658,6 +757,8 @@ def _check_few(entries: pl.DataFrame, registered: pl.DataFrame | None, *,
                if not found}
     none_folded = not could["__folded"][0]
     same_as_list = reg_df = registered_cards = None
+    if made_list is not None:
+        more = [made_list.rows, *more, made_list.fingerprint, made_list.cards]
     if more:
         reg_df, mine, theirs, listed_cards = more
         same_as_list = _same_as_listed_few(mine, theirs, index.height)
