@@ -536,8 +536,8 @@ def _few_index(entries: pl.DataFrame, registered: pl.DataFrame | None,
     order = list(dict.fromkeys(ids))
     if len(order) > FEW_DECKS:
         return None
-    return pl.DataFrame({"deck": range(len(order)), "deck_id": order},
-                        schema={"deck": pl.UInt32(), "deck_id": pl.Utf8()})
+    return pl.DataFrame([pl.Series("deck", range(len(order)), dtype=pl.UInt32),
+                         pl.Series("deck_id", order, dtype=pl.Utf8)])
 
 
 #: the columns of ``unreadable_by_deck``'s frame
@@ -545,10 +545,15 @@ _UNREAD_SCHEMA = {**{c: t for c, t in UNREADABLE_SCHEMA.items() if c != "deck_id
                   "deck": pl.UInt32()}
 
 
+#: no unreadable row, and no violation, made once (polars frames are not changed in place)
+_NO_UNREAD = pl.DataFrame(schema=_UNREAD_SCHEMA)
+_NO_VIOLATIONS = pl.DataFrame(schema=VIOLATION_SCHEMA)
+
+
 def _unread_few(frame: pl.DataFrame | None, index: pl.DataFrame) -> pl.DataFrame:
     """``unreadable_by_deck``, without a pass when no row is unreadable."""
     if frame is None or frame.is_empty():
-        return pl.DataFrame(schema=_UNREAD_SCHEMA)
+        return _NO_UNREAD
     return unreadable_by_deck(frame, index)
 
 
@@ -798,8 +803,7 @@ def _check_few(entries: pl.DataFrame, registered: pl.DataFrame | None, *,
     listed = reg_df["deck"] if reg_df is not None else pl.Series([], dtype=pl.UInt32)
     names = pl.DataFrame([attrs.get_column(c) for c in
                           ("card_id", "card", *LOCAL_CARD_COLUMNS, "counts_as")])
-    found_df = (pl.concat(worded).collect(engine=ENGINE) if worded
-                else pl.DataFrame(schema=VIOLATION_SCHEMA))
+    found_df = pl.concat(worded).collect(engine=ENGINE) if worded else _NO_VIOLATIONS
     if found_df.height <= FEW_VIOLATIONS:
         # a handful of violations: located, marked, joined and sorted in Python, no pass
         marked = located_few(found_df, rows_df, reg_df, set(open_decks["deck"].to_list()),
