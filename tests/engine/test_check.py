@@ -505,9 +505,11 @@ def _passes(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 
 def _one_real_deck(cards: CardDB, *, with_list: bool, siding: bool,
-                   differs: bool) -> dict[str, object]:
+                   differs: bool, made: bool = False) -> dict[str, object]:
     """The arguments of a check of one real deck (its first count one more when
-    ``differs``), its card table checked twice already: what no deck changes is kept."""
+    ``differs``; its list made before when ``made``), its card table checked twice
+    already: what no deck changes is kept."""
+    from validator.engine.check import ListedDecks
     from validator.engine.tables import card_attributes
 
     banlist = read_banlist(shared_path("lflist", "0TCG.lflist.conf"))
@@ -521,6 +523,8 @@ def _one_real_deck(cards: CardDB, *, with_list: bool, siding: bool,
         "entries": deck, "cards": cards, "fmt": fmt, "banlist": banlist,
         "deck_ids": files.ids, "attributes": table, "siding": siding,
         "registered": files.entries if with_list else None}
+    if made:
+        arguments["listed"] = ListedDecks(files.entries, table).of(files.ids[0])
     for _ in range(2):  # a card table's first checks prepare what later ones take from it
         check(**arguments)  # type: ignore[arg-type]
     return arguments
@@ -531,13 +535,14 @@ FEW_PASSES = 3
 FEW_PASSES_WITH_LIST = 3
 
 
-@pytest.mark.parametrize(("with_list", "siding", "differs"), [
-    (False, False, False), (True, False, False), (True, False, True), (True, True, True)])
+@pytest.mark.parametrize(("with_list", "siding", "differs", "made"), [
+    (False, False, False, False), (True, False, False, False), (True, False, True, False),
+    (True, True, True, False), (True, False, False, True), (True, True, True, True)])
 def test_a_check_of_one_real_deck_takes_a_few_polars_passes(
         ygojson_db: CardDB, monkeypatch: pytest.MonkeyPatch, with_list: bool, siding: bool,
-        differs: bool) -> None:
+        differs: bool, made: bool) -> None:
     arguments = _one_real_deck(ygojson_db, with_list=with_list, siding=siding,
-                               differs=differs)
+                               differs=differs, made=made)
     passes = _passes(monkeypatch)
     result = check(**arguments)  # type: ignore[arg-type]
     assert "FORBIDDEN_CARD" in codes(result)
@@ -568,21 +573,26 @@ def _expressions(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 
 #: the most column and literal expressions a check of one deck builds once its card table
-#: was checked before (what no deck changes is built once and kept)
-FEW_EXPRESSIONS = 130
-FEW_EXPRESSIONS_WITH_LIST = 240
+#: was checked before (what no deck changes is built once and kept), alone, against its
+#: list, and against its list made before
+FEW_EXPRESSIONS = 55
+FEW_EXPRESSIONS_WITH_LIST = 165
+FEW_EXPRESSIONS_WITH_MADE_LIST = 145
 
 
-@pytest.mark.parametrize(("with_list", "siding"), [(False, False), (True, False), (True, True)])
+@pytest.mark.parametrize(("with_list", "siding", "made"), [
+    (False, False, False), (True, False, False), (True, True, False), (True, False, True),
+    (True, True, True)])
 def test_a_check_of_one_real_deck_builds_few_expressions(
         ygojson_db: CardDB, monkeypatch: pytest.MonkeyPatch, with_list: bool,
-        siding: bool) -> None:
+        siding: bool, made: bool) -> None:
     arguments = _one_real_deck(ygojson_db, with_list=with_list, siding=siding,
-                               differs=True)
+                               differs=True, made=made)
     built = _expressions(monkeypatch)
     result = check(**arguments)  # type: ignore[arg-type]
     assert ("LIST_MISMATCH" in codes(result)) == with_list
-    bound = FEW_EXPRESSIONS_WITH_LIST if with_list else FEW_EXPRESSIONS
+    bound = FEW_EXPRESSIONS_WITH_MADE_LIST if made else \
+        FEW_EXPRESSIONS_WITH_LIST if with_list else FEW_EXPRESSIONS
     assert "col" in built
     assert len(built) <= bound, len(built)
 

@@ -332,6 +332,11 @@ class _Prepared:
                         strict=True))
 
     @cached_property
+    def narrow_columns(self) -> list[pl.Expr]:
+        """The columns joined to every deck-by-card row, as expressions built once."""
+        return [pl.col(c) for c in (*_NARROW, *self.flags)]
+
+    @cached_property
     def narrow(self) -> pl.DataFrame:
         """The columns joined to every deck-by-card row, in the card data's order
         (``tables.by_position``), made at the first check of many decks."""
@@ -736,7 +741,7 @@ def _check_few(entries: pl.DataFrame, registered: pl.DataFrame | None, *,
         [pl.Series("card_id", card_ids, dtype=pl.Int64)])))
     attrs = prepared.held_of(card_ids)
     deck_cards_plan = deck_by_card_few(rows).join(
-        attrs.lazy().select(*_NARROW, *prepared.flags), on="card_id", how="left",
+        attrs.lazy().select(prepared.narrow_columns), on="card_id", how="left",
         maintain_order="left")
     plans = [resolved, rows, deck_cards_plan]
     if reg_rows is not None:
