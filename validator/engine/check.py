@@ -676,6 +676,13 @@ class ListedDecks:
         self.number = dict(zip(order.to_list(), range(order.len()), strict=True))
         self.row_spans = _spans(self.rows.get_column("deck"), order.len())
         self.card_spans = _spans(self.cards.get_column("deck"), order.len())
+        # each list as deck 0, with the key packed with its deck number as a check of that
+        # deck alone packs it
+        zero = pl.lit(0, pl.UInt32).alias("deck")
+        self.rows = self.rows.with_columns(zero)
+        self.fingerprints = self.fingerprints.with_columns(zero)
+        self.cards = self.cards.with_columns(
+            pl.col("deck_key") - pl.col("deck").cast(pl.Int64) * _KEY_BITS, zero)
 
     def of(self, deck_id: str) -> ListedFew | None:
         """The list of ``deck_id`` (None: no list of that id)."""
@@ -683,25 +690,11 @@ class ListedDecks:
         if at is None:
             return None
         start, length = self.row_spans[at]
-        # gathered, not sliced: a slice of a list of strings can trip polars up later on
-        rows = self.rows[pl.Series(range(start, start + length), dtype=pl.UInt32)]
+        rows = self.rows.slice(start, length)
         start, length = self.card_spans[at]
-        cards = self.cards.slice(start, length)
-        zero = pl.Series("deck", [0] * length, dtype=pl.UInt32)
-        # the deck number and the key packed with it as a check of this deck alone has them
-        packed = pl.Series("deck_key", [key - at * _KEY_BITS for key in
-                                        cards.get_column("deck_key").to_list()],
-                           dtype=pl.Int64)
-        cards = pl.DataFrame([packed if c == "deck_key" else zero if c == "deck"
-                              else cards.get_column(c) for c in cards.columns])
-        fingerprint = self.fingerprints.slice(at, 1)
-        return ListedFew(
-            deck_id,
-            pl.DataFrame([pl.Series("deck", [0] * rows.height, dtype=pl.UInt32)
-                          if c == "deck" else rows.get_column(c) for c in rows.columns]),
-            pl.DataFrame([pl.Series("deck", [0], dtype=pl.UInt32) if c == "deck"
-                          else fingerprint.get_column(c) for c in fingerprint.columns]),
-            cards, rows.get_column("card_id").to_list(), self.table)
+        return ListedFew(deck_id, rows, self.fingerprints.slice(at, 1),
+                         self.cards.slice(start, length), rows.get_column("card_id").to_list(),
+                         self.table)
 
 
 def _spans(decks: pl.Series, count: int) -> list[tuple[int, int]]:
