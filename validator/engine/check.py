@@ -7,7 +7,7 @@ lets every registered rule add its failing rows, and collects all of it in one g
 are the rules that found rows worded, over those rows; then each deck gets its status
 (``status``). No Python code runs per deck. Events too big for memory at once are checked
 in chunks of whole decks. A check of a few decks (a judge's, a page's) is planned whole and
-collected in three passes, its handful of violations then located, sorted and marked in
+collected in four passes, its handful of violations then located, sorted and marked in
 Python over the rows collected (``_check_few``): each polars pass costs about as much as
 the work of checking a deck.
 """
@@ -83,7 +83,7 @@ CHUNK_ABOVE = 8_000_000
 CHUNK_ROWS = 2_000_000
 #: a check of at most FEW_DECKS decks looks only at the rows of the card table its decks
 #: and lists hold (and the cards their names are treated as), not at every card; with at
-#: most FEW_ROWS entry rows, it is planned whole and collected in three passes (``_check_few``)
+#: most FEW_ROWS entry rows, it is planned whole and collected in four passes (``_check_few``)
 FEW_DECKS = 64
 FEW_ROWS = 2_000
 #: the chunks of an event of decks given by passcode are checked on _WORKERS threads at
@@ -713,9 +713,9 @@ def _check_few(entries: pl.DataFrame, registered: pl.DataFrame | None, *,
                unread: pl.DataFrame, index: pl.DataFrame, shared: _Shared,
                made_list: ListedFew | None = None) -> CheckResult:
     """:func:`_check` of a few decks, its verdicts and rows the same: every frame planned and
-    collected in three passes — the rows with the deck-by-card tables, the decks' sizes and
-    which rules could find rows, then those rules' failing rows, then those rows worded —,
-    a handful of violations then located, sorted and given their decks' statuses in
+    collected in four passes — the rows with the deck-by-card tables, then the decks' sizes
+    and which rules could find rows, then those rules' failing rows, then those rows worded
+    —, a handful of violations then located, sorted and given their decks' statuses in
     Python (more in one more pass), instead of a polars pass per step (each costs about as
     much as checking a deck)."""
     cards, fmt, banlist = shared.cards, shared.fmt, shared.banlist
@@ -743,18 +743,17 @@ def _check_few(entries: pl.DataFrame, registered: pl.DataFrame | None, *,
                                                "card_id"))]
     elif made_list is not None:
         plans.append(fingerprints(rows))
-    # in the same pass, over the deck-by-card table: the decks' sizes, the rows the rules
+    resolved_df, rows_df, deck_cards, *more = pl.collect_all(plans, engine=ENGINE)
+    # over the deck-by-card table collected (planned again in the pass above, the table
+    # would be made once per frame read from it): the decks' sizes, the rows the rules
     # over known cards read, and which rules could find a row (those that cannot are not
     # planned)
     gates = _gates(shared.table)
-    listed_at = len(plans)
-    plans += [_sizes_plan(index, deck_cards_plan, rows),
-              deck_cards_plan.select(*(gate.any() for gate in gates.values()), _ANY_FOLDED),
-              *([deck_cards_plan.filter(_candidate(shared.table))] if _CANDIDATES else [])]
-    collected = pl.collect_all(plans, engine=ENGINE)
-    resolved_df, rows_df, deck_cards = collected[:3]
-    more = collected[3:listed_at]
-    sizes, could, *picked = collected[listed_at:]
+    sizes, could, *picked = pl.collect_all(
+        [_sizes_plan(index, deck_cards.lazy(), rows_df.lazy()),
+         deck_cards.lazy().select(*(gate.any() for gate in gates.values()), _ANY_FOLDED),
+         *([deck_cards.lazy().filter(_candidate(shared.table))] if _CANDIDATES else [])],
+        engine=ENGINE)
     candidates = picked[0] if picked else None
     skipped = {module for module, found in zip(gates, could.row(0)[:len(gates)], strict=True)
                if not found}
