@@ -18,7 +18,6 @@ import itertools
 import time
 import weakref
 from collections import Counter
-from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -390,15 +389,18 @@ def _prepare(frame: pl.DataFrame, table: CardTable) -> _Prepared:
                      flagged["name_id"].to_list(), silent, table.cards.by_card)
 
 
-def _few_cards(table: CardTable, held: Callable[[], pl.DataFrame]) -> _Prepared:
-    """The prepared rows of the cards a few decks hold: at a card table's first check (a
-    command checking one deck checks once) over those cards alone (``held``, the rows of
-    the card table they need); from its second check on (a server checking deck after
-    deck) picked from the whole table, prepared once."""
+def _few_cards(table: CardTable, rows: pl.DataFrame | list[int | None],
+               registered: pl.DataFrame | None = None) -> _Prepared:
+    """The prepared rows of the cards a few decks hold (in ``rows`` and ``registered``, or
+    the card ids ``rows``): at a card table's first check (a command checking one deck
+    checks once) over those cards alone; from its second check on (a server checking deck
+    after deck) picked from the whole table, prepared once."""
     if table in _PREPARED or table in _CHECKED:
         return _prepared(table)
     _CHECKED.add(table)
-    return _prepare(held(), table)
+    if isinstance(rows, list):
+        rows = pl.DataFrame([pl.Series("card_id", rows, dtype=pl.Int64)])
+    return _prepare(held_cards(table.frame, rows, registered), table)
 
 
 def _check(entries: pl.DataFrame, registered: pl.DataFrame | None, *, unread: pl.DataFrame,
@@ -424,8 +426,7 @@ def _check(entries: pl.DataFrame, registered: pl.DataFrame | None, *, unread: pl
         reg_df = _rows_of(registered, index, shared)
     clock.lap("resolve")
     if few:
-        prepared = _few_cards(shared.table,
-                              lambda: held_cards(shared.table.frame, rows_df, reg_df))
+        prepared = _few_cards(shared.table, rows_df, reg_df)
         attrs = prepared.held(rows_df, reg_df)
     else:
         prepared = _prepared(shared.table)
@@ -730,8 +731,7 @@ def _check_few(entries: pl.DataFrame, registered: pl.DataFrame | None, *,
         reg_rows = _rows_plan(reg_resolved, index)
         card_ids = card_ids + listed_ids
     clock.lap("resolve")
-    prepared = _few_cards(shared.table, lambda: held_cards(shared.table.frame, pl.DataFrame(
-        [pl.Series("card_id", card_ids, dtype=pl.Int64)])))
+    prepared = _few_cards(shared.table, card_ids)
     attrs = prepared.held_of(card_ids)
     deck_cards_plan = deck_by_card_few(rows).join(
         attrs.lazy().select(prepared.narrow_columns), on="card_id", how="left",
