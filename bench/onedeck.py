@@ -7,7 +7,9 @@
   (``CheckResult.timings``), after a first check timed apart (the first check of a card
   table also prepares what every later check of it takes from it), and the polars passes
   of one check (``collects``); the same of the deck, one count off, against its list
-  (``check_against_list``);
+  (``check_against_list``), and against its list made before as the server makes every
+  list after an event's check (``check_against_made_list``: ``engine.check.ListedDecks``;
+  null for a revision without it);
 * (b) a judge's check of one player's deck on the judge page (``POST /judge/ID/check``
   with the test client, the sample event and demo cards), p50/p95;
 * (c) the registration page's live check (``POST /r/CODE/check.json``, a 40/15/5 list of
@@ -55,12 +57,15 @@ def _p95_ms(values: list[float]) -> float:
     return round(1000 * ordered[int(0.95 * (len(ordered) - 1))], 1)
 
 
-def _engine(data: Path, runs: int, against_list: bool = False) -> dict[str, Any]:
+def _engine(data: Path, runs: int, against_list: bool = False,
+            made: bool = False) -> dict[str, Any] | None:
     """(a): one deck's check; ``against_list``: the deck, one count off, against its list
-    (as a judge's check is)."""
+    (as a judge's check is); ``made``: that list made before (None: this code has no
+    ``ListedDecks``)."""
     import polars as pl
 
     from validator.cards.load import load
+    from validator.engine import check as engine_check
     from validator.engine.check import check
     from validator.engine.tables import card_attributes
     from validator.inputs.decks.batch import read_deck_paths
@@ -73,11 +78,16 @@ def _engine(data: Path, runs: int, against_list: bool = False) -> dict[str, Any]
         listed = files.entries
         deck = deck.with_columns(pl.when(pl.int_range(pl.len()) == 0).then(pl.col("qty") + 1)
                                  .otherwise(pl.col("qty")).alias("qty"))
+    made_list: dict[str, Any] = {}
+    if made:
+        if not hasattr(engine_check, "ListedDecks"):
+            return None
+        made_list["listed"] = engine_check.ListedDecks(files.entries, table).of(files.ids[0])
     walls, cpus, codes, stages = [], [], [], []
 
     def checked() -> Any:
         return check(deck, cards=setup.cards, fmt=setup.fmt, banlist=setup.banlist,
-                     deck_ids=files.ids, attributes=table, registered=listed)
+                     deck_ids=files.ids, attributes=table, registered=listed, **made_list)
 
     for _ in range(runs + 1):  # the first apart: what a card table's first check adds
         began, cpu = time.perf_counter(), time.process_time()
@@ -173,10 +183,11 @@ def probe(data: Path, runs: int) -> dict[str, Any]:
         os.environ["DECKCHECK_DATA"] = str(Path(folder) / "store")  # the web app's: demo
         engine = _engine(data, runs)
         against = _engine(data, runs, against_list=True)
+        made = _engine(data, runs, against_list=True, made=True)
         judge = _judge(runs, Path(folder))
         register = _register(runs, Path(folder))
-    return {"check": engine, "check_against_list": against, "judge": judge,
-            "register": register}
+    return {"check": engine, "check_against_list": against, "check_against_made_list": made,
+            "judge": judge, "register": register}
 
 
 def _probe_of(tree: Path, data: Path, runs: int) -> dict[str, Any]:

@@ -537,9 +537,11 @@ def _passes(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 
 def _one_real_deck(cards: CardDB, *, with_list: bool, siding: bool,
-                   differs: bool) -> dict[str, object]:
+                   differs: bool, made: bool = False) -> dict[str, object]:
     """The arguments of a check of one real deck (its first count one more when
-    ``differs``), its card table checked twice already: what no deck changes is kept."""
+    ``differs``; its list made before when ``made``), its card table checked twice
+    already: what no deck changes is kept."""
+    from validator.engine.check import ListedDecks
     from validator.engine.tables import card_attributes
 
     banlist = read_banlist(shared_path("lflist", "0TCG.lflist.conf"))
@@ -553,6 +555,8 @@ def _one_real_deck(cards: CardDB, *, with_list: bool, siding: bool,
         "entries": deck, "cards": cards, "fmt": fmt, "banlist": banlist,
         "deck_ids": files.ids, "attributes": table, "siding": siding,
         "registered": files.entries if with_list else None}
+    if made:
+        arguments["listed"] = ListedDecks(files.entries, table).of(files.ids[0])
     for _ in range(2):  # a card table's first checks prepare what later ones take from it
         check(**arguments)  # type: ignore[arg-type]
     return arguments
@@ -563,13 +567,14 @@ FEW_PASSES = 4
 FEW_PASSES_WITH_LIST = 4
 
 
-@pytest.mark.parametrize(("with_list", "siding", "differs"), [
-    (False, False, False), (True, False, False), (True, False, True), (True, True, True)])
+@pytest.mark.parametrize(("with_list", "siding", "differs", "made"), [
+    (False, False, False, False), (True, False, False, False), (True, False, True, False),
+    (True, True, True, False), (True, False, False, True), (True, True, True, True)])
 def test_a_check_of_one_real_deck_takes_a_few_polars_passes(
         ygojson_db: CardDB, monkeypatch: pytest.MonkeyPatch, with_list: bool, siding: bool,
-        differs: bool) -> None:
+        differs: bool, made: bool) -> None:
     arguments = _one_real_deck(ygojson_db, with_list=with_list, siding=siding,
-                               differs=differs)
+                               differs=differs, made=made)
     passes = _passes(monkeypatch)
     result = check(**arguments)  # type: ignore[arg-type]
     assert "FORBIDDEN_CARD" in codes(result)
@@ -600,21 +605,26 @@ def _expressions(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 
 #: the most column and literal expressions a check of one deck builds once its card table
-#: was checked before (what no deck changes is built once and kept)
-FEW_EXPRESSIONS = 130
-FEW_EXPRESSIONS_WITH_LIST = 240
+#: was checked before (what no deck changes is built once and kept), alone, against its
+#: list, and against its list made before
+FEW_EXPRESSIONS = 55
+FEW_EXPRESSIONS_WITH_LIST = 165
+FEW_EXPRESSIONS_WITH_MADE_LIST = 145
 
 
-@pytest.mark.parametrize(("with_list", "siding"), [(False, False), (True, False), (True, True)])
+@pytest.mark.parametrize(("with_list", "siding", "made"), [
+    (False, False, False), (True, False, False), (True, True, False), (True, False, True),
+    (True, True, True)])
 def test_a_check_of_one_real_deck_builds_few_expressions(
         ygojson_db: CardDB, monkeypatch: pytest.MonkeyPatch, with_list: bool,
-        siding: bool) -> None:
+        siding: bool, made: bool) -> None:
     arguments = _one_real_deck(ygojson_db, with_list=with_list, siding=siding,
-                               differs=True)
+                               differs=True, made=made)
     built = _expressions(monkeypatch)
     result = check(**arguments)  # type: ignore[arg-type]
     assert ("LIST_MISMATCH" in codes(result)) == with_list
-    bound = FEW_EXPRESSIONS_WITH_LIST if with_list else FEW_EXPRESSIONS
+    bound = FEW_EXPRESSIONS_WITH_MADE_LIST if made else \
+        FEW_EXPRESSIONS_WITH_LIST if with_list else FEW_EXPRESSIONS
     assert "col" in built
     assert len(built) <= bound, len(built)
 
@@ -763,3 +773,60 @@ def test_typed_names_and_unreadable_rows_read_in_python_are_those_planned(
     assert {"UNRESOLVED_NAME", "UNREADABLE_ROW", "LIST_MISMATCH"} <= set(codes(python))
     assert python.resolved.height == 2  # the two names typed: neither plainly a card
     _assert_same(python, planned)
+
+
+# -- a check of one deck against its list made before (``ListedDecks``) -----------------------
+
+
+def _against_made_lists(registered: pl.DataFrame, decks: pl.DataFrame, *, cards: CardDB,
+                        setup_fmt: object, banlist: object, siding: bool, counted: bool,
+                        unread: pl.DataFrame | None = None) -> int:
+    """Each deck of ``decks`` checked against its list, once as given and once with its
+    list made before for every deck at once: the same results; how many differ from
+    their lists."""
+    from validator.engine.check import ListedDecks
+    from validator.engine.tables import card_attributes
+
+    table = card_attributes(cards, banlist, setup_fmt)  # type: ignore[arg-type]
+    made = ListedDecks(registered, table)
+    differing = 0
+    for player in registered["deck_id"].cast(pl.Utf8).unique(maintain_order=True).to_list():
+        listed = made.of(player)
+        assert listed is not None
+        arguments: dict[str, Any] = {
+            "entries": decks.filter(pl.col("deck_id").cast(pl.Utf8) == player),
+            "registered": registered.filter(pl.col("deck_id").cast(pl.Utf8) == player),
+            "cards": cards, "fmt": setup_fmt, "banlist": banlist, "deck_ids": [player],
+            "siding": siding, "counted_from_list": counted, "attributes": table,
+            "unreadable": None if unread is None else unread.filter(
+                pl.col("deck_id").cast(pl.Utf8) == player)}
+        given = check(**arguments)
+        again = check(**arguments, listed=listed)
+        _assert_same(again, given)
+        differing += "LIST_MISMATCH" in codes(given)
+    assert made.of("no such player") is None
+    return differing
+
+
+@pytest.mark.parametrize(("siding", "counted"), [(False, True), (True, False)])
+def test_real_decks_against_their_lists_made_before_get_the_same_verdicts(
+        ygojson_db: CardDB, siding: bool, counted: bool) -> None:
+    files = read_deck_paths([*sorted(shared_path("decks", "windbot").glob("*.ydk"))[:12]])
+    lists = files.entries.filter(pl.int_range(pl.len()) % 7 != 3)  # lists a little off
+    differing = _against_made_lists(
+        lists, files.entries, cards=ygojson_db, setup_fmt=load_format("advanced-tcg"),
+        banlist=read_banlist(shared_path("lflist", "0TCG.lflist.conf")), siding=siding,
+        counted=counted)
+    assert differing > 3
+
+
+def test_typed_names_against_their_lists_made_before_get_the_same_verdicts(
+        demo_db: CardDB) -> None:
+    setup, event, decks, unread, _ = _typed_names_event(demo_db, 8)
+    # the lists hold the typed names (a misspelt one, one of no card) and skip some rows
+    lists = pl.concat([event.registered, decks.filter(pl.col("name").is_not_null())],
+                      how="diagonal_relaxed").filter(pl.int_range(pl.len()) % 9 != 4)
+    differing = _against_made_lists(lists, event.decks, cards=demo_db, setup_fmt=setup.fmt,
+                                    banlist=setup.banlist, siding=False, counted=True,
+                                    unread=unread)
+    assert differing > 2

@@ -46,6 +46,7 @@ from validator.engine.status import (
     verdicts_plan,
 )
 from validator.engine.tables import (
+    _KEY_BITS,
     ENGINE,
     UNRESOLVED_KEY,
     CardTable,
@@ -68,7 +69,7 @@ from validator.text.i18n import korean_particles, say
 from validator.vocab import SECTIONS
 
 __all__ = ["CHUNK_ABOVE", "CHUNK_ROWS", "FEW_DECKS", "FEW_ROWS", "PARALLEL_ABOVE", "CheckResult",
-           "check", "code_counts", "combine", "held_cards"]
+           "ListedDecks", "ListedFew", "check", "code_counts", "combine", "held_cards"]
 
 _CODE_ORDER = pl.Enum(list(CODES))
 
@@ -168,6 +169,7 @@ def check(
     chunk_rows: int = CHUNK_ROWS,
     chunk_above: int = CHUNK_ABOVE,
     parallel_above: int = PARALLEL_ABOVE,
+    listed: ListedFew | None = None,
 ) -> CheckResult:
     """Check every deck in ``entries`` (and compare with ``registered`` lists when given).
 
@@ -187,6 +189,8 @@ def check(
     the deck either: the deck's own counting verdicts wait for it too.
     ``chunk_rows``, ``chunk_above`` and ``parallel_above`` say how an event is split into
     chunks of whole decks (see ``CHUNK_ROWS``, ``PARALLEL_ABOVE``); the verdicts are the same.
+    ``listed``: the one deck's list, ``registered``, as made before for this card table
+    (``ListedDecks``): a check of that deck alone then neither resolves nor counts it again.
 
     Every deck gets a ``status``: ``illegal`` when it breaks a rule, ``needs_decision``
     when the head judge must first settle an entry (an unresolved name, an unreadable row)
@@ -213,8 +217,11 @@ def check(
     if rows is entry_rows_few:
         few = _few_index(entries, registered, deck_ids)
         if few is not None:
+            reuse = listed if listed is not None and registered is not None \
+                and listed.table is attributes and few["deck_id"].to_list() == [listed.deck_id] \
+                else None
             return _check_few(entries, registered, unread=_unread_few(unreadable, few),
-                              index=few, shared=shared)
+                              index=few, shared=shared, made_list=reuse)
         entries = entry_rows(given[0], "entries")  # many decks: as the engine takes them
         if given[1] is not None:
             registered = entry_rows(given[1], "registered lists")
@@ -334,6 +341,11 @@ class _Prepared:
                         strict=True))
 
     @cached_property
+    def narrow_columns(self) -> list[pl.Expr]:
+        """The columns joined to every deck-by-card row, as expressions built once."""
+        return [pl.col(c) for c in (*_NARROW, *self.flags)]
+
+    @cached_property
     def narrow(self) -> pl.DataFrame:
         """The columns joined to every deck-by-card row, in the card data's order
         (``tables.by_position``), made at the first check of many decks."""
@@ -387,14 +399,17 @@ def _prepare(frame: pl.DataFrame, table: CardTable) -> _Prepared:
                      flagged["name_id"].to_list(), silent, table.cards.by_card)
 
 
-def _few_cards(table: CardTable, rows: pl.DataFrame, registered: pl.DataFrame | None
-               ) -> _Prepared:
-    """The prepared rows of the cards a few decks hold: at a card table's first check (a
-    command checking one deck checks once) over those cards alone; from its second check
-    on (a server checking deck after deck) picked from the whole table, prepared once."""
+def _few_cards(table: CardTable, rows: pl.DataFrame | list[int | None],
+               registered: pl.DataFrame | None = None) -> _Prepared:
+    """The prepared rows of the cards a few decks hold (in ``rows`` and ``registered``, or
+    the card ids ``rows``): at a card table's first check (a command checking one deck
+    checks once) over those cards alone; from its second check on (a server checking deck
+    after deck) picked from the whole table, prepared once."""
     if table in _PREPARED or table in _CHECKED:
         return _prepared(table)
     _CHECKED.add(table)
+    if isinstance(rows, list):
+        rows = pl.DataFrame([pl.Series("card_id", rows, dtype=pl.Int64)])
     return _prepare(held_cards(table.frame, rows, registered), table)
 
 
@@ -553,8 +568,8 @@ def _few_index(entries: pl.DataFrame, registered: pl.DataFrame | None,
     order = list(dict.fromkeys(ids))
     if len(order) > FEW_DECKS:
         return None
-    return pl.DataFrame({"deck": range(len(order)), "deck_id": order},
-                        schema={"deck": pl.UInt32(), "deck_id": pl.Utf8()})
+    return pl.DataFrame([pl.Series("deck", range(len(order)), dtype=pl.UInt32),
+                         pl.Series("deck_id", order, dtype=pl.Utf8)])
 
 
 #: the columns of ``unreadable_by_deck``'s frame
@@ -562,10 +577,15 @@ _UNREAD_SCHEMA = {**{c: t for c, t in UNREADABLE_SCHEMA.items() if c != "deck_id
                   "deck": pl.UInt32()}
 
 
+#: no unreadable row, and no violation, made once (polars frames are not changed in place)
+_NO_UNREAD = pl.DataFrame(schema=_UNREAD_SCHEMA)
+_NO_VIOLATIONS = pl.DataFrame(schema=VIOLATION_SCHEMA)
+
+
 def _unread_few(frame: pl.DataFrame | None, index: pl.DataFrame) -> pl.DataFrame:
     """``unreadable_by_deck``, without a pass when no row is unreadable."""
     if frame is None or frame.is_empty():
-        return pl.DataFrame(schema=_UNREAD_SCHEMA)
+        return _NO_UNREAD
     return unreadable_by_deck(frame, index)
 
 
@@ -625,8 +645,100 @@ def _gates(table: CardTable) -> dict[RuleModule, pl.Expr]:
     return gates
 
 
+#: each card table's condition of the rows the rules over known cards read
+_CANDIDATE: weakref.WeakKeyDictionary[CardTable, pl.Expr] = weakref.WeakKeyDictionary()
+
+
+def _candidate(table: CardTable) -> pl.Expr:
+    """Over deck-by-card rows: a known card's row that some rule over known cards could
+    fail (``could_fail``), built once per card table."""
+    held = _CANDIDATE.get(table)
+    if held is None:
+        held = _CANDIDATE[table] = (pl.col("status") == "ok") & could_fail(table.fmt)
+    return held
+
+
+@dataclass(frozen=True)
+class ListedFew:
+    """A registered list as the check of its one deck takes it (``ListedDecks.of``): its
+    rows resolved and numbered as deck 0 (``rows``), its ``fingerprint``, its deck-by-card
+    table (``cards``) and each row's card id, made for the card table ``table``."""
+
+    deck_id: str
+    rows: pl.DataFrame
+    fingerprint: pl.DataFrame
+    cards: pl.DataFrame
+    card_ids: list[int | None]
+    table: CardTable
+
+
+class ListedDecks:
+    """Every registered list of an event as a check of one deck against its list takes
+    it, made once for a card table in a few polars passes over all the lists: a judge's
+    check of a player's deck then neither resolves nor counts the player's list again.
+    Each list's rows keep their order in ``registered``, as a filter of its deck id gives
+    them."""
+
+    def __init__(self, registered: pl.DataFrame, table: CardTable) -> None:
+        self.table = table
+        entries = entry_rows_few(registered, "registered lists")
+        ids = entries.get_column("deck_id").cast(pl.Utf8)
+        order = ids.unique(maintain_order=True)
+        number = ids.replace_strict(order, pl.int_range(order.len(), dtype=pl.UInt32,
+                                                        eager=True), default=None)
+        resolved = resolve(entries, table.cards, table.fmt).with_columns(number.alias("deck"))
+        if not number.is_sorted():
+            resolved = resolved.sort("deck", maintain_order=True)
+        key = pl.coalesce("card_id", "passcode", pl.lit(UNRESOLVED_KEY, pl.Int64))
+        fuzzy = pl.when(pl.col("how") == "fuzzy").then(pl.col("name"))
+        # the columns of ``_rows_plan``, each list's rows numbered from 0
+        rows = resolved.lazy().select(
+            pl.int_range(pl.len(), dtype=pl.UInt32).over("deck").alias("row"),
+            pl.exclude("deck_id", "how", "deck"), pl.col("deck"), key.alias("key"),
+            fuzzy.alias("read_from"))
+        self.rows, self.fingerprints, self.cards = pl.collect_all(
+            [rows, fingerprints(rows).sort("deck"),
+             deck_by_card_few(rows.select("deck", "key", "section", "qty", "row", "card_id"))],
+            engine=ENGINE)
+        self.number = dict(zip(order.to_list(), range(order.len()), strict=True))
+        self.row_spans = _spans(self.rows.get_column("deck"), order.len())
+        self.card_spans = _spans(self.cards.get_column("deck"), order.len())
+        # each list as deck 0, with the key packed with its deck number as a check of that
+        # deck alone packs it
+        zero = pl.lit(0, pl.UInt32).alias("deck")
+        self.rows = self.rows.with_columns(zero)
+        self.fingerprints = self.fingerprints.with_columns(zero)
+        self.cards = self.cards.with_columns(
+            pl.col("deck_key") - pl.col("deck").cast(pl.Int64) * _KEY_BITS, zero)
+
+    def of(self, deck_id: str) -> ListedFew | None:
+        """The list of ``deck_id`` (None: no list of that id)."""
+        at = self.number.get(deck_id)
+        if at is None:
+            return None
+        start, length = self.row_spans[at]
+        rows = self.rows.slice(start, length)
+        start, length = self.card_spans[at]
+        return ListedFew(deck_id, rows, self.fingerprints.slice(at, 1),
+                         self.cards.slice(start, length), rows.get_column("card_id").to_list(),
+                         self.table)
+
+
+def _spans(decks: pl.Series, count: int) -> list[tuple[int, int]]:
+    """Where each deck number's rows are in a frame sorted by deck: (start, length)."""
+    spans = [(0, 0)] * count
+    runs = decks.rle()
+    start = 0
+    for length, deck in zip(runs.struct.field("len").to_list(),
+                            runs.struct.field("value").to_list(), strict=True):
+        spans[deck] = (start, length)
+        start += length
+    return spans
+
+
 def _check_few(entries: pl.DataFrame, registered: pl.DataFrame | None, *,
-               unread: pl.DataFrame, index: pl.DataFrame, shared: _Shared) -> CheckResult:
+               unread: pl.DataFrame, index: pl.DataFrame, shared: _Shared,
+               made_list: ListedFew | None = None) -> CheckResult:
     """:func:`_check` of a few decks, its verdicts and rows the same: every frame planned and
     collected in four passes — the rows with the deck-by-card tables, then the decks' sizes
     and which rules could find rows, then those rules' failing rows, then those rows worded
@@ -637,39 +749,44 @@ def _check_few(entries: pl.DataFrame, registered: pl.DataFrame | None, *,
     clock = _Clock()
     resolved, card_ids = resolve_few(entries, cards, fmt)
     rows = _rows_plan(resolved, index)
-    reg_resolved = reg_rows = None
-    if registered is not None:
+    reg_rows = None
+    if made_list is not None:  # the list as made before: neither resolved nor counted again
+        card_ids = card_ids + made_list.card_ids
+    elif registered is not None:
         reg_resolved, listed_ids = resolve_few(registered, cards, fmt)
         reg_rows = _rows_plan(reg_resolved, index)
         card_ids = card_ids + listed_ids
     clock.lap("resolve")
-    held = pl.DataFrame({"card_id": card_ids}, schema={"card_id": pl.Int64()})
-    prepared = _few_cards(shared.table, held, None)
+    prepared = _few_cards(shared.table, card_ids)
     attrs = prepared.held_of(card_ids)
     deck_cards_plan = deck_by_card_few(rows).join(
-        attrs.lazy().select(*_NARROW, *prepared.flags), on="card_id", how="left",
+        attrs.lazy().select(prepared.narrow_columns), on="card_id", how="left",
         maintain_order="left")
     plans = [resolved, rows, deck_cards_plan]
     if reg_rows is not None:
         plans += [reg_rows, fingerprints(rows), fingerprints(reg_rows),
                   deck_by_card_few(reg_rows.select("deck", "key", "section", "qty", "row",
                                                "card_id"))]
+    elif made_list is not None:
+        plans.append(fingerprints(rows))
     resolved_df, rows_df, deck_cards, *more = pl.collect_all(plans, engine=ENGINE)
-    # over the deck-by-card table collected: the decks' sizes, and the rows the rules over
-    # known cards read
-    # and which rules could find a row (those that cannot are not planned)
+    # over the deck-by-card table collected (planned again in the pass above, the table
+    # would be made once per frame read from it): the decks' sizes, the rows the rules
+    # over known cards read, and which rules could find a row (those that cannot are not
+    # planned)
     gates = _gates(shared.table)
     sizes, could, *picked = pl.collect_all(
         [_sizes_plan(index, deck_cards.lazy(), rows_df.lazy()),
-         deck_cards.lazy().select(*(gate.any() for gate in gates.values()),
-                                  _ANY_FOLDED),
-         *([deck_cards.lazy().filter((pl.col("status") == "ok") & could_fail(fmt))]
-           if _CANDIDATES else [])], engine=ENGINE)
+         deck_cards.lazy().select(*(gate.any() for gate in gates.values()), _ANY_FOLDED),
+         *([deck_cards.lazy().filter(_candidate(shared.table))] if _CANDIDATES else [])],
+        engine=ENGINE)
     candidates = picked[0] if picked else None
     skipped = {module for module, found in zip(gates, could.row(0)[:len(gates)], strict=True)
                if not found}
     none_folded = not could["__folded"][0]
     same_as_list = reg_df = registered_cards = None
+    if made_list is not None:
+        more = [made_list.rows, *more, made_list.fingerprint, made_list.cards]
     if more:
         reg_df, mine, theirs, listed_cards = more
         same_as_list = _same_as_listed_few(mine, theirs, index.height)
@@ -709,8 +826,7 @@ def _check_few(entries: pl.DataFrame, registered: pl.DataFrame | None, *,
     listed = reg_df["deck"] if reg_df is not None else pl.Series([], dtype=pl.UInt32)
     names = pl.DataFrame([attrs.get_column(c) for c in
                           ("card_id", "card", *LOCAL_CARD_COLUMNS, "counts_as")])
-    found_df = (pl.concat(worded).collect(engine=ENGINE) if worded
-                else pl.DataFrame(schema=VIOLATION_SCHEMA))
+    found_df = pl.concat(worded).collect(engine=ENGINE) if worded else _NO_VIOLATIONS
     if found_df.height <= FEW_VIOLATIONS:
         # a handful of violations: located, marked, joined and sorted in Python, no pass
         marked = located_few(found_df, rows_df, reg_df, set(open_decks["deck"].to_list()),

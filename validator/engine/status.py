@@ -44,7 +44,13 @@ def unreadable_rows(problems: list[Problem], on_list: bool) -> pl.DataFrame:
     """The rows of players' lists (or decks) that could not be read, for UNREADABLE_ROW."""
     rows = [(p.deck_id, p.section or "main", p.file, p.line, p.column, p.message, on_list)
             for p in problems if p.deck_id]
+    if not rows:  # most players' lists: made once
+        return _NO_UNREADABLE
     return pl.DataFrame(rows, schema=UNREADABLE_SCHEMA, orient="row")
+
+
+#: no unreadable row (polars frames are not changed in place)
+_NO_UNREADABLE = pl.DataFrame(schema=UNREADABLE_SCHEMA)
 
 
 def unreadable_by_deck(frame: pl.DataFrame | None, index: pl.DataFrame) -> pl.DataFrame:

@@ -15,7 +15,7 @@ import polars as pl
 from validator.cards.banlist import Banlist
 from validator.cards.db import CardDB
 from validator.cards.formats import Format
-from validator.engine.check import CheckResult, check
+from validator.engine.check import CheckResult, ListedFew, check
 from validator.engine.resolve import resolve, resolve_few
 from validator.engine.rules import COMPARING_CODES
 from validator.engine.tables import CardTable
@@ -307,17 +307,20 @@ class JudgeCheck:
 def judge_check(player_id: str, deck: pl.DataFrame, registered: pl.DataFrame, *,
                 cards: CardDB, fmt: Format, banlist: Banlist, stage: Stage,
                 duel: int | None = None, unreadable: pl.DataFrame | None = None,
-                attributes: CardTable | None = None, counted: bool = False) -> JudgeCheck:
+                attributes: CardTable | None = None, counted: bool = False,
+                listed: ListedFew | None = None) -> JudgeCheck:
     """The found deck against the registered list, side deck exchanges allowed as
     :func:`~validator.judging.siding.exchanges_allowed` says. ``attributes``: the card table
     of the cards, list and format, when their loader made it (a judge checks deck after deck
     against the same three). ``counted``: the deck was counted from the list's lines, so
     the lines that wait for the head judge's decision were not counted and the deck's
-    verdicts wait with them, as the player's do (a pasted deck is checked as it is)."""
+    verdicts wait with them, as the player's do (a pasted deck is checked as it is).
+    ``listed``: the player's list as made before for ``attributes`` (``ListedDecks``), not
+    resolved and counted again."""
     siding = exchanges_allowed(duel, stage)
     result = check(deck, cards=cards, fmt=fmt, banlist=banlist, registered=registered,
                    deck_ids=[player_id], siding=siding, unreadable=unreadable,
-                   attributes=attributes, counted_from_list=counted)
+                   attributes=attributes, counted_from_list=counted, listed=listed)
     return JudgeCheck(result, duel, siding, counted)
 
 

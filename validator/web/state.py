@@ -43,6 +43,7 @@ from validator.cards.db import CardDB
 from validator.cards.formats import load_format
 from validator.cards.load import Setup, load
 from validator.cards.store import MANIFEST, data_dir
+from validator.engine.check import ListedDecks, ListedFew
 from validator.engine.resolve import Readings, keep_readings, prepare, readings, resolve
 from validator.engine.tables import CardTable, card_attributes
 from validator.errors import InputError, Problem
@@ -149,6 +150,9 @@ class PlayerRows:
     _players: RowsBy | None = None
     # every list's and deck's lines, made at once for the setup they were resolved with
     _lines: tuple[Setup, RowsBy, RowsBy | None] | None = None
+    # every registered list as a judge's check of its player's deck takes it, made at once
+    # for the card table they were made with
+    _listed: ListedDecks | None = None
     _making: threading.Lock = field(default_factory=threading.Lock)
 
     @classmethod
@@ -222,6 +226,25 @@ class PlayerRows:
         if mine.is_empty() and player_id in self.result.players_without_deck:
             return None
         return lines_of(mine, setup.cards, setup.fmt)
+
+    def listed_decks(self, table: CardTable) -> ListedDecks:
+        """Every registered list as a check of its player's deck takes it (``ListedDecks``),
+        made once for each card table."""
+        held = self._listed
+        if held is None or held.table is not table:
+            with self._making:
+                held = self._listed
+                if held is None or held.table is not table:
+                    held = self._listed = ListedDecks(self.result.entries, table)
+        return held
+
+    def made_list(self, player_id: str, table: CardTable) -> ListedFew | None:
+        """The player's list as made already for ``table`` by :meth:`listed_decks` (None:
+        not made yet; a judge's check does not wait for it)."""
+        held = self._listed
+        if held is None or held.table is not table:
+            return None
+        return held.of(player_id)
 
     def unresolved_of(self, report: Report, player_id: str) -> pl.DataFrame:
         """The entries of the player's list that name no single card (``report``: of this
@@ -623,8 +646,9 @@ class EventState:
 
     def _warm(self) -> None:
         """In the server, after a check in the checking process: the check's tables by
-        player made, its lists' names read (kept by the resolver), and every list's and
-        deck's lines made, so that the first pages of each player do not wait for them."""
+        player made, its lists' names read (kept by the resolver), every list's and deck's
+        lines made, so that the first pages of each player do not wait for them, then every
+        list as a judge's check of its player's deck takes it (``listed_decks``)."""
         with self._lock:
             latest = self._latest
         result = None if latest is None else latest[1][0]
@@ -641,6 +665,7 @@ class EventState:
             else:
                 resolve(result.entries, setup.cards, setup.fmt)
             self.page_rows(result)
+            self.rows(result).listed_decks(self.card_table(setup))
         except Exception:  # noqa: BLE001 - a page makes them itself then
             traceback.print_exc()
 

@@ -14,6 +14,7 @@ from starlette.datastructures import FormData
 
 from bench.sample_event import player_id
 from tests.web.helpers import LEGAL_PLAYER, client_for, csrf_token, event_of, refusal, upload_sample
+from validator.engine.tables import card_attributes
 from validator.errors import InputError
 from validator.web.routes.judge import MAX_EXTRA_ROWS, judge_inputs
 
@@ -370,3 +371,34 @@ def test_the_judge_form_s_errors_speak_the_page_language(sample: TestClient,
     assert shown
     for _label, message in shown:
         assert re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", message), message
+
+
+def test_a_check_against_the_lists_made_before_gives_the_same_page(sample: TestClient) -> None:
+    """Every player's check, counted as listed and one card off, is the same page whether
+    the players' lists were made before (as the server makes them after an event's check)
+    or are read for the check."""
+    state = event_of(sample)
+    result = state.snapshot().result
+    assert result is not None
+    players = result.players["player_id"].to_list()
+    token = csrf_token(sample, f"/judge/{players[0]}")
+    forms = []
+    for player in players:
+        counts = _counts(sample, player)
+        base = {"csrf": token, "judge": "J", "round": "1", "duel": "1", "stage": "in-duel",
+                "form_key": "k"}
+        forms.append((player, {**base, **counts}))
+        if counts:
+            first = next(iter(counts))
+            forms.append((player, {**base, **counts, first: str(int(counts[first]) + 1)}))
+    rows, table = state.rows(result), state.card_table(state.setup())
+    assert rows.made_list(players[0], table) is None
+    read = [sample.post(f"/judge/{player}/check", data=data).text for player, data in forms]
+    rows.listed_decks(table)
+    assert all(rows.made_list(player, table) is not None for player in players)
+    setup = state.setup()  # another card table: the lists are not of it
+    assert rows.made_list(players[0], card_attributes(setup.cards, setup.banlist,
+                                                      setup.fmt)) is None
+    made = [sample.post(f"/judge/{player}/check", data=data).text for player, data in forms]
+    assert made == read
+    assert sum("LIST_MISMATCH" in page for page in made) >= len(players) - 1

@@ -326,10 +326,12 @@ class Found:
         exprs = {"code": self.code if isinstance(self.code, pl.Expr) else pl.lit(self.code),
                  **messages, **self.columns}
         present = set(failing.columns)
-        return failing, [exprs[c].cast(t).alias(c) if c in exprs else pl.col(c).cast(t)
+        return failing, [exprs[c].cast(t).alias(c) if c in exprs else _AS_IS[c]
                          if c in present else _NULL[c] for c, t in VIOLATION_SCHEMA.items()]
 
 
+#: each violation column of the failing rows as it is, of its type
+_AS_IS: dict[str, pl.Expr] = {c: pl.col(c).cast(t) for c, t in VIOLATION_SCHEMA.items()}
 #: each violation column as a constant null, for rows that do not have it
 _NULL: dict[str, pl.Expr] = {c: pl.lit(None, t).alias(c) for c, t in VIOLATION_SCHEMA.items()}
 

@@ -15,6 +15,7 @@ PASS: 40 main, 15 extra, 15 side.  FAIL: 39 main → MAIN_TOO_SMALL (count 39, l
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache, partial
 
 import polars as pl
@@ -37,22 +38,28 @@ card_flags = no_card_flags
 
 def check(ctx: Context) -> list[Found]:
     f = ctx.fmt
+    return [violations(ctx.sizes.filter(failing), code, message, **columns)
+            for code, failing, message, columns in _bounds(f.main_min, f.main_max,
+                                                           f.extra_max, f.side_max)]
+
+
+@cache  # built once per format's bounds: the same expressions serve every check
+def _bounds(main_min: int, main_max: int, extra_max: int, side_max: int) -> list[tuple[
+        str, pl.Expr, Callable[[], Said], dict[str, pl.Expr]]]:
+    """Each bound's code, failing condition over deck sizes, message and columns."""
     bounds = [
-        ("MAIN_TOO_SMALL", "main", pl.col("main") < f.main_min, f.main_min,
+        ("MAIN_TOO_SMALL", "main", pl.col("main") < main_min, main_min,
          "Main deck has {n} cards; at least {limit} are required"),
-        ("MAIN_TOO_LARGE", "main", pl.col("main") > f.main_max, f.main_max,
+        ("MAIN_TOO_LARGE", "main", pl.col("main") > main_max, main_max,
          "Main deck has {n} cards; at most {limit} are allowed"),
-        ("EXTRA_TOO_LARGE", "extra", pl.col("extra") > f.extra_max, f.extra_max,
+        ("EXTRA_TOO_LARGE", "extra", pl.col("extra") > extra_max, extra_max,
          "Extra deck has {n} cards; at most {limit} are allowed"),
-        ("SIDE_TOO_LARGE", "side", pl.col("side") > f.side_max, f.side_max,
+        ("SIDE_TOO_LARGE", "side", pl.col("side") > side_max, side_max,
          "Side deck has {n} cards; at most {limit} are allowed"),
     ]
-    return [
-        violations(ctx.sizes.filter(failing), code,
-                   partial(_message, text, section, limit),
-                   section=pl.lit(section), count=pl.col(section), limit=pl.lit(limit))
-        for code, section, failing, limit, text in bounds
-    ]
+    return [(code, failing, partial(_message, text, section, limit),
+             {"section": pl.lit(section), "count": pl.col(section), "limit": pl.lit(limit)})
+            for code, section, failing, limit, text in bounds]
 
 
 @cache  # built once: the same expressions serve every check

@@ -214,10 +214,11 @@ def _check(request: Request, result: EventResult, player_id: str, fields: JudgeF
     rows = state.rows(result)
     registered = rows.entries.of(player_id)
     unreadable = unreadable_rows(rows.problems_of(player_id), True)
+    table = state.card_table(setup)
     checked = judge_check(player_id, deck, registered, cards=setup.cards, fmt=setup.fmt,
                           banlist=setup.banlist, stage=fields.stage, duel=fields.duel,
-                          unreadable=unreadable, attributes=state.card_table(setup),
-                          counted=not pasted)
+                          unreadable=unreadable, attributes=table, counted=not pasted,
+                          listed=rows.made_list(player_id, table))
     return judged_check(checked, policy, fields.stage, settings.lang)
 
 
