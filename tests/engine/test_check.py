@@ -14,12 +14,13 @@ import pytest
 
 from tests.conftest import Run, shared_path
 from tests.deckbuild import build, codes, legal_filler
-from validator.cards.banlist import read_banlist
+from validator.cards.banlist import Banlist, read_banlist
 from validator.cards.db import CardDB
 from validator.cards.formats import load_format
 from validator.engine import check as engine_check
 from validator.engine.check import CheckResult, check, evidence_warnings, held_cards
 from validator.engine.rules import CODES
+from validator.engine.tables import card_attributes
 from validator.errors import ImplementationError, InputError
 from validator.inputs.decks.batch import read_deck_paths
 
@@ -830,3 +831,29 @@ def test_typed_names_against_their_lists_made_before_get_the_same_verdicts(
                                     banlist=setup.banlist, siding=False, counted=True,
                                     unread=unread)
     assert differing > 2
+
+
+def test_a_real_deck_against_its_list_of_names_with_rows_missing_is_checked(
+        ygojson_db: CardDB, tcg_list: Banlist, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first windbot deck against its list written as English names, every seventh row
+    dropped, counted from the list: the few-deck check words its violations (the rows of deck
+    and list come in chunks that differ per column, on which polars 2.1's ``pl.format``
+    panicked) and gives what the check over every card gives."""
+    from bench.synth import named_lists
+
+    files = read_deck_paths(sorted(shared_path("decks", "windbot").glob("*.ydk"))[:12])
+    lists = named_lists(files.entries, ygojson_db).drop("card_id").with_columns(
+        pl.col("section").cast(files.entries.schema["section"]),
+        pl.lit("lists.csv").alias("file"),
+        pl.int_range(pl.len(), dtype=pl.Int32).alias("line"),
+    ).filter(pl.int_range(pl.len()) % 7 != 3)
+    fmt = load_format("advanced-tcg")
+    player = files.ids[0]
+    few, every = _both_ways(
+        monkeypatch, entries=files.entries.filter(pl.col("deck_id") == player),
+        cards=ygojson_db, fmt=fmt, banlist=tcg_list, deck_ids=[player],
+        registered=lists.filter(pl.col("deck_id") == player),
+        attributes=card_attributes(ygojson_db, tcg_list, fmt), counted_from_list=True)
+    assert {"LIST_MISMATCH", "UNRESOLVED_NAME"} <= set(few.violations["code"].to_list())
+    assert few.violations["message"].null_count() == 0
+    _assert_same(few, every)

@@ -322,7 +322,10 @@ class Found:
             said = {**said, "ko": korean}
         messages = {"message": said["en"],
                     **{f"message_{lang}": said[lang] for lang in LOCAL_LANGS}}
-        failing, messages = _worded_once(failing, messages)
+        # one chunk per column: polars 2.1's ``pl.format`` panics on columns whose chunks
+        # differ ("assertion failed: i < self.len()"), as rows concatenated from a deck and
+        # its list have
+        failing, messages = _worded_once(failing.rechunk(), messages)
         exprs = {"code": self.code if isinstance(self.code, pl.Expr) else pl.lit(self.code),
                  **messages, **self.columns}
         present = set(failing.columns)
@@ -350,7 +353,7 @@ def _worded_once(failing: pl.DataFrame, messages: dict[str, pl.Expr]) -> tuple[
     read = sorted({name for expr in messages.values() for name in expr.meta.root_names()})
     if not read or any(failing.schema[name].is_nested() for name in read):
         return failing, messages
-    worded = failing.select(read).unique().with_columns(
+    worded = failing.select(read).unique().rechunk().with_columns(
         **{f"__{name}": expr for name, expr in messages.items()})
     joined = failing.join(worded, on=read, how="left", nulls_equal=True,
                           maintain_order="left")
