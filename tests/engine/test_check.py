@@ -841,7 +841,7 @@ def test_a_real_deck_against_its_list_of_names_with_rows_missing_is_checked(
     panicked) and gives what the check over every card gives."""
     from bench.synth import named_lists
 
-    files = read_deck_paths(sorted(shared_path("decks", "windbot").glob("*.ydk"))[:12])
+    files = read_deck_paths([*sorted(shared_path("decks", "windbot").glob("*.ydk"))[:12]])
     lists = named_lists(files.entries, ygojson_db).drop("card_id").with_columns(
         pl.col("section").cast(files.entries.schema["section"]),
         pl.lit("lists.csv").alias("file"),
