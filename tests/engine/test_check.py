@@ -857,3 +857,9 @@ def test_a_real_deck_against_its_list_of_names_with_rows_missing_is_checked(
     assert {"LIST_MISMATCH", "UNRESOLVED_NAME"} <= set(few.violations["code"].to_list())
     assert few.violations["message"].null_count() == 0
     _assert_same(few, every)
+
+
+def test_spans_say_where_each_deck_s_rows_are_and_none_for_a_deck_without_rows() -> None:
+    decks = pl.Series([0, 0, 2, 2, 2, 3], dtype=pl.UInt32)
+    assert engine_check._spans(decks, 5) == [(0, 2), (0, 0), (2, 3), (5, 1), (0, 0)]
+    assert engine_check._spans(pl.Series([], dtype=pl.UInt32), 2) == [(0, 0), (0, 0)]

@@ -300,7 +300,9 @@ def test_stable_order_is_polars_stable_sort(numbers: list[int | None]) -> None:
     series = pl.Series("order", numbers, dtype=pl.Int64)
     expected = series.to_frame().with_row_index("at").sort("order", maintain_order=True)["at"]
     for nearly_sorted, numpy_sort in itertools.product((True, False), (True, False)):
-        got = tables._stable_order(series, nearly_sorted=nearly_sorted, numpy_sort=numpy_sort)
+        ordered, got = tables._sorted_order(series, nearly_sorted=nearly_sorted,
+                                            numpy_sort=numpy_sort)
+        assert ordered.to_list() == series.gather(expected).to_list()
         assert got.dtype == pl.UInt32
         assert got.to_list() == expected.to_list()
         assert sorted(got.to_list()) == list(range(len(numbers)))

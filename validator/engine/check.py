@@ -725,15 +725,14 @@ class ListedDecks:
 
 
 def _spans(decks: pl.Series, count: int) -> list[tuple[int, int]]:
-    """Where each deck number's rows are in a frame sorted by deck: (start, length)."""
-    spans = [(0, 0)] * count
-    runs = decks.rle()
-    start = 0
-    for length, deck in zip(runs.struct.field("len").to_list(),
-                            runs.struct.field("value").to_list(), strict=True):
-        spans[deck] = (start, length)
-        start += length
-    return spans
+    """Where each deck number's rows are in a frame sorted by deck: (start, length); (0, 0)
+    for a deck without rows."""
+    runs = decks.rle().struct.unnest()
+    lengths = runs.get_column("len").cast(pl.Int64)
+    at = runs.get_column("value").cast(pl.Int64)
+    starts = pl.zeros(count, pl.Int64, eager=True).scatter(at, lengths.cum_sum() - lengths)
+    spans = pl.zeros(count, pl.Int64, eager=True).scatter(at, lengths)
+    return list(zip(starts.to_list(), spans.to_list(), strict=True))
 
 
 def _check_few(entries: pl.DataFrame, registered: pl.DataFrame | None, *,

@@ -276,7 +276,7 @@ def deck_by_card(rows: pl.LazyFrame, *, numpy_sort: bool = False) -> pl.LazyFram
     """One row per (deck, key): copies in main, extra and side, and each section's first row.
 
     Rows are put in order of one packed 64-bit (deck, key, section) number by one stable
-    sort of that number (:func:`_stable_order`), then the last row of each (deck, key) run
+    sort of that number (:func:`_sorted_order`), then the last row of each (deck, key) run
     is gathered: most are the only row of their run and hold the figures as they are; the
     few runs of several rows (a card in main and side) are summed by a ``group_by`` of their
     rows alone and written over their last rows. This is the one pass over every entry of
@@ -341,21 +341,14 @@ def deck_by_card(rows: pl.LazyFrame, *, numpy_sort: bool = False) -> pl.LazyFram
     ).drop("known")
 
 
-def _stable_order(numbers: pl.Series, *, nearly_sorted: bool = True,
-                  numpy_sort: bool = True) -> pl.Series:
-    """The positions of ``numbers`` in ascending order (nulls first), equal numbers in the
-    order they come (a stable sort). ``nearly_sorted``: in order but within short runs (the
-    packed numbers of decks given whole and in order), where numpy's stable sort of one
-    column is about twice as fast as polars' on millions of rows, when ``numpy_sort``;
-    else (numpy's is slower on numbers in no order), or when some number is null, polars'
-    own."""
-    return _sorted_order(numbers, nearly_sorted=nearly_sorted, numpy_sort=numpy_sort)[1]
-
-
 def _sorted_order(numbers: pl.Series, *, nearly_sorted: bool = True,
                   numpy_sort: bool = True) -> tuple[pl.Series, pl.Series]:
-    """``numbers`` in ascending order, and their positions (:func:`_stable_order`): polars'
-    sort gives both at once, with no gather of the numbers after it."""
+    """``numbers`` in ascending order (nulls first), and their positions, equal numbers in
+    the order they come (a stable sort). ``nearly_sorted``: in order but within short runs
+    (the packed numbers of decks given whole and in order), where numpy's stable sort of one
+    column is about twice as fast as polars' on millions of rows, when ``numpy_sort``; else
+    (numpy's is slower on numbers in no order), or when some number is null, polars' own,
+    which gives both at once (no gather of the numbers after it)."""
     if not numpy_sort or numbers.has_nulls() or not nearly_sorted:
         # numpy would read nulls as NaN, last
         both = numbers.to_frame().with_row_index("at").sort(numbers.name, maintain_order=True)
