@@ -48,6 +48,7 @@ from validator.engine.status import (
 from validator.engine.tables import (
     _KEY_BITS,
     ENGINE,
+    FEW_PLANS,
     UNRESOLVED_KEY,
     CardTable,
     by_deck,
@@ -768,7 +769,8 @@ def _check_few(entries: pl.DataFrame, registered: pl.DataFrame | None, *,
                                                "card_id"))]
     elif made_list is not None:
         plans.append(fingerprints(rows))
-    resolved_df, rows_df, deck_cards, *more = pl.collect_all(plans, engine=ENGINE)
+    resolved_df, rows_df, deck_cards, *more = pl.collect_all(plans, engine=ENGINE,
+                                                          optimizations=FEW_PLANS)
     # over the deck-by-card table collected (planned again in the pass above, the table
     # would be made once per frame read from it): the decks' sizes, the rows the rules
     # over known cards read, and which rules could find a row (those that cannot are not
@@ -778,7 +780,7 @@ def _check_few(entries: pl.DataFrame, registered: pl.DataFrame | None, *,
         [_sizes_plan(index, deck_cards.lazy(), rows_df.lazy()),
          deck_cards.lazy().select(*(gate.any() for gate in gates.values()), _ANY_FOLDED),
          *([deck_cards.lazy().filter(_candidate(shared.table))] if _CANDIDATES else [])],
-        engine=ENGINE)
+        engine=ENGINE, optimizations=FEW_PLANS)
     candidates = picked[0] if picked else None
     skipped = {module for module, found in zip(gates, could.row(0)[:len(gates)], strict=True)
                if not found}
@@ -815,8 +817,8 @@ def _check_few(entries: pl.DataFrame, registered: pl.DataFrame | None, *,
     open_lists = _open_few(reg_df, unread, on_list=True)
     failing = [item for module in MODULES if module not in skipped
                for item in module.check(ctx)]
-    failing_rows = pl.collect_all([item.frame for item in failing], engine=ENGINE) \
-        if failing else []
+    failing_rows = pl.collect_all([item.frame for item in failing], engine=ENGINE,
+                                  optimizations=FEW_PLANS) if failing else []
     worded = [item.plan(rows_found, particles=False) for item, rows_found in
               zip(failing, failing_rows, strict=True) if rows_found.height]
     clock.lap("rules")
@@ -825,7 +827,8 @@ def _check_few(entries: pl.DataFrame, registered: pl.DataFrame | None, *,
     listed = reg_df["deck"] if reg_df is not None else pl.Series([], dtype=pl.UInt32)
     names = pl.DataFrame([attrs.get_column(c) for c in
                           ("card_id", "card", *LOCAL_CARD_COLUMNS, "counts_as")])
-    found_df = pl.concat(worded).collect(engine=ENGINE) if worded else _NO_VIOLATIONS
+    found_df = pl.concat(worded).collect(engine=ENGINE, optimizations=FEW_PLANS) \
+        if worded else _NO_VIOLATIONS
     if found_df.height <= FEW_VIOLATIONS:
         # a handful of violations: located, marked, joined and sorted in Python, no pass
         marked = located_few(found_df, rows_df, reg_df, set(open_decks["deck"].to_list()),
