@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -22,7 +23,7 @@ from tests.deckbuild import real_filler
 from validator.cards.banlist import Banlist, read_list_file
 from validator.cards.load import load
 from validator.cards.store import load_store
-from validator.cli import main
+from validator.cli import FAILED, main
 from validator.engine.check import check
 from validator.errors import SHOWN
 from validator.inputs.decks.batch import read_deck_paths
@@ -428,11 +429,12 @@ def test_serve_passes_its_reading_limits_to_the_app(
         raise Stop
 
     monkeypatch.setattr("validator.web.app.create_app", create_app)
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # the file of the stop's details
     db = ["serve", "--db", str(tmp_path / "e.sqlite"), "--port", "0"]
     defaults = CliRunner().invoke(main, db)
     chosen = CliRunner().invoke(main, [*db, "--read-seconds", "2.5", "--read-memory", "300"])
-    assert isinstance(defaults.exception, Stop)
-    assert isinstance(chosen.exception, Stop)
+    assert defaults.exit_code == FAILED, defaults.output  # stopped where it would serve
+    assert chosen.exit_code == FAILED, chosen.output  # stopped where it would serve
     assert given == [Limits(10.0, 1 << 30), Limits(2.5, 300 << 20)]
 
 
@@ -448,14 +450,15 @@ def test_serve_passes_the_judge_password_from_a_file_or_the_environment(
         raise Stop
 
     monkeypatch.setattr("validator.web.app.create_app", create_app)
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # the file of the stop's details
     shared = tmp_path / "judges.txt"
     shared.write_text("judges-of-the-day\n")
     db = ["serve", "--db", str(tmp_path / "e.sqlite"), "--port", "0"]
     env = {"DECKCHECK_PASSWORD": "organizer-password"}
     from_file = CliRunner().invoke(main, [*db, "--judge-password-file", str(shared)], env=env)
     from_env = CliRunner().invoke(main, db, env={**env, "DECKCHECK_JUDGE_PASSWORD": "from-env"})
-    assert isinstance(from_file.exception, Stop)
-    assert isinstance(from_env.exception, Stop)
+    assert from_file.exit_code == FAILED, from_file.output  # stopped where it would serve
+    assert from_env.exit_code == FAILED, from_env.output  # stopped where it would serve
     assert given == ["judges-of-the-day", "from-env"]
     alone = CliRunner().invoke(main, [*db, "--judge-password-file", str(shared)],
                                env={"DECKCHECK_PASSWORD": ""})
@@ -495,6 +498,7 @@ def test_serve_passes_the_registration_page_s_limits_to_the_app(
         return opened[-1]
 
     monkeypatch.setattr("validator.web.app.create_app", create_app)
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # the file of the stop's details
     monkeypatch.setattr("socket.create_server", create_server)
     db = ["serve", "--db", str(tmp_path / "e.sqlite"), "--port", "0"]
     CliRunner().invoke(main, db)
@@ -1010,3 +1014,35 @@ def test_a_folder_read_ahead_by_the_program_is_checked_as_one_read_in_process(
     assert {"BAD_PASSCODE", "DECK_TWICE"} <= {line.split()[2] for line in here.stderr.splitlines()
                                                if line.startswith("error:")}
     assert (tmp_path / "ahead.json").read_bytes() == (tmp_path / "here.json").read_bytes()
+
+
+@pytest.mark.parametrize(("raised", "lang", "said"), [
+    (pl.exceptions.PanicException("assertion failed: i < self.len()"), "en",
+     "deckcheck stopped on an error it did not expect (PanicException: assertion failed"),
+    (RuntimeError("a bug"), "en", "deckcheck stopped on an error it did not expect "
+                                  "(RuntimeError: a bug)"),
+    (RuntimeError("a bug"), "ja",
+     "deckcheck は想定外のエラーで停止しました（RuntimeError: a bug）"),
+])
+def test_an_error_the_command_did_not_expect_is_one_line_naming_its_details_and_status_3(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, raised: BaseException, lang: str,
+        said: str) -> None:
+    """Never a traceback on the screen, and never status 1 (violations found), which a
+    script would read as a verdict; the traceback is in the file the line names."""
+    def failing(*args: object, **kwargs: object) -> None:
+        raise raised
+
+    monkeypatch.setattr("validator.judging.checking.check_decks", failing)
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    result = CliRunner().invoke(main, ["check", str(ROOT / "decks" / "tcg" / "0400001301.ydk"),
+                                       "--cards", "demo", "--lang", lang])
+    assert result.exit_code == FAILED == 3, result.output
+    assert said in result.output
+    assert "Traceback" not in result.output
+    details = list(tmp_path.glob("deckcheck-failure-*.txt"))
+    assert len(details) == 1
+    assert str(details[0]) in result.output
+    text = details[0].read_text(encoding="utf-8")
+    assert "Traceback" in text
+    assert type(raised).__name__ in text
+    assert "command:" in text

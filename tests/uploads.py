@@ -31,6 +31,10 @@ def hostile_read(job: Job) -> Read:
         _KEPT.append(b"k" * (160 << 20))  # within the limit (over half of it), still held after
     if job.data.startswith(b"KILLED"):
         os.kill(os.getpid(), signal.SIGKILL)  # as the system ends a process out of memory
+    if job.data.startswith(b"PANIC"):
+        import polars as pl
+
+        raise pl.exceptions.PanicException("assertion failed: i < self.len()")
     return read_upload(job)
 
 

@@ -54,7 +54,7 @@ if (_paths := _check_paths(sys.argv)) and prefetch.worth_it(_paths) and prefetch
 
 import click
 
-from validator.errors import SHOWN, InputError
+from validator.errors import SHOWN, InputError, is_panic
 from validator.files.safety import MAX_UPLOAD, READ_MEMORY, READ_SECONDS
 from validator.vocab import LANGS, NAME_LANGS, STAGES
 
@@ -147,8 +147,15 @@ def _lang_of(value: object) -> Lang:
     return value if value in LANGS else "en"
 
 
+#: the exit status of a command that failed on an error it did not expect
+FAILED = 3
+
+
 def user_errors(func: F) -> F:
-    """Turn library input errors into one clear message and exit status 2."""
+    """Turn library input errors into one clear message and exit status 2, and any error
+    the command did not expect (a fault of the code, a panic of polars) into one line
+    naming it and the file holding its details, and exit status :data:`FAILED`: never a
+    traceback, and never the status of a check that found violations."""
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -161,8 +168,44 @@ def user_errors(func: F) -> F:
             _shown([problem_line(p, lang) for p in exc.problems], "[red]error:[/red]",
                    "problems")
             sys.exit(2)
+        except (click.exceptions.ClickException, click.exceptions.Exit, click.Abort):
+            raise  # click's own: usage, an exit asked for
+        except BaseException as exc:
+            if not isinstance(exc, Exception) and not is_panic(exc):
+                raise  # an interrupt, an exit
+            _failed(exc, _lang_of(kwargs.get("lang")))
+            sys.exit(FAILED)
 
     return wrapper  # type: ignore[return-value]
+
+
+def _failed(exc: BaseException, lang: Lang) -> None:
+    """The one line of an error a command did not expect; its traceback, the command line
+    and the version in a file of the temporary folder that the line names."""
+    import tempfile
+    import traceback
+    from importlib.metadata import PackageNotFoundError, version
+
+    from validator.text.i18n import say
+
+    try:
+        release = version("deckcheck")
+    except PackageNotFoundError:
+        release = "unknown"
+    error = f"{type(exc).__name__}: {exc}".splitlines()[0][:200]
+    try:
+        handle, name = tempfile.mkstemp(prefix="deckcheck-failure-", suffix=".txt")
+        with os.fdopen(handle, "w", encoding="utf-8") as details:
+            details.write(f"deckcheck {release}\ncommand: {sys.argv!r}\n\n")
+            details.write("".join(traceback.format_exception(exc)))
+    except OSError:  # no temporary folder to write to: the traceback on stderr instead
+        traceback.print_exception(exc)
+        name = "the error output above"
+    _shown([say(lang, "deckcheck stopped on an error it did not expect ({error}); the "
+                "details are in {path}. Unless the error names a cause of its own (a full "
+                "disk, a file that cannot be opened), it is a fault of deckcheck, not of the "
+                "input: please report it with those details.", error=error, path=name)],
+           "[red]error:[/red]", "problems")
 
 
 # The options several commands take, each declared once with its one help text.
@@ -490,7 +533,8 @@ def check_command(decks: tuple[Path, ...], cards_spec: str | None, banlist_spec:
     """Check decks (YDK, ydke, deck codes, text lists; files or folders) and print every
     violation.
 
-    Exit status: 0 all legal, 1 violations found (or a decision is needed), 2 bad input.
+    Exit status: 0 all legal, 1 violations found (or a decision is needed), 2 bad input,
+    3 an error deckcheck did not expect (the message names the file of its details).
 
     Example: deckcheck check decks/ --registrations lists.xlsx --duel 2 --json report.json
     """
@@ -692,7 +736,7 @@ def convert_command(decks: tuple[Path, ...], to: str, target: Path | None, lang:
     """Write decks (any format deckcheck reads; files or folders) in another format.
 
     Exit status: 0 every deck written, 2 a deck could not be read or written (the others
-    are written).
+    are written), 3 an error deckcheck did not expect.
 
     Example: deckcheck convert decks/ --to omega --out omega/
     """
@@ -763,7 +807,8 @@ def event_command(registrations: Path, decks: Path | None, cards_spec: str | Non
     violations, penalty or the head judge's decision, and remedies.
 
     Exit status: 0 every player legal, 1 any player not legal (illegal, waiting for a
-    decision, or their deck not checked), 2 bad input (no player could be read).
+    decision, or their deck not checked), 2 bad input (no player could be read), 3 an
+    error deckcheck did not expect.
 
     Example: deckcheck event sample_decklists/regional-tcg.xlsx --decks decks/tcg
     --report out/report.xlsx --json out/report.json
@@ -827,7 +872,7 @@ def card_command(query: str, cards_spec: str | None, banlist_spec: str | None,
     printings, names, the name it counts as, its status on the list in force, release per
     region and the sources that say so, Genesys points; every card a name names.
 
-    Exit status: 0 found, 2 no such card or bad input.
+    Exit status: 0 found, 2 no such card or bad input, 3 an error deckcheck did not expect.
 
     Example: deckcheck card "Maxx \"C\"" --date 2024-10-20
     """

@@ -70,6 +70,21 @@ def test_a_file_that_hits_a_limit_is_that_files_code_and_the_others_are_read() -
     assert took < LIMITS.seconds + 8  # one wait for the slow file, not a stall
 
 
+def test_a_panic_of_polars_reading_a_file_is_a_failed_read_the_server_is_told() -> None:
+    """A ``PanicException`` is no ``Exception``: it would end the reading process unsent,
+    and the server would take it for a process out of memory."""
+    reader = Reader(LIMITS, hostile_read)
+    try:
+        with pytest.raises(RuntimeError, match=r"reading an upload failed \(PanicException: "
+                                               r"assertion failed"):
+            reader.read([_deck("panic.ydk", b"PANIC")])
+        found = reader.read([_deck("b.ydk")])  # a new process reads on
+    finally:
+        reader.close()
+    assert isinstance(found[0], DeckFiles)
+    assert found[0].ids == ["b"]
+
+
 def test_a_file_whose_reading_holds_too_much_memory_is_stopped_before_its_time() -> None:
     reader = Reader(Limits(seconds=60, memory=256 << 20), hostile_read)
     try:

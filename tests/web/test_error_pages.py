@@ -94,6 +94,25 @@ def test_a_bug_is_a_page_that_says_nothing_was_half_saved(
     assert "a bug" not in response.text  # no internals shown
 
 
+def test_a_panic_of_polars_is_the_same_page_as_a_bug(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A ``PanicException`` is no ``Exception``: the app's handler of failures never sees
+    it, so the server's outermost layer gives the page."""
+    import polars as pl
+
+    def panicking() -> list[str]:
+        raise pl.exceptions.PanicException("assertion failed: i < self.len()")
+
+    monkeypatch.setattr("validator.web.routes.event.format_names", panicking)
+    response = client.get("/")
+    assert response.status_code == 500
+    _is_app_page(response.text, 500)
+    assert "PanicException" in response.text
+    assert "self.len()" not in response.text  # no internals shown
+    assert response.headers["x-frame-options"] == "DENY"  # still the app's answer
+    assert client.get("/no/such/page").status_code == 404  # the server goes on
+
+
 def test_a_form_field_at_fault_is_named_in_plain_words(client: TestClient) -> None:
     client.post("/upload/registrations", data={"csrf": csrf_token(client)},
                 files=[("files", ("lists.csv", LISTS))])

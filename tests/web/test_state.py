@@ -145,3 +145,37 @@ def test_every_players_lines_are_made_once_and_are_their_own(tmp_path: Path) -> 
     assert rows.deck_violations_of(report, SHORT).height >= 1
     assert rows.unresolved_of(report, UNSETTLED).height == 1
     assert rows.unresolved_of(report, LEGAL).is_empty()
+
+
+def test_a_panic_of_polars_in_the_event_check_is_a_failed_check_that_keeps_the_uploads(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A ``PanicException`` (no ``Exception``, and not picklable to the server) is told on
+    the pages as the check failing, as any other failure of the check is."""
+    state = EventState(EventDB(tmp_path / "e.sqlite"), demo_cards())
+    state.db.save_settings(EventSettings("E", "2026-12-05", "advanced-tcg", "th", "en"))
+    state.db.add_uploads("registrations", [("lists.csv", (
+        b"Player ID,Section,Qty,Card Name\nP1,main,3,Pot of Greed\n"))])
+
+    def panicking(*args: object, **kwargs: object) -> None:
+        raise pl.exceptions.PanicException("assertion failed: i < self.len()")
+
+    monkeypatch.setattr("validator.web.state.check_event", panicking)
+    result, problems, _ = state.check_all()
+    assert result is None
+    assert [p.code for p in problems] == ["CHECK_FAILED"]
+    assert "PanicException" in problems[0].message
+    assert state.db.uploads("registrations")  # kept
+
+
+def test_an_interrupt_during_the_event_check_is_not_told_as_a_failed_check(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    state = EventState(EventDB(tmp_path / "e.sqlite"), demo_cards())
+    state.db.add_uploads("registrations", [("lists.csv", (
+        b"Player ID,Section,Qty,Card Name\nP1,main,3,Pot of Greed\n"))])
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("validator.web.state.check_event", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        state.check_all()

@@ -26,7 +26,7 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from validator.cards import store
-from validator.errors import SHOWN, InputError, Problem
+from validator.errors import SHOWN, InputError, Problem, is_panic
 from validator.event.bounded import Limits
 from validator.event.store import EventDB
 from validator.files.safety import MAX_UPLOAD
@@ -175,17 +175,23 @@ def create_app(db_path: Path, *, password: str | None = None,
 
     @app.exception_handler(Exception)
     async def failed(request: Request, exc: Exception) -> HTMLResponse:
-        traceback.print_exception(exc)
-        return error_page(request, 500, words_of(request, "Something went wrong on the server"),
-                          words_of(request, "The server failed to answer ({error}). Nothing "
-                                   "was half-saved: every change is saved whole or not at all. "
-                                   "Try again; the uploads and the penalty log are kept.",
-                                   error=type(exc).__name__))
+        return server_failed(request, exc)
 
     wrapped = HostGuard(BodyLimit(app, max_upload, inside=True), hosts)
     wrapped.state = app.state  # type: ignore[attr-defined]
     wrapped.fastapi = app  # type: ignore[attr-defined]
     return wrapped
+
+
+def server_failed(request: Request, exc: BaseException) -> HTMLResponse:
+    """The page of a request the server failed to answer (a fault of the code), its
+    traceback on the server's error output."""
+    traceback.print_exception(exc)
+    return error_page(request, 500, words_of(request, "Something went wrong on the server"),
+                      words_of(request, "The server failed to answer ({error}). Nothing "
+                               "was half-saved: every change is saved whole or not at all. "
+                               "Try again; the uploads and the penalty log are kept.",
+                               error=type(exc).__name__))
 
 
 #: headers of every answer
@@ -230,10 +236,24 @@ class Guard:
         if cookie is not None:
             extra.append(_session_header(request, cookie))
         answer = self._refusal(request)
+        sending = _adding(send, extra)
         if answer is not None:
-            await answer(scope, receive, _adding(send, extra))
-        else:
-            await self.app(scope, receive, _adding(send, extra))
+            await answer(scope, receive, sending)
+            return
+        started = False
+
+        async def watched(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await sending(message)
+
+        try:
+            await self.app(scope, receive, watched)
+        except BaseException as exc:
+            # a panic of polars is no Exception, so the app's page of a failure never sees it
+            if not is_panic(exc) or started:
+                raise
+            await server_failed(request, exc)(scope, receive, sending)
 
     def _refusal(self, request: Request) -> Response | None:
         """The answer to a request that may not reach the app; None when it may."""

@@ -46,7 +46,7 @@ from validator.cards.store import MANIFEST, data_dir
 from validator.engine.check import ListedDecks, ListedFew
 from validator.engine.resolve import Readings, keep_readings, prepare, readings, resolve
 from validator.engine.tables import CardTable, card_attributes
-from validator.errors import InputError, Problem
+from validator.errors import InputError, Problem, is_panic
 from validator.event import submissions
 from validator.event.bounded import (
     Job,
@@ -561,7 +561,9 @@ class EventState:
         versions; a failure is a problem the pages show."""
         try:
             return self._check()
-        except Exception as exc:  # noqa: BLE001 - the pages must say the check failed
+        except BaseException as exc:  # the pages must say the check failed
+            if not isinstance(exc, Exception) and not is_panic(exc):
+                raise  # an interrupt, the process ending
             traceback.print_exc()
             return None, [Problem("event check", None, None,
                                   f"the check failed ({type(exc).__name__}: {exc}); the "
