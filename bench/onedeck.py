@@ -1,6 +1,6 @@
 """Where one person waits for one deck, before and after, side by side in one run.
 
-``python -m bench.onedeck [--baseline REV] [--runs 30] [--cold-runs 5] [--no-cold]``:
+``python -m bench.onedeck [--baseline REV] [--runs 30] [--rounds 2] [--cold-runs 5] [--no-cold]``:
 
 * (a) ``check()`` of one real deck in-process (real card data imported into a data store,
   the TCG list in force), median wall and CPU time of ``--runs`` checks and of each stage
@@ -19,7 +19,9 @@
 
 With ``--baseline REV`` the same figures are taken of that revision too (a detached git
 worktree in a temporary folder, run with this interpreter and that tree first on the
-path), alternately with this checkout's, so both see the same load. Prints one JSON line.
+path), alternately with this checkout's, ``--rounds`` times each, every round a new process
+per side, so both see the same load (more rounds: a slow minute weighs less on one side).
+Prints one JSON line.
 """
 
 from __future__ import annotations
@@ -210,7 +212,8 @@ def _import_data(data: Path) -> None:
                     "--data-dir", str(data)], check=True, capture_output=True)
 
 
-def run(baseline: str | None, runs: int, cold_runs: int, cold: bool) -> dict[str, Any]:
+def run(baseline: str | None, runs: int, cold_runs: int, cold: bool,
+        rounds: int = 2) -> dict[str, Any]:
 
     from bench import checkout  # this process only: the baseline tree has none
     from bench import cold as cold_start
@@ -226,7 +229,7 @@ def run(baseline: str | None, runs: int, cold_runs: int, cold: bool) -> dict[str
             trees = {"before": base, "after": ROOT}
         load_before = os.getloadavg()
         figures: dict[str, Any] = {name: [] for name in trees}
-        for _ in range(2):  # alternately, so both see the same load
+        for _ in range(rounds):  # alternately, so both see the same load
             for name, tree in trees.items():
                 figures[name].append(_probe_of(tree, data, runs))
         if cold:
@@ -243,6 +246,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--baseline", default=None, help="a git revision to compare with")
     parser.add_argument("--runs", type=int, default=30)
+    parser.add_argument("--rounds", type=int, default=2,
+                        help="new processes per side, alternately")
     parser.add_argument("--cold-runs", type=int, default=5)
     parser.add_argument("--no-cold", action="store_true", help="leave out (d)")
     parser.add_argument("--probe", action="store_true", help=argparse.SUPPRESS)
@@ -254,7 +259,8 @@ def main() -> None:
     if args.probe:
         print(json.dumps(probe(args.data, args.runs)))
         return
-    print(json.dumps(run(args.baseline, args.runs, args.cold_runs, not args.no_cold)))
+    print(json.dumps(run(args.baseline, args.runs, args.cold_runs, not args.no_cold,
+                         args.rounds)))
 
 
 if __name__ == "__main__":
