@@ -183,10 +183,11 @@ def create_app(db_path: Path, *, password: str | None = None,
     return wrapped
 
 
-def server_failed(request: Request, exc: BaseException) -> HTMLResponse:
+def server_failed(request: Request, exc: BaseException, *, log: bool = True) -> HTMLResponse:
     """The page of a request the server failed to answer (a fault of the code), its
-    traceback on the server's error output."""
-    traceback.print_exception(exc)
+    traceback on the server's error output unless the server logs it itself."""
+    if log:
+        traceback.print_exception(exc)
     return error_page(request, 500, words_of(request, "Something went wrong on the server"),
                       words_of(request, "The server failed to answer ({error}). Nothing "
                                "was half-saved: every change is saved whole or not at all. "
@@ -250,10 +251,15 @@ class Guard:
         try:
             await self.app(scope, receive, watched)
         except BaseException as exc:
-            # a panic of polars is no Exception, so the app's page of a failure never sees it
-            if not is_panic(exc) or started:
+            # the page of a failure sent from here, with the headers of every answer (the
+            # app's outermost layer would send it without them), a panic of polars too (no
+            # Exception: that layer never sees it)
+            failure = isinstance(exc, Exception)
+            if started or not (failure or is_panic(exc)):
                 raise
-            await server_failed(request, exc)(scope, receive, sending)
+            await server_failed(request, exc, log=not failure)(scope, receive, sending)
+            if failure:
+                raise  # the server logs it (its page is sent)
 
     def _refusal(self, request: Request) -> Response | None:
         """The answer to a request that may not reach the app; None when it may."""
