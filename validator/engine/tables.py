@@ -52,9 +52,10 @@ __all__ = [
 #: expressions the rules use, copies string literals for every row (a third of the page
 #: faults of writing a JSON report), and the in-memory one groups pre-sorted keys fastest
 ENGINE: Literal["in-memory"] = "in-memory"
-#: the query optimizer's passes, all off for the plans of a few decks (a judge's check, a
-#: player's page): planning a handful of rows costs more than the passes save there (about
-#: a fifth of a check's CPU); the results are the same with and without them
+#: the query optimizer's passes, all off for the plans of a few decks (a judge's check,
+#: ``deckcheck check one.ydk``, the registration page's live check): planning a handful of
+#: rows costs more than the passes save there (a tenth to a quarter of a check's CPU); the
+#: results are the same with and without them
 FEW_PLANS = pl.QueryOptFlags.none()
 
 #: entry columns a frame must have; the others are null where a frame lacks them (no names
