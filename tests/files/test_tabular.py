@@ -117,7 +117,11 @@ def test_broken_text_behind_a_bom_is_an_input_error(data: bytes) -> None:
     (b'"Maxx ""C""",x\n', [['Maxx "C"', "x"]]),
     (b"a,b\n\n1,2\n", [["a", "b"], [], ["1", "2"]]),  # rows keep their numbers
 ])
-def test_read_csv_grid(data: bytes, rows: list[list[str]]) -> None:
+@pytest.mark.parametrize("whole", [True, False], ids=["read whole", "read row by row"])
+def test_read_csv_grid(data: bytes, rows: list[list[str]], whole: bool,
+                       monkeypatch: pytest.MonkeyPatch) -> None:
+    if not whole:  # as a text of more cells than are read at once is
+        monkeypatch.setattr("validator.files.tabular.WHOLE_CELLS", 0)
     assert read_csv_grid(Path("f.csv"), data) == Sheet("f.csv", "", rows)
 
 
@@ -126,7 +130,11 @@ def test_read_csv_grid(data: bytes, rows: list[list[str]]) -> None:
     (b"a,b\n1,2\nx," + b"y" * (MAX_FIELD + 1) + b"\n", 3),
     (b'a,"' + b"y" * (2 << 20) + b'"\n', 1),  # longer than the csv module reads
 ])
-def test_a_csv_beyond_what_a_deck_list_holds_is_an_input_error(data: bytes, line: int) -> None:
+@pytest.mark.parametrize("whole", [True, False], ids=["read whole", "read row by row"])
+def test_a_csv_beyond_what_a_deck_list_holds_is_an_input_error(
+        data: bytes, line: int, whole: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    if not whole:
+        monkeypatch.setattr("validator.files.tabular.WHOLE_CELLS", 0)
     with pytest.raises(InputError) as raised:
         read_csv_grid(Path("f.csv"), data)
     assert (raised.value.file, raised.value.line) == ("f.csv", line)
@@ -199,7 +207,11 @@ def test_what_is_not_a_sheet_is_an_input_error(name: str, data: bytes) -> None:
     assert raised.value.file == name
 
 
-def test_a_partial_read_reports_an_oversized_cell_and_reads_every_other_row() -> None:
+@pytest.mark.parametrize("whole", [True, False], ids=["read whole", "read row by row"])
+def test_a_partial_read_reports_an_oversized_cell_and_reads_every_other_row(
+        whole: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    if not whole:
+        monkeypatch.setattr("validator.files.tabular.WHOLE_CELLS", 0)
     lines = [b"player,qty,card"] + [b"P%d,3,Raigeki" % i for i in range(1, 6)]
     lines[3] = b'P3,3,"' + b"y" * 200_000 + b'"'
     sheet = read_csv_grid(Path("f.csv"), b"\n".join(lines) + b"\n", partial=True)

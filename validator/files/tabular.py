@@ -11,7 +11,9 @@ from __future__ import annotations
 import csv
 import io
 import re
+from contextlib import suppress
 from dataclasses import dataclass, field
+from itertools import chain
 from pathlib import Path
 
 from validator.errors import InputError, Problem
@@ -104,6 +106,10 @@ _LONG_CELL = ("a cell of {length} characters; a deck list cell has at most {most
 MAX_FIELD = 64 << 10
 #: what the csv module reads of one cell before it stops (a longer one is reported)
 csv.field_size_limit(max(csv.field_size_limit(), 1 << 20))
+#: a CSV text of fewer possible cells (delimiters and line breaks) is read whole, then its
+#: rows' widths and cells' lengths checked at once; a larger one row by row, each row too
+#: wide or too long let go as it is read (a file built to hold many never fills memory)
+WHOLE_CELLS = 2_000_000
 
 
 def read_csv_grid(path: Path, data: bytes | None = None, *, partial: bool = False) -> Sheet:
@@ -118,6 +124,24 @@ def read_csv_grid(path: Path, data: bytes | None = None, *, partial: bool = Fals
         delimiter = csv.Sniffer().sniff(sample, delimiters=",;\t").delimiter
     except csv.Error:
         delimiter = ","
+    cells = None
+    if text.count(delimiter) + text.count("\n") < WHOLE_CELLS:
+        with suppress(csv.Error):  # told with its line below
+            cells = list(csv.reader(io.StringIO(text), delimiter=delimiter, doublequote=True))
+    if cells is not None and max(map(len, cells), default=0) <= MAX_COLUMNS and max(
+            map(len, chain.from_iterable(cells)), default=0) <= MAX_FIELD:
+        # no row too wide, no cell too long (as nearly always): no check per row
+        return Sheet(str(path), "", [list(map(str.strip, row)) for row in cells])
+    rows, problems = _checked_rows(text, delimiter, path)
+    if problems and not partial:
+        raise InputError(problems)
+    return Sheet(str(path), "", rows, problems=problems)
+
+
+def _checked_rows(text: str, delimiter: str, path: Path) -> tuple[list[list[str]],
+                                                               list[Problem]]:
+    """The rows of a CSV text read one by one: a row too wide or with a cell too long is
+    reported at its line and left out (empty)."""
     reader = csv.reader(io.StringIO(text), delimiter=delimiter, doublequote=True)
     rows: list[list[str]] = []
     problems: list[Problem] = []
@@ -144,9 +168,7 @@ def read_csv_grid(path: Path, data: bytes | None = None, *, partial: bool = Fals
         raise InputError.of(str(path), "not readable as CSV: {reason} (a deck list cell has "
                                        "at most {most} characters)", line=reader.line_num,
                             code="BAD_CSV", reason=exc, most=f"{MAX_FIELD:,}") from exc
-    if problems and not partial:
-        raise InputError(problems)
-    return Sheet(str(path), "", rows, problems=problems)
+    return rows, problems
 
 
 def _cell_text(value: object) -> str:
