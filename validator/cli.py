@@ -54,7 +54,7 @@ if (_paths := _check_paths(sys.argv)) and prefetch.worth_it(_paths) and prefetch
 
 import click
 
-from validator.errors import SHOWN, InputError, is_panic
+from validator.errors import SHOWN, InputError, is_failure
 from validator.files.safety import MAX_UPLOAD, READ_MEMORY, READ_SECONDS
 from validator.vocab import LANGS, NAME_LANGS, STAGES
 
@@ -171,7 +171,7 @@ def user_errors(func: F) -> F:
         except (click.exceptions.ClickException, click.exceptions.Exit, click.Abort):
             raise  # click's own: usage, an exit asked for
         except BaseException as exc:
-            if not isinstance(exc, Exception) and not is_panic(exc):
+            if not is_failure(exc):
                 raise  # an interrupt, an exit
             _failed(exc, _lang_of(kwargs.get("lang")))
             sys.exit(FAILED)

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from pydantic import ValidationError
 
 __all__ = ["MORE", "PER_FILE", "PLAYER_ROWS", "PROBLEM_CODES", "SHOWN", "ImplementationError",
-           "InputError", "Problem", "ProblemCollector", "capped", "from_validation", "is_panic"]
+           "InputError", "Problem", "ProblemCollector", "capped", "from_validation", "is_failure"]
 
 #: problems and warnings shown one by one on a screen (the terminal, a web page); the
 #: reports hold them all
@@ -293,12 +293,14 @@ class ImplementationError(Exception):
     """The code is wrong (a broken invariant), not the input."""
 
 
-def is_panic(exc: BaseException) -> bool:
-    """Whether ``exc`` is a panic of polars' Rust code (``PanicException``): a fault of the
+def is_failure(exc: BaseException) -> bool:
+    """Whether ``exc`` is an error (an ``Exception``, or a panic of polars' Rust code),
+    not an interrupt or the process ending. A panic (``PanicException``) is a fault of the
     code, never of the input, and a ``BaseException``, which ``except Exception`` lets
     through (and which cannot be pickled to another process)."""
     kind = type(exc)
-    return kind.__name__ == "PanicException" and kind.__module__ == "pyo3_runtime"
+    return isinstance(exc, Exception) or (
+        kind.__name__ == "PanicException" and kind.__module__ == "pyo3_runtime")
 
 
 def _summary(file: str, codes: Counter[str]) -> Problem:

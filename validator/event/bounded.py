@@ -30,7 +30,7 @@ from typing import Any, Literal
 
 import polars as pl
 
-from validator.errors import InputError, Problem, is_panic
+from validator.errors import InputError, Problem, is_failure
 from validator.event.versions import empty_registrations
 from validator.files.safety import READ_MEMORY, READ_SECONDS
 from validator.inputs.decks.batch import DeckFiles, read_deck_uploads, require_decks
@@ -206,7 +206,7 @@ def _serve(conn: Connection, memory: int, read: ReadFn) -> None:
             except MemoryError:
                 conn.send_bytes(pack(("memory", None)))
             except BaseException as exc:  # the server reports it as a failed check
-                if not isinstance(exc, Exception) and not is_panic(exc):
+                if not is_failure(exc):
                     raise  # an interrupt, the process ending
                 conn.send_bytes(pack(("failed", f"{type(exc).__name__}: {exc}")))
 

@@ -26,7 +26,7 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from validator.cards import store
-from validator.errors import SHOWN, InputError, Problem, is_panic
+from validator.errors import SHOWN, InputError, Problem, is_failure
 from validator.event.bounded import Limits
 from validator.event.store import EventDB
 from validator.files.safety import MAX_UPLOAD
@@ -254,12 +254,12 @@ class Guard:
             # the page of a failure sent from here, with the headers of every answer (the
             # app's outermost layer would send it without them), a panic of polars too (no
             # Exception: that layer never sees it)
-            failure = isinstance(exc, Exception)
-            if started or not (failure or is_panic(exc)):
+            if started or not is_failure(exc):
                 raise
-            await server_failed(request, exc, log=not failure)(scope, receive, sending)
-            if failure:
-                raise  # the server logs it (its page is sent)
+            logged = isinstance(exc, Exception)  # by the server, raised again below
+            await server_failed(request, exc, log=not logged)(scope, receive, sending)
+            if logged:
+                raise  # its page is sent
 
     def _refusal(self, request: Request) -> Response | None:
         """The answer to a request that may not reach the app; None when it may."""

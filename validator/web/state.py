@@ -46,7 +46,7 @@ from validator.cards.store import MANIFEST, data_dir
 from validator.engine.check import ListedDecks, ListedFew
 from validator.engine.resolve import Readings, keep_readings, prepare, readings, resolve
 from validator.engine.tables import CardTable, card_attributes
-from validator.errors import InputError, Problem, is_panic
+from validator.errors import InputError, Problem, is_failure
 from validator.event import submissions
 from validator.event.bounded import (
     Job,
@@ -562,7 +562,7 @@ class EventState:
         try:
             return self._check()
         except BaseException as exc:  # the pages must say the check failed
-            if not isinstance(exc, Exception) and not is_panic(exc):
+            if not is_failure(exc):
                 raise  # an interrupt, the process ending
             traceback.print_exc()
             return None, [Problem("event check", None, None,
