@@ -547,9 +547,6 @@ def check_command(decks: tuple[Path, ...], cards_spec: str | None, banlist_spec:
     day = _day(date) if date else None
 
     def prepared() -> tuple[Setup, CardTable, Policy]:
-        # the check's modules are imported here too, while the deck files are read (reading
-        # waits on the system, importing does not)
-        import validator.report.json  # noqa: F401
         from validator.cards.load import load
         from validator.engine.tables import card_attributes
 
@@ -567,6 +564,10 @@ def check_command(decks: tuple[Path, ...], cards_spec: str | None, banlist_spec:
         except InputError:
             ready.result()  # what is wrong with the format or the data is told first
             raise
+        # the report's modules are imported while the card table is made (polars works
+        # without the interpreter's lock, importing holds it)
+        import validator.report.json  # noqa: F401
+
         setup, table, policy = ready.result()
         reg = None
         if registrations is not None:
