@@ -179,6 +179,8 @@ def sampler_of(pid: int, out: Path, *, idle: bool = False) -> subprocess.Popen[b
     """py-spy sampling a server's stacks until it is sent SIGINT (collapsed stacks in
     ``out``); ``idle``: waiting threads too, each thread apart (where requests queue)."""
     exe = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
+    if not Path(exe).exists():
+        raise SystemExit("--spy needs py-spy: pip install -e '.[bench]'")
     return subprocess.Popen([exe, "record", "--pid", str(pid), "--rate", "250", "--format",
                              "raw", "--output", str(out), "--nonblocking",
                              *(("--idle", "--threads") if idle else ())],
