@@ -541,17 +541,21 @@ def check_command(decks: tuple[Path, ...], cards_spec: str | None, banlist_spec:
     from concurrent.futures import Future, ThreadPoolExecutor
 
     from validator.inputs.decks.batch import read_deck_paths, require_decks
+    from validator.inputs.decks.prefetch import worth_it
     from validator.judging.siding import stage_of
 
     stage = stage_of(duel, stage)
     day = _day(date) if date else None
+    few = not worth_it([str(path) for path in decks])  # a few deck files, no folder
 
     def prepared() -> tuple[Setup, CardTable, Policy]:
         from validator.cards.load import load
-        from validator.engine.tables import card_attributes
+        from validator.engine.kept import kept_card_attributes
+        from validator.engine.resolve import prepare_codes
 
         setup = load(format_spec, cards_spec, banlist_spec, list_name, data_dir, day)
-        table = card_attributes(setup.cards, setup.banlist, setup.fmt)
+        table = kept_card_attributes(setup.cards, setup.banlist, setup.fmt, data_dir)
+        prepare_codes(setup.cards, few=few)  # the passcode lookup the check reads first
         return setup, table, _policy(regulation, setup.fmt.rush)
 
     # the card data, list and card table are made while the deck files are read

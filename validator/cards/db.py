@@ -253,6 +253,9 @@ class CardDB:
     sources: list[dict[str, object]] = field(default_factory=list)
     warnings: list[Problem] = field(default_factory=list)
     links: pl.DataFrame = field(default_factory=empty_links)
+    #: the files the data was read from, as a fingerprint (their sizes and modification
+    #: times): the same fingerprint, the same data; empty for card data made in memory
+    stored_as: str = ""
 
     @cached_property
     def names(self) -> pl.DataFrame:

@@ -143,7 +143,20 @@ def _load_db(folder: Path) -> CardDB | None:
         raise InputError.at(
             str(folder), "the card store was written by another version of deckcheck; "
                          "run 'deckcheck data import' again", code="STORE_VERSION")
-    return CardDB(cards, legality, sources, links=links)
+    return CardDB(cards, legality, sources, links=links, stored_as=_fingerprint(folder))
+
+
+def _fingerprint(folder: Path) -> str:
+    """The stored card data's files as one string: their sizes and modification times (an
+    import rewrites them all)."""
+    stamps = [str(folder.resolve())]
+    for name in ("cards.parquet", "legality.parquet", "links.parquet", "sources.json"):
+        try:
+            stat = (folder / name).stat()
+        except OSError:  # gone since it was read: nothing to name the data by
+            return ""
+        stamps.append(f"{name}:{stat.st_size}:{stat.st_mtime_ns}:{stat.st_ino}")
+    return "|".join(stamps)
 
 
 @dataclass(frozen=True)

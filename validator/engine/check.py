@@ -333,7 +333,7 @@ class _Prepared:
     position: dict[int, int]  # card id → its row in ``flagged``
     name_of: list[int | None]  # each row's ``name_id``
     silent: pl.DataFrame
-    by_card: pl.DataFrame  # the card data's ``by_card`` (the order of ``card_at``)
+    cards: CardDB  # the card data (its ``by_card``: the order of ``card_at``)
 
     @cached_property
     def silent_names(self) -> dict[int, str | None]:
@@ -350,7 +350,7 @@ class _Prepared:
     def narrow(self) -> pl.DataFrame:
         """The columns joined to every deck-by-card row, in the card data's order
         (``tables.by_position``), made at the first check of many decks."""
-        return by_position(self.flagged.select(*_NARROW, *self.flags), self.by_card)
+        return by_position(self.flagged.select(*_NARROW, *self.flags), self.cards.by_card)
 
     def held(self, *frames: pl.DataFrame | None) -> pl.DataFrame:
         """``held_cards(flagged, *frames)``, by row position: the rows of the cards in
@@ -397,7 +397,7 @@ def _prepare(frame: pl.DataFrame, table: CardTable) -> _Prepared:
     silent = flagged.filter(release_unknown(table.fmt) & ~pl.col("outside_pool")).select(
         "card_id", "card")
     return _Prepared(flagged, tuple(flags), {card: at for at, card in enumerate(ids)},
-                     flagged["name_id"].to_list(), silent, table.cards.by_card)
+                     flagged["name_id"].to_list(), silent, table.cards)
 
 
 def _few_cards(table: CardTable, rows: pl.DataFrame | list[int | None],

@@ -43,7 +43,7 @@ from validator.text.datafile import data_file, read_model
 from validator.text.normalize import name_key, name_key_expr
 
 __all__ = ["ACCEPT_MARGIN", "ACCEPT_SCORE", "RESOLVED_SCHEMA", "Admits", "Readings",
-           "keep_readings", "prepare", "readings", "resolve", "resolve_few",
+           "keep_readings", "prepare", "prepare_codes", "readings", "resolve", "resolve_few",
            "split_main_extra"]
 
 ACCEPT_SCORE = 90.0
@@ -452,20 +452,24 @@ def _loose(queries: list[str], keys: list[str]) -> Any:
 
 #: the most entries whose passcodes are looked up one by one (a page's, a judge's check)
 _FEW = 2_000
-#: per card data's printings (most recent first): their passcodes and cards, whether no
-#: passcode names two printings, and the same as a dict (None when one does)
-_CODES: list[tuple[pl.DataFrame, pl.DataFrame, bool, dict[int, int] | None]] = []
+#: per card data's printings (most recent first): their passcodes with their cards and
+#: the cards' rows in ``by_card``, and whether no passcode names two printings
+_CODES: list[tuple[pl.DataFrame, pl.DataFrame, bool]] = []
+#: per card data's printings (most recent first): the card of each passcode as a dict
+#: (None when a passcode names two printings)
+_CODE_DICTS: list[tuple[pl.DataFrame, dict[int, int] | None]] = []
 
 
 def _code_ids(entries: pl.DataFrame, cards: CardDB) -> pl.DataFrame:
     """The card of each entry's passcode (``code_id``; null: none, or no passcode), in the
     entries' order: a join with the printings' passcodes, made once per card data (a
     lookup in place when a passcode names two printings; a dict for a few entries)."""
-    _, codes, unique, code_of = _codes(cards, dict_of=entries.height <= _FEW)
-    if code_of is not None and entries.height <= _FEW:
+    code_of = _code_dict(cards) if entries.height <= _FEW else None
+    if code_of is not None:
         return pl.DataFrame({"code_id": [None if code is None else code_of.get(code)
                                          for code in entries["passcode"].to_list()]},
                             schema={"code_id": pl.Int64()})
+    _, codes, unique = _codes(cards)
     if not unique:
         return entries.select(pl.col("passcode").replace_strict(
             codes["passcode"], codes["code_id"], default=None, return_dtype=pl.Int64)
@@ -477,24 +481,37 @@ def _code_ids(entries: pl.DataFrame, cards: CardDB) -> pl.DataFrame:
         pl.col("code_id").cast(pl.Int64), "code_at")
 
 
-def _codes(cards: CardDB, *, dict_of: bool) -> tuple[pl.DataFrame, pl.DataFrame, bool,
-                                                      dict[int, int] | None]:
+def _code_pairs(cards: CardDB) -> pl.DataFrame:
+    """Each printing's passcode and card (``code_id``), printings without either left out."""
+    return cards.printings.select("passcode", pl.col("card_id").alias("code_id")).drop_nulls()
+
+
+def _codes(cards: CardDB) -> tuple[pl.DataFrame, pl.DataFrame, bool]:
     """The passcodes of ``cards``' printings with their card and its row in ``by_card``
-    (``code_at``), made once per card data; the dict of them too when ``dict_of`` (a few
-    entries' lookups: a bulk check never builds it)."""
+    (``code_at``), and whether each passcode names one printing, made once per card data
+    (a bulk check's lookup)."""
     held = next((held for held in _CODES if held[0] is cards.printings), None)
     if held is None:  # apart from the names: a deck of passcodes needs no names read
         at = cards.by_card.select("card_id").with_row_index("code_at")
-        codes = cards.printings.select("passcode", pl.col("card_id").alias("code_id")) \
-            .drop_nulls().join(at, left_on="code_id", right_on="card_id", how="left",
-                               maintain_order="left")
-        unique = bool(codes["passcode"].is_unique().all())
-        held = (cards.printings, codes, unique, None)
+        codes = _code_pairs(cards).join(at, left_on="code_id", right_on="card_id",
+                                        how="left", maintain_order="left")
+        held = (cards.printings, codes, bool(codes["passcode"].is_unique().all()))
         _CODES[:] = [held, *_CODES[:_KEEP_LOOKUPS - 1]]
-    if dict_of and held[2] and held[3] is None:
-        held = (*held[:3], dict(held[1].select("passcode", "code_id").iter_rows()))
-        _CODES[:] = [held, *(other for other in _CODES if other[0] is not cards.printings)]
     return held
+
+
+def _code_dict(cards: CardDB) -> dict[int, int] | None:
+    """The card of each passcode of ``cards`` as a dict (None when a passcode names two
+    printings), made once per card data from the printings alone (a few entries'
+    lookups: a bulk check never builds it, and it needs no ``by_card``)."""
+    held = next((held for held in _CODE_DICTS if held[0] is cards.printings), None)
+    if held is None:
+        pairs = _code_pairs(cards)
+        code_of = dict(zip(pairs["passcode"].to_list(), pairs["code_id"].to_list(),
+                           strict=True)) if pairs["passcode"].is_unique().all() else None
+        held = (cards.printings, code_of)
+        _CODE_DICTS[:] = [held, *_CODE_DICTS[:_KEEP_LOOKUPS - 1]]
+    return held[1]
 
 
 def _status(value: str) -> pl.Expr:
@@ -652,10 +669,14 @@ def resolve_few(entries: pl.DataFrame, cards: CardDB, fmt: Format | Admits | Non
         .alias("section")), columns["card_id"]
 
 
-def _code_dict(cards: CardDB) -> dict[int, int] | None:
-    """The card of each passcode of ``cards`` (None when a passcode names two printings),
-    made once per card data (the lookup :func:`_code_ids` keeps)."""
-    return _codes(cards, dict_of=True)[3]
+def prepare_codes(cards: CardDB, *, few: bool) -> None:
+    """Make the passcode lookup of ``cards`` before the first entries come: the dict that a
+    few entries' lookups read when ``few``, else the table that many entries are joined
+    with."""
+    if few:
+        _code_dict(cards)
+    else:
+        _codes(cards)
 
 
 #: per card data (most recent first): whether each card is an Extra Deck monster
