@@ -281,9 +281,12 @@ class CardDB:
 
     @cached_property
     def by_card(self) -> pl.DataFrame:
-        """One row per card: the first printing's attributes."""
-        return self.printings.sort("passcode", nulls_last=True).unique(
-            "card_id", keep="first", maintain_order=True)
+        """One row per card: the first printing's attributes (the rows found on the two
+        key columns, then gathered once: sorting every column costs twice as much)."""
+        first = self.printings.select(
+            pl.int_range(pl.len(), dtype=pl.UInt32).alias("at"), "passcode", "card_id",
+        ).sort("passcode", nulls_last=True).unique("card_id", keep="first", maintain_order=True)
+        return self.printings[first["at"]]
 
     @property
     def data_date(self) -> str | None:
