@@ -299,11 +299,14 @@ class _Program(click.Group):
         import atexit
         import threading
 
+        from validator.engine import workers
+
         try:
             self.main(*args, **kwargs)
             status = 0
         except SystemExit as exc:
             status = _exit_status(exc.code)
+        workers.end()  # the engine's idle threads
         if threading.active_count() > 1:  # a thread still at work ends as it would
             sys.exit(status)
         atexit._run_exitfuncs()

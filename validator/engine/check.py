@@ -28,6 +28,7 @@ from validator.cards.banlist import Banlist, stale_hint
 from validator.cards.db import CardDB
 from validator.cards.formats import Format
 from validator.cards.store import DEMO
+from validator.engine import workers
 from validator.engine.fingerprints import fingerprints, same_as_listed
 from validator.engine.resolve import resolve, resolve_few
 from validator.engine.rules import CODES, MODULES, VIOLATION_SCHEMA, Context, RuleModule
@@ -533,9 +534,9 @@ def _check(entries: pl.DataFrame, registered: pl.DataFrame | None, *, unread: pl
 
 
 #: the thread that resolves a check's lists while its decks are resolved
-_POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="deckcheck-lists")
+_POOL = workers.pool("deckcheck-lists")
 #: the thread that makes and prepares a check's card table while its decks are resolved
-_PREPARING = ThreadPoolExecutor(max_workers=1, thread_name_prefix="deckcheck-cards")
+_PREPARING = workers.pool("deckcheck-cards")
 
 
 def _prepare_whole(table: CardTable) -> CardTable:
