@@ -180,6 +180,8 @@ def phases(folder: Path, out: Path) -> None:
     if prefetch.core_free():  # as the command does: the files read while it imports
         prefetch.start([str(folder)])
     from validator.cards.load import load
+    from validator.engine.kept import kept_card_attributes
+    from validator.engine.resolve import prepare_codes
     from validator.inputs.decks.batch import read_deck_paths
     from validator.judging.checking import check_decks
     from validator.judging.penalties import load_policy
@@ -196,11 +198,15 @@ def phases(folder: Path, out: Path) -> None:
         cpu[name] = time.process_time() - began_cpu - sum(cpu.values())
 
     setup = load(FORMAT)
+    # as the command does: the card table kept in the data store, the passcodes' lookup
+    table = kept_card_attributes(setup.cards, setup.banlist, setup.fmt, None)
+    prepare_codes(setup.cards, few=False)
     policy = load_policy("th")
-    lap("card data, list, policy")
+    lap("card data, list, card table, policy")
     files = read_deck_paths([folder])
     lap("read and parse the files")
-    checked = check_decks(files, setup, registrations=None, decisions=[], duel=None)
+    checked = check_decks(files, setup, registrations=None, decisions=[], duel=None,
+                          attributes=table)
     lap("check")
     with open(out.parent / "phases-report.json", "wb") as stream:
         for piece in report_pieces(judged_check(checked, policy, "pre-event", "en")):
