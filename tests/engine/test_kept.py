@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 import pytest
 
 from tests.conftest import shared_path
+from validator.cards import store as store_module
 from validator.cards.banlist import Banlist
 from validator.cards.formats import banlists_dir, load_format
 from validator.cards.load import Setup, load
@@ -242,3 +245,85 @@ def test_real_card_data_and_list_kept_give_the_same_table_and_verdicts(
 def test_the_format_key_names_every_field_of_the_format() -> None:
     fmt = load_format("advanced-tcg")
     assert all(repr(value) in repr(tuple(fmt)) for value in fmt)
+
+
+def test_a_full_disk_only_costs_time_and_leaves_no_partial_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, made: _Counted) -> None:
+    """polars reports a write that fails (no space left, a file-size limit) as a
+    ComputeError, not an OSError."""
+    folder = _store(tmp_path / "data")
+    setup = _setup(folder)
+
+    def full(self: pl.DataFrame, target: object, **_: object) -> None:
+        Path(str(target)).write_bytes(b"PAR1")  # what a write cut short leaves
+        raise pl.exceptions.ComputeError("parquet: No space left on device (os error 28)")
+
+    monkeypatch.setattr(pl.DataFrame, "write_parquet", full)
+    table = kept_card_attributes(setup.cards, setup.banlist, setup.fmt, folder)
+    monkeypatch.undo()
+    _same(table, card_attributes(setup.cards, setup.banlist, setup.fmt))
+    assert list((folder / "cache" / "tables").iterdir()) == []
+
+
+def test_what_a_stopped_run_left_is_removed_once_old(tmp_path: Path, made: _Counted) -> None:
+    folder = _store(tmp_path / "data")
+    tables = folder / "cache" / "tables"
+    tables.mkdir(parents=True)
+    old_tmp, new_tmp = tables / "a.parquet.1-2.tmp", tables / "b.parquet.3-4.tmp"
+    lone = tables / "c.warnings"
+    for path in (old_tmp, new_tmp, lone):
+        path.write_text("left")
+    hour_ago = time.time() - kept._LEFT_AFTER_S - 60
+    for path in (old_tmp, lone):
+        os.utime(path, (hour_ago, hour_ago))
+    setup = _setup(folder)
+    kept_card_attributes(setup.cards, setup.banlist, setup.fmt, folder)
+    left = {p.name for p in tables.iterdir()}
+    assert new_tmp.name in left  # another run may be writing it now
+    assert old_tmp.name not in left
+    assert lone.name not in left
+    assert len(_tables(folder)) == 1
+
+
+def test_card_data_imported_while_it_is_read_is_not_kept(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, made: _Counted) -> None:
+    """An import landing between the store's reads: the files read may be of two imports,
+    so nothing names the data (a table kept under the new data's name would be stale)."""
+    folder = _store(tmp_path / "data")
+    renamed = tmp_path / "renamed.csv"
+    lines = DEMO_CARDS.read_text(encoding="utf-8").splitlines()
+    header, first = lines[0].split(","), lines[1].split(",")
+    first[header.index("name")] = "Renamed " + first[header.index("name")]
+    renamed.write_text("\n".join([lines[0], ",".join(first), *lines[2:]]) + "\n",
+                       encoding="utf-8")
+    real = pl.read_parquet
+    imported: list[bool] = []
+
+    def read_then_import(source: Any, *args: Any, **kwargs: Any) -> pl.DataFrame:
+        frame: pl.DataFrame = real(source, *args, **kwargs)
+        if not imported:  # the cards read, then an import replaces the store's files
+            imported.append(True)
+            import_into_store([renamed], folder)
+        return frame
+
+    monkeypatch.setattr(pl, "read_parquet", read_then_import)
+    setup = _setup(folder)
+    monkeypatch.undo()
+    assert imported
+    assert setup.cards.stored_as == ""
+    assert table_key(setup.cards, setup.banlist, setup.fmt) is None
+    kept_card_attributes(setup.cards, setup.banlist, setup.fmt, folder)
+    assert _tables(folder) == []
+
+
+def test_every_save_of_card_data_is_named_anew(tmp_path: Path) -> None:
+    """Two imports whose files have the same sizes, times and inodes (a filesystem with
+    coarse times, inodes reused) are still told apart: each save writes a generation."""
+    folder = _store(tmp_path / "data")
+    first = store_module._fingerprint(folder)
+    generation = (folder / store_module.GENERATION).read_text(encoding="ascii")
+    (folder / store_module.GENERATION).write_text("0" * 32, encoding="ascii")
+    assert store_module._fingerprint(folder) != first
+    import_into_store([DEMO_CARDS], folder)
+    assert (folder / store_module.GENERATION).read_text(encoding="ascii") not in (
+        generation, "0" * 32)

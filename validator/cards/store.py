@@ -61,6 +61,8 @@ __all__ = [
 DEMO = "demo"
 VERSION = 2
 MANIFEST = "store.json"
+#: the file a save of card data writes last, new every time (see ``_save_db``)
+GENERATION = "generation"
 #: files `data import` treats as Forbidden/Limited lists rather than card sources
 LIST_SUFFIXES = (".conf", ".lflist")
 _KIND_ORDER = {"ygojson": 0, "cdb": 1, "csv": 2}
@@ -122,12 +124,17 @@ def _save_db(db: CardDB, folder: Path) -> None:
     partial = folder / "sources.json.tmp"
     partial.write_text(json.dumps(db.sources, indent=2, default=str))
     partial.replace(folder / "sources.json")
+    # written last, new at every save: two saves never look alike to ``_fingerprint``
+    partial = folder / f"{GENERATION}.tmp"
+    partial.write_text(os.urandom(16).hex())
+    partial.replace(folder / GENERATION)
 
 
 def _load_db(folder: Path) -> CardDB | None:
     cards_file = folder / "cards.parquet"
     if not cards_file.exists():
         return None
+    before = _fingerprint(folder)
     try:
         cards = pl.read_parquet(cards_file)
         legality = pl.read_parquet(folder / "legality.parquet")
@@ -143,12 +150,16 @@ def _load_db(folder: Path) -> CardDB | None:
         raise InputError.at(
             str(folder), "the card store was written by another version of deckcheck; "
                          "run 'deckcheck data import' again", code="STORE_VERSION")
-    return CardDB(cards, legality, sources, links=links, stored_as=_fingerprint(folder))
+    # named only when no file changed while it was read (an import meanwhile: the files
+    # read may be of two imports)
+    stored_as = before if before and _fingerprint(folder) == before else ""
+    return CardDB(cards, legality, sources, links=links, stored_as=stored_as)
 
 
 def _fingerprint(folder: Path) -> str:
-    """The stored card data's files as one string: their sizes and modification times (an
-    import rewrites them all)."""
+    """The stored card data's files as one string: their sizes, modification times and
+    inodes, and the import's own generation (a store saved before it had one: the files
+    alone); "" when a file cannot be read."""
     stamps = [str(folder.resolve())]
     for name in ("cards.parquet", "legality.parquet", "links.parquet", "sources.json"):
         try:
@@ -156,6 +167,12 @@ def _fingerprint(folder: Path) -> str:
         except OSError:  # gone since it was read: nothing to name the data by
             return ""
         stamps.append(f"{name}:{stat.st_size}:{stat.st_mtime_ns}:{stat.st_ino}")
+    try:
+        stamps.append((folder / GENERATION).read_text(encoding="ascii"))
+    except FileNotFoundError:
+        pass
+    except (OSError, UnicodeDecodeError):
+        return ""
     return "|".join(stamps)
 
 

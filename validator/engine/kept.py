@@ -5,8 +5,9 @@ a few tens of milliseconds, more than a one-deck ``deckcheck check`` spends chec
 table made is kept under ``cache/tables/`` in the data folder, named by a digest of all it
 is made from:
 
-- the card data's files, as the store read them (sizes, modification times: every import
-  rewrites them), so card data made in memory (a merge, the demo pool) is never kept;
+- the card data's files, as the store read them (sizes, modification times, inodes, and
+  the generation every import writes anew), so card data made in memory (a merge, the demo
+  pool), or read while an import changed it, is never kept;
 - the list: its name, file, flags (whitelist, Genesys) and every entry;
 - the format's rules (every field of the format file);
 - the code that makes it: the polars version and the size and modification time of every
@@ -26,6 +27,8 @@ import hashlib
 import io
 import json
 import os
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -101,23 +104,44 @@ def _read(frame_file: Path, warnings_file: Path) -> tuple[pl.DataFrame,
     return frame, warnings
 
 
+#: a temporary file or a lone warnings file this old was left by a run that stopped
+#: while writing (a run's own are seconds old): removed with the oldest tables
+_LEFT_AFTER_S = 3600
+
+
 def _write(table: CardTable, frame_file: Path, warnings_file: Path) -> None:
-    """The table's two files, each written whole under another name and then renamed (the
-    warnings first: a frame file is only ever beside its warnings); the oldest tables
-    beyond ``KEPT`` removed."""
+    """The table's two files, both written whole under other names, then renamed (the
+    warnings first: a frame file is only ever beside its warnings; a write that fails
+    leaves neither); the oldest tables beyond ``KEPT`` removed."""
     folder = frame_file.parent
     folder.mkdir(parents=True, exist_ok=True)
-    suffix = f".{os.getpid()}.tmp"
-    partial = warnings_file.with_name(warnings_file.name + suffix)
-    partial.write_text(json.dumps([dataclasses.asdict(w) for w in table.warnings]))
-    partial.replace(warnings_file)
-    partial = frame_file.with_name(frame_file.name + suffix)
-    table.frame.write_parquet(partial, statistics=False)
-    partial.replace(frame_file)
+    suffix = f".{os.getpid()}-{threading.get_ident()}.tmp"
+    partials = [warnings_file.with_name(warnings_file.name + suffix),
+                frame_file.with_name(frame_file.name + suffix)]
+    try:
+        partials[0].write_text(json.dumps([dataclasses.asdict(w) for w in table.warnings]))
+        table.frame.write_parquet(partials[1], statistics=False)
+        partials[0].replace(warnings_file)
+        partials[1].replace(frame_file)
+    finally:
+        for partial in partials:
+            with contextlib.suppress(OSError):
+                partial.unlink(missing_ok=True)
+    _prune(folder)
+
+
+def _prune(folder: Path) -> None:
+    """The tables beyond the ``KEPT`` used most recently removed, and what runs that
+    stopped while writing left (``_LEFT_AFTER_S``)."""
     kept = sorted(folder.glob("*.parquet"), key=lambda p: p.stat().st_mtime_ns, reverse=True)
     for old in kept[KEPT:]:
         old.unlink(missing_ok=True)
         old.with_suffix(".warnings").unlink(missing_ok=True)
+    left = time.time() - _LEFT_AFTER_S
+    for other in folder.iterdir():
+        lone = other.suffix == ".warnings" and not other.with_suffix(".parquet").exists()
+        if (other.suffix == ".tmp" or lone) and other.stat().st_mtime < left:
+            other.unlink(missing_ok=True)
 
 
 def kept_card_attributes(cards: CardDB, banlist: Banlist, fmt: Format,
@@ -134,6 +158,7 @@ def kept_card_attributes(cards: CardDB, banlist: Banlist, fmt: Format,
     if found is not None:
         return CardTable(cards, banlist, fmt, *found)
     table = card_attributes(cards, banlist, fmt)
-    with contextlib.suppress(OSError):  # a folder that cannot be written only costs time
+    # a folder that cannot be written (read-only, full) only costs the time
+    with contextlib.suppress(OSError, pl.exceptions.PolarsError):
         _write(table, frame_file, warnings_file)
     return table
