@@ -297,7 +297,6 @@ class _Program(click.Group):
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         import atexit
-        import threading
 
         from validator.engine import workers
 
@@ -306,9 +305,9 @@ class _Program(click.Group):
             status = 0
         except SystemExit as exc:
             status = _exit_status(exc.code)
-        workers.end()  # the engine's idle threads
-        if threading.active_count() > 1:  # a thread still at work ends as it would
+        if workers.others_alive():  # a thread still at work ends as it would
             sys.exit(status)
+        workers.end()  # the engine's idle threads (their work finished first)
         atexit._run_exitfuncs()
         for stream in (sys.stdout, sys.stderr):
             try:

@@ -53,11 +53,36 @@ def test_a_check_leaves_no_thread_once_its_workers_end(tmp_path: Path) -> None:
         "files = read_deck_paths([Path(sys.argv[1])])",
         "check_decks(files, setup, registrations=None, decisions=[], duel=None)",
         "before = threading.active_count()",
+        "alone = not workers.others_alive()",
         "workers.end()",
-        "print(before, threading.active_count())",
+        "print(before, threading.active_count(), alone)",
     ])
     done = subprocess.run([sys.executable, "-c", program, str(tmp_path)], cwd=ROOT,
                           capture_output=True, text=True, check=True)
-    before, after = map(int, done.stdout.split())
-    assert before > 1
-    assert after == 1
+    before, after, alone = done.stdout.split()
+    assert int(before) > 1
+    assert alone == "True"  # the pools' threads are not others
+    assert int(after) == 1
+
+
+def test_the_program_keeps_its_pools_while_another_thread_is_alive(tmp_path: Path) -> None:
+    """With a thread of its caller's alive, the program ends as Python does (no pool ended):
+    called again in the same process, it checks again."""
+    for copy in range(2):
+        for deck in (ROOT / "decks" / "tcg").glob("*.ydk"):
+            (tmp_path / f"{copy}-{deck.name}").write_bytes(deck.read_bytes())
+    program = "\n".join([
+        "import sys, threading, time",
+        "from validator.cli import main",
+        "threading.Thread(target=time.sleep, args=(60,), daemon=True).start()",
+        "statuses = []",
+        "for _ in range(2):",
+        "    try:",
+        "        main(['check', sys.argv[1], '--cards', 'demo', '--quiet'])",
+        "    except SystemExit as exc:",
+        "        statuses.append(exc.code)",
+        "print(statuses)",
+    ])
+    done = subprocess.run([sys.executable, "-c", program, str(tmp_path)], cwd=ROOT,
+                          capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["[1,", "1]"], done.stderr[-2000:]
