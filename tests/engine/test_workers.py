@@ -35,13 +35,24 @@ def test_end_finishes_the_work_given_then_ends_the_thread(
     assert not named[0].is_alive()
 
 
+def _more_than_a_few_decks(folder: Path) -> None:
+    """The sample TCG decks twice over in ``folder``: a check of them uses the pools."""
+    for copy in range(2):
+        for deck in (ROOT / "decks" / "tcg").glob("*.ydk"):
+            (folder / f"{copy}-{deck.name}").write_bytes(deck.read_bytes())
+    assert len(list(folder.iterdir())) > FEW_DECKS
+
+
+def _run(program: str, folder: Path) -> str:
+    done = subprocess.run([sys.executable, "-c", program, str(folder)], cwd=ROOT,
+                          capture_output=True, text=True, check=True)
+    return done.stdout
+
+
 def test_a_check_leaves_no_thread_once_its_workers_end(tmp_path: Path) -> None:
     """A check of more than a few decks uses the engine's pools; once they end, the process
     has one thread left (the program then ends without the interpreter's teardown)."""
-    for copy in range(2):
-        for deck in (ROOT / "decks" / "tcg").glob("*.ydk"):
-            (tmp_path / f"{copy}-{deck.name}").write_bytes(deck.read_bytes())
-    assert len(list(tmp_path.iterdir())) > FEW_DECKS
+    _more_than_a_few_decks(tmp_path)
     program = "\n".join([
         "import sys, threading",
         "from pathlib import Path",
@@ -57,9 +68,7 @@ def test_a_check_leaves_no_thread_once_its_workers_end(tmp_path: Path) -> None:
         "workers.end()",
         "print(before, threading.active_count(), alone)",
     ])
-    done = subprocess.run([sys.executable, "-c", program, str(tmp_path)], cwd=ROOT,
-                          capture_output=True, text=True, check=True)
-    before, after, alone = done.stdout.split()
+    before, after, alone = _run(program, tmp_path).split()
     assert int(before) > 1
     assert alone == "True"  # the pools' threads are not others
     assert int(after) == 1
@@ -68,9 +77,7 @@ def test_a_check_leaves_no_thread_once_its_workers_end(tmp_path: Path) -> None:
 def test_the_program_keeps_its_pools_while_another_thread_is_alive(tmp_path: Path) -> None:
     """With a thread of its caller's alive, the program ends as Python does (no pool ended):
     called again in the same process, it checks again."""
-    for copy in range(2):
-        for deck in (ROOT / "decks" / "tcg").glob("*.ydk"):
-            (tmp_path / f"{copy}-{deck.name}").write_bytes(deck.read_bytes())
+    _more_than_a_few_decks(tmp_path)
     program = "\n".join([
         "import sys, threading, time",
         "from validator.cli import main",
@@ -83,6 +90,4 @@ def test_the_program_keeps_its_pools_while_another_thread_is_alive(tmp_path: Pat
         "        statuses.append(exc.code)",
         "print(statuses)",
     ])
-    done = subprocess.run([sys.executable, "-c", program, str(tmp_path)], cwd=ROOT,
-                          capture_output=True, text=True, check=True)
-    assert done.stdout.split() == ["[1,", "1]"], done.stderr[-2000:]
+    assert _run(program, tmp_path).split() == ["[1,", "1]"]
