@@ -9,6 +9,8 @@ from tests.conftest import shared_path
 from validator.cards import store
 from validator.errors import InputError
 
+DEMO_CARDS = Path(__file__).resolve().parents[2] / "validator" / "data" / "demo_cards.csv"
+
 
 def test_import_then_load_round_trips(tmp_path: Path) -> None:
     db = store.import_into_store([shared_path("cdb", "cards-rush.cdb")], tmp_path)
@@ -42,6 +44,18 @@ def test_damaged_store_is_reported(tmp_path: Path) -> None:
         store.load_store(tmp_path)
     assert info.value.codes == ["STORE_VERSION"]
     (tmp_path / store.MANIFEST).write_text("{not json")
+    with pytest.raises(InputError) as info:
+        store.load_store(tmp_path)
+    assert info.value.codes == ["STORE_DAMAGED"]
+    (tmp_path / store.MANIFEST).write_bytes(b'{"version": "\xff"}')  # not UTF-8
+    with pytest.raises(InputError) as info:
+        store.load_store(tmp_path)
+    assert info.value.codes == ["STORE_DAMAGED"]
+
+
+def test_card_data_whose_sources_are_not_utf8_is_reported_damaged(tmp_path: Path) -> None:
+    store.import_into_store([DEMO_CARDS], tmp_path)
+    (tmp_path / "sources.json").write_bytes(b'[{"source": "\xff"}]')
     with pytest.raises(InputError) as info:
         store.load_store(tmp_path)
     assert info.value.codes == ["STORE_DAMAGED"]

@@ -116,18 +116,22 @@ def _write_parquet(frame: pl.DataFrame, target: Path) -> None:
     partial.replace(target)
 
 
+def _write_text(text: str, target: Path) -> None:
+    """``text`` written whole under another name, then renamed: a reader sees the old file
+    or the new one, never half of one."""
+    partial = target.with_name(target.name + ".tmp")
+    partial.write_text(text, encoding="utf-8")
+    partial.replace(target)
+
+
 def _save_db(db: CardDB, folder: Path) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     _write_parquet(db.printings, folder / "cards.parquet")
     _write_parquet(db.legality, folder / "legality.parquet")
     _write_parquet(db.links, folder / "links.parquet")
-    partial = folder / "sources.json.tmp"
-    partial.write_text(json.dumps(db.sources, indent=2, default=str))
-    partial.replace(folder / "sources.json")
+    _write_text(json.dumps(db.sources, indent=2, default=str), folder / "sources.json")
     # written last, new at every save: two saves never look alike to ``_fingerprint``
-    partial = folder / f"{GENERATION}.tmp"
-    partial.write_text(os.urandom(16).hex())
-    partial.replace(folder / GENERATION)
+    _write_text(os.urandom(16).hex(), folder / GENERATION)
 
 
 def _load_db(folder: Path) -> CardDB | None:
@@ -139,8 +143,8 @@ def _load_db(folder: Path) -> CardDB | None:
         cards = pl.read_parquet(cards_file)
         legality = pl.read_parquet(folder / "legality.parquet")
         links = pl.read_parquet(folder / "links.parquet")
-        sources = json.loads((folder / "sources.json").read_text())
-    except (OSError, pl.exceptions.PolarsError, json.JSONDecodeError) as exc:
+        sources = json.loads((folder / "sources.json").read_bytes())
+    except (OSError, pl.exceptions.PolarsError, ValueError) as exc:  # JSON, UTF-8 too
         raise InputError.at(
             str(folder), f"the card store is damaged ({exc}); run 'deckcheck data import' again",
             code="STORE_DAMAGED"
@@ -221,8 +225,8 @@ def _manifest(root: Path) -> dict[str, Any]:
                                 code="STORE_VERSION")
         return {"version": VERSION, "cards": [], "lists": []}
     try:
-        manifest: dict[str, Any] = json.loads(path.read_text())
-    except (OSError, json.JSONDecodeError) as exc:
+        manifest: dict[str, Any] = json.loads(path.read_bytes())
+    except (OSError, ValueError) as exc:  # not JSON, not UTF-8
         raise InputError.at(str(path), f"the data store is damaged ({exc}); run "
                                        "'deckcheck data import' again",
                             code="STORE_DAMAGED") from exc
@@ -235,9 +239,7 @@ def _manifest(root: Path) -> dict[str, Any]:
 
 def _save_manifest(root: Path, manifest: dict[str, Any]) -> None:
     root.mkdir(parents=True, exist_ok=True)
-    partial = root / (MANIFEST + ".tmp")
-    partial.write_text(json.dumps(manifest, indent=2, ensure_ascii=False))
-    partial.replace(root / MANIFEST)
+    _write_text(json.dumps(manifest, indent=2, ensure_ascii=False), root / MANIFEST)
 
 
 def _slug(name: str) -> str:
