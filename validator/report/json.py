@@ -13,6 +13,7 @@ repeating violation fields (code, card, message, ...), each distinct file name.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -227,6 +228,8 @@ _ITEMS = orjson.Fragment(b"\x00")
 #: reused by the next, so the memory taken while writing stays that of a few pieces (as
 #: many as are built at once, one per core)
 _PIECE = 500
+#: pieces built at once in a batch, and batches built side by side: one per core
+_AT_ONCE = max(1, min(4, pl.thread_pool_size()))
 
 
 def _by_position(frame: pl.DataFrame, position: pl.DataFrame) -> pl.DataFrame:
@@ -335,17 +338,17 @@ def _items(table: pl.DataFrame, fields: list[tuple[str, pl.Expr]], violations: p
                               engine=ENGINE)
 
     yield b"[\n"
-    # a few pieces at a time, one per core (a piece's text is built by one thread); the
-    # next few are built while these are taken (written)
-    at_once = max(1, min(4, pl.thread_pool_size()))
+    # a few pieces at a time, one per core (a piece's text is built by one thread); as many
+    # batches side by side, built while those before are taken (written)
+    at_once = _AT_ONCE
     numbers = list(range(len(edges) - 1))
     batches = [numbers[at:at + at_once] for at in range(0, len(numbers), at_once)]
-    with ThreadPoolExecutor(1) as pool:
-        coming = pool.submit(batch, batches[0])
+    with ThreadPoolExecutor(at_once) as pool:
+        coming = deque(pool.submit(batch, numbers) for numbers in batches[:at_once])
         for number in range(len(batches)):
-            frames = coming.result()
-            if number + 1 < len(batches):
-                coming = pool.submit(batch, batches[number + 1])
+            frames = coming.popleft().result()
+            if number + at_once < len(batches):
+                coming.append(pool.submit(batch, batches[number + at_once]))
             for i, frame in enumerate(frames):
                 if number or i:
                     yield b",\n"
