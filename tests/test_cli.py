@@ -27,6 +27,7 @@ from validator.cli import FAILED, main
 from validator.engine.check import check
 from validator.errors import SHOWN
 from validator.inputs.decks.batch import read_deck_paths
+from validator.vocab import Lang
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -144,6 +145,24 @@ def test_the_language_does_not_choose_the_regulation(tmp_path: Path) -> None:
     text = CliRunner().invoke(main, ["check", str(deck), "--lang", "ja"])
     assert "  MAIN_TOO_SMALL メインデッキが39枚です。40枚以上必要です" in text.output
     assert "デッキ1個：適正0、不適正1、ヘッドジャッジの判断待ち0" in text.output
+
+
+@pytest.mark.parametrize("lang", ["en", "ja", "ko", "th"])
+def test_a_check_report_in_one_language_is_that_of_a_check_in_every_language(
+        tmp_path: Path, lang: Lang) -> None:
+    from validator.judging.checking import check_decks
+    from validator.judging.penalties import load_policy
+    from validator.report.json import report_bytes
+    from validator.report.model import judged_check
+
+    decks, out = ROOT / "decks" / "tcg", tmp_path / "r.json"
+    ran = CliRunner().invoke(main, ["check", str(decks), "--cards", "demo", "--lang", lang,
+                                    "--json", str(out), "--quiet"])
+    assert ran.exit_code == 1, ran.output
+    every = check_decks(read_deck_paths([decks]), load("advanced-tcg", "demo"))
+    assert every.result.violations.height > 0
+    assert out.read_bytes() == report_bytes(
+        judged_check(every, load_policy("th"), "pre-event", lang))
 
 
 def test_bad_deck_file_is_reported_and_others_checked(tmp_path: Path) -> None:

@@ -588,7 +588,7 @@ def check_command(decks: tuple[Path, ...], cards_spec: str | None, banlist_spec:
         step("Checking decks", 0, 1)
         checked = check_decks(files, setup, registrations=reg,
                               decisions=_decisions(decisions), duel=duel, stage=stage,
-                              attributes=table)
+                              attributes=table, langs=(lang,))
         step("Checking decks", 1, 1)
         shown = json_target != "-" and not quiet
         # judged once for the JSON and the terminal; not at all when only the exit status

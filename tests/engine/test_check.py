@@ -23,6 +23,7 @@ from validator.engine.rules import CODES
 from validator.engine.tables import card_attributes
 from validator.errors import ImplementationError, InputError
 from validator.inputs.decks.batch import read_deck_paths
+from validator.vocab import Lang
 
 if TYPE_CHECKING:
     from bench.synth import SyntheticEvent
@@ -509,6 +510,28 @@ def test_messages_worded_once_per_distinct_row_are_those_worded_row_by_row(
     forbidden = once.violations.filter(pl.col("code") == "FORBIDDEN_CARD")
     assert forbidden["message_ko"].n_unique() < forbidden.height  # shared messages
     _assert_same(once, each)
+
+
+@pytest.mark.parametrize("few", [False, True])
+@pytest.mark.parametrize("lang", ["en", "ja", "ko", "th"])
+def test_messages_worded_in_one_language_are_those_of_a_check_in_every_language(
+        ygojson_db: CardDB, lang: Lang, few: bool) -> None:
+    from polars.testing import assert_frame_equal
+
+    paths: list[object] = [*sorted(shared_path("decks").rglob("*.ydk"))]
+    files = read_deck_paths(paths[:1] if few else paths)
+    banlist = read_banlist(shared_path("lflist", "0TCG.lflist.conf"))
+    checking = partial(check, files.entries, cards=ygojson_db, fmt=load_format("advanced-tcg"),
+                       banlist=banlist, deck_ids=files.ids)
+    every, asked = checking(), checking(langs=(lang,))
+    kept = ["message"] + ([f"message_{lang}"] if lang != "en" else [])
+    dropped = [c for c in every.violations.columns if c.startswith("message_") and c not in kept]
+    assert every.violations.height > 0
+    assert len(dropped) == (3 if lang == "en" else 2)
+    assert all(asked.violations[c].null_count() == asked.violations.height for c in dropped)
+    assert every.violations.select(kept).null_count().sum_horizontal().item() == 0
+    assert_frame_equal(asked.violations.drop(dropped), every.violations.drop(dropped))
+    assert_frame_equal(asked.decks, every.decks)
 
 
 # -- a check of a few decks is planned whole and collected in a few passes ---------------------

@@ -68,7 +68,7 @@ from validator.engine.tables import (
 )
 from validator.errors import ImplementationError, Problem
 from validator.text.i18n import korean_particles, say
-from validator.vocab import SECTIONS
+from validator.vocab import LANGS, SECTIONS, Lang
 
 __all__ = ["CHUNK_ABOVE", "CHUNK_ROWS", "FEW_DECKS", "FEW_ROWS", "PARALLEL_ABOVE", "CheckResult",
            "ListedDecks", "ListedFew", "check", "code_counts", "combine", "held_cards"]
@@ -148,6 +148,7 @@ class _Shared:
     siding: bool
     counted_from_list: bool = False
     in_chunks: bool = False  # many sorts in one check: numpy's import pays (deck_by_card)
+    langs: tuple[Lang, ...] = LANGS  # the languages the messages are worded in
 
     @property
     def table(self) -> CardTable:
@@ -172,6 +173,7 @@ def check(
     chunk_above: int = CHUNK_ABOVE,
     parallel_above: int = PARALLEL_ABOVE,
     listed: ListedFew | None = None,
+    langs: tuple[Lang, ...] = LANGS,
 ) -> CheckResult:
     """Check every deck in ``entries`` (and compare with ``registered`` lists when given).
 
@@ -193,6 +195,9 @@ def check(
     chunks of whole decks (see ``CHUNK_ROWS``, ``PARALLEL_ABOVE``); the verdicts are the same.
     ``listed``: the one deck's list, ``registered``, as made before for this card table
     (``ListedDecks``): a check of that deck alone then neither resolves nor counts it again.
+    ``langs``: the languages of the messages (``message_<lang>``) besides English, which is
+    always worded; the columns of the others are null (a report in one language words
+    only that one).
 
     Every deck gets a ``status``: ``illegal`` when it breaks a rule, ``needs_decision``
     when the head judge must first settle an entry (an unresolved name, an unreadable row)
@@ -215,7 +220,8 @@ def check(
         raise ImplementationError("the card table given is of other card data, list or format")
     else:
         made = attributes
-    shared = _Shared(cards, fmt, banlist, made, list_problems, siding, counted_from_list)
+    shared = _Shared(cards, fmt, banlist, made, list_problems, siding, counted_from_list,
+                     langs=langs)
     if rows is entry_rows_few:
         few = _few_index(entries, registered, deck_ids)
         if few is not None:
@@ -496,7 +502,7 @@ def _check(entries: pl.DataFrame, registered: pl.DataFrame | None, *, unread: pl
     *failing_rows, release = pl.collect_all(
         [*(item.frame for item in failing), release_plan], engine=ENGINE)
     unknown_release = sorted(release["card"].drop_nulls().to_list())
-    worded = [item.rows(rows_found) for item, rows_found in
+    worded = [item.rows(rows_found, shared.langs) for item, rows_found in
               zip(failing, failing_rows, strict=True) if rows_found.height]
     found = pl.concat(worded) if worded else pl.DataFrame(schema=VIOLATION_SCHEMA)
     clock.lap("rules")
@@ -820,8 +826,9 @@ def _check_few(entries: pl.DataFrame, registered: pl.DataFrame | None, *,
                for item in module.check(ctx)]
     failing_rows = pl.collect_all([item.frame for item in failing], engine=ENGINE,
                                   optimizations=FEW_PLANS) if failing else []
-    worded = [item.plan(rows_found, particles=False) for item, rows_found in
-              zip(failing, failing_rows, strict=True) if rows_found.height]
+    worded = [item.plan(rows_found, particles=False, langs=shared.langs)
+              for item, rows_found in zip(failing, failing_rows, strict=True)
+              if rows_found.height]
     clock.lap("rules")
     if shared.counted_from_list:
         open_decks = pl.concat([open_decks, open_lists])

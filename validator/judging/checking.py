@@ -15,7 +15,7 @@ from validator.engine.tables import CardTable, card_attributes
 from validator.errors import ImplementationError, Problem
 from validator.inputs.decks.batch import DeckFiles
 from validator.judging.siding import exchanges_allowed
-from validator.vocab import Stage
+from validator.vocab import LANGS, Lang, Stage
 
 if TYPE_CHECKING:  # imported where used: checking deck files alone needs neither
     from validator.inputs.registrations.read import Registrations
@@ -76,11 +76,13 @@ class AgainstLists:
 def check_against_lists(submitted: DeckFiles | None, registrations: Registrations,
                         setup: Setup, *, decisions: list[Decision] | None = None,
                         decisions_label: str = "decisions", siding: bool = False,
-                        attributes: CardTable | None = None) -> AgainstLists:
+                        attributes: CardTable | None = None,
+                        langs: tuple[Lang, ...] = LANGS) -> AgainstLists:
     """The one way decks meet their lists, for ``check --registrations`` and for events.
 
     ``attributes``: the card table of the setup, when its loader made it (else made here,
-    once for both checks)."""
+    once for both checks). ``langs``: the languages the messages are worded in besides
+    English (``engine.check.check``)."""
     from validator.judging.decisions import apply_decisions
 
     table = attributes if attributes is not None else card_attributes(
@@ -90,7 +92,7 @@ def check_against_lists(submitted: DeckFiles | None, registrations: Registration
     players = registrations.players["player_id"].to_list()
     lists = check(applied.entries, cards=setup.cards, fmt=setup.fmt, banlist=setup.banlist,
                   deck_ids=players, unreadable=unreadable_rows(applied.problems, False),
-                  attributes=table)
+                  attributes=table, langs=langs)
     if submitted is None:
         return AgainstLists(lists, None, None, [], [], [], applied)
     files, strays = paired(submitted, registrations)
@@ -103,7 +105,7 @@ def check_against_lists(submitted: DeckFiles | None, registrations: Registration
                   list_problems=False, siding=siding,
                   unreadable=pl.concat([unreadable_rows(applied.problems, True),
                                         unreadable_rows(files.unreadable(), False)]),
-                  attributes=table)
+                  attributes=table, langs=langs)
     return AgainstLists(lists, decks, files, matched, unmatched, strays, applied)
 
 
@@ -111,23 +113,27 @@ def check_decks(files: DeckFiles, setup: Setup, *,
                 registrations: Registrations | None = None,
                 decisions: list[Decision] | None = None, duel: int | None = None,
                 stage: Stage = "pre-event", decisions_label: str = "decisions",
-                attributes: CardTable | None = None) -> DeckCheck:
+                attributes: CardTable | None = None,
+                langs: tuple[Lang, ...] = LANGS) -> DeckCheck:
     """Check decks (those without a single card too); with registrations, check the lists
     too and compare each deck with its player's list (deck id = player id, else the player's
     name), allowing side deck exchanges when ``duel`` and ``stage`` allow them
     (:func:`~validator.judging.siding.exchanges_allowed`). A deck of no registered player is
-    checked alone. ``attributes``: the card table of the setup, when its loader made it."""
+    checked alone. ``attributes``: the card table of the setup, when its loader made it.
+    ``langs``: the languages the messages are worded in besides English (a report in one
+    language needs only that one)."""
     table = attributes if attributes is not None else card_attributes(
         setup.cards, setup.banlist, setup.fmt)
     if registrations is None:
         result = check(files.entries, cards=setup.cards, fmt=setup.fmt, banlist=setup.banlist,
                        deck_ids=files.ids,
                        unreadable=unreadable_rows(files.unreadable(), on_list=False),
-                       attributes=table)
+                       attributes=table, langs=langs)
         return DeckCheck(result, None, [], [], duel)
     met = check_against_lists(files, registrations, setup, decisions=decisions,
                               decisions_label=decisions_label,
-                              siding=exchanges_allowed(duel, stage), attributes=table)
+                              siding=exchanges_allowed(duel, stage), attributes=table,
+                              langs=langs)
     if met.decks is None or met.files is None:
         raise ImplementationError("decks were given but none were compared with their lists")
     result = met.decks
@@ -136,7 +142,7 @@ def check_decks(files: DeckFiles, setup: Setup, *,
                       cards=setup.cards, fmt=setup.fmt, banlist=setup.banlist,
                       deck_ids=met.unmatched,
                       unreadable=unreadable_rows(met.files.unreadable(), on_list=False),
-                      attributes=table)
+                      attributes=table, langs=langs)
         result = combine([result, alone])
     return DeckCheck(result, met.lists, met.applied.problems + met.applied.unmatched
                      + met.strays, met.applied.decisions, duel)

@@ -296,32 +296,34 @@ class Found:
     message: Wording | Callable[[], Wording]
     columns: dict[str, pl.Expr]
 
-    def rows(self, failing: pl.DataFrame) -> pl.DataFrame:
-        """The collected failing rows of ``frame`` as violation rows (``VIOLATION_SCHEMA``)."""
-        failing, exprs = self._shaped(failing)
+    def rows(self, failing: pl.DataFrame, langs: tuple[Lang, ...] = LANGS) -> pl.DataFrame:
+        """The collected failing rows of ``frame`` as violation rows (``VIOLATION_SCHEMA``),
+        the messages worded in English and ``langs`` (those of other languages null)."""
+        failing, exprs = self._shaped(failing, langs=langs)
         return failing.select(exprs)
 
-    def plan(self, failing: pl.DataFrame, *, particles: bool = True) -> pl.LazyFrame:
+    def plan(self, failing: pl.DataFrame, *, particles: bool = True,
+             langs: tuple[Lang, ...] = LANGS) -> pl.LazyFrame:
         """:meth:`rows` as a plan, to be collected with others at once; without
         ``particles``, the Korean messages keep their doubled particles, for the caller to
         resolve (``korean_particles``, the same text) over the few rows collected."""
-        failing, exprs = self._shaped(failing, particles=particles)
+        failing, exprs = self._shaped(failing, particles=particles, langs=langs)
         return failing.lazy().select(exprs)
 
-    def _shaped(self, failing: pl.DataFrame, *, particles: bool = True) -> tuple[
-            pl.DataFrame, list[pl.Expr]]:
+    def _shaped(self, failing: pl.DataFrame, *, particles: bool = True,
+                langs: tuple[Lang, ...] = LANGS) -> tuple[pl.DataFrame, list[pl.Expr]]:
         """The failing rows (joined to their messages when worded once per distinct row) and
         the expressions of the violation rows' columns."""
         message = self.message if isinstance(self.message, pl.Expr | dict) \
             else self.message()
         said = message if isinstance(message, dict) else dict.fromkeys(LANGS, message)
-        if particles:
+        if particles and "ko" in langs:
             korean = said["ko"]
             for pattern, replacement in PARTICLES:
                 korean = korean.str.replace_all(pattern, replacement)
             said = {**said, "ko": korean}
         messages = {"message": said["en"],
-                    **{f"message_{lang}": said[lang] for lang in LOCAL_LANGS}}
+                    **{f"message_{lang}": said[lang] for lang in LOCAL_LANGS if lang in langs}}
         # one chunk per column: polars 2.1's ``pl.format`` panics on columns whose chunks
         # differ ("assertion failed: i < self.len()"), as rows concatenated from a deck and
         # its list have
