@@ -206,7 +206,7 @@ def phases(folder: Path, out: Path) -> None:
     files = read_deck_paths([folder])
     lap("read and parse the files")
     checked = check_decks(files, setup, registrations=None, decisions=[], duel=None,
-                          attributes=table)
+                          attributes=table, langs=("en",))
     lap("check")
     with open(out.parent / "phases-report.json", "wb") as stream:
         for piece in report_pieces(judged_check(checked, policy, "pre-event", "en")):
@@ -256,15 +256,15 @@ def _timed(command: list[str], env: dict[str, str], cwd: Path = ROOT) -> float:
 
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     began = time.perf_counter()
-    done = subprocess.run(command, env=env, cwd=cwd, capture_output=True, text=True,
-                          check=False)
+    # read as bytes: the time is the command's, not that of decoding what it printed
+    done = subprocess.run(command, env=env, cwd=cwd, capture_output=True, check=False)
     spent = time.perf_counter() - began
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     FAULTS[:] = [after.ru_minflt - before.ru_minflt]
     CPU[:] = [after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime]
     if done.returncode not in (0, 1):
         raise SystemExit(f"{' '.join(command)} failed ({done.returncode}):\n"
-                         f"{done.stderr[-3000:]}")
+                         f"{done.stderr[-3000:].decode(errors='replace')}")
     return spent
 
 
