@@ -147,20 +147,34 @@ def test_the_language_does_not_choose_the_regulation(tmp_path: Path) -> None:
     assert "デッキ1個：適正0、不適正1、ヘッドジャッジの判断待ち0" in text.output
 
 
+@pytest.mark.parametrize("with_lists", [False, True])
 @pytest.mark.parametrize("lang", ["en", "ja", "ko", "th"])
 def test_a_check_report_in_one_language_is_that_of_a_check_in_every_language(
-        tmp_path: Path, lang: Lang) -> None:
+        tmp_path: Path, lang: Lang, with_lists: bool) -> None:
+    from validator.inputs.registrations.read import read_registrations
     from validator.judging.checking import check_decks
     from validator.judging.penalties import load_policy
     from validator.report.json import report_bytes
     from validator.report.model import judged_check
 
     decks, out = ROOT / "decks" / "tcg", tmp_path / "r.json"
-    ran = CliRunner().invoke(main, ["check", str(decks), "--cards", "demo", "--lang", lang,
-                                    "--json", str(out), "--quiet"])
-    assert ran.exit_code == 1, ran.output
-    every = check_decks(read_deck_paths([decks]), load("advanced-tcg", "demo"))
+    lists = ROOT / "sample_decklists" / "regional-tcg.xlsx"
+    # with the lists: the decks of registered players compared with them, the others alone
+    (tmp_path / "decks").mkdir()
+    for deck in decks.glob("*.ydk"):
+        (tmp_path / "decks" / deck.name).write_bytes(deck.read_bytes())
+    (tmp_path / "decks" / "Nobody Registered.ydk").write_bytes(
+        next(decks.glob("*.ydk")).read_bytes())
+    folder = tmp_path / "decks" if with_lists else decks
+    ran = CliRunner().invoke(main, ["check", str(folder), "--cards", "demo", "--lang", lang,
+                                    "--json", str(out), "--quiet",
+                                    *(["--registrations", str(lists)] if with_lists else [])])
+    # with the lists: decks of no player and a row of the sample lists are problems (2)
+    assert ran.exit_code == (2 if with_lists else 1), ran.output
+    every = check_decks(read_deck_paths([folder]), load("advanced-tcg", "demo"),
+                        registrations=read_registrations(lists) if with_lists else None)
     assert every.result.violations.height > 0
+    assert (every.lists is not None) == with_lists
     assert out.read_bytes() == report_bytes(
         judged_check(every, load_policy("th"), "pre-event", lang))
 

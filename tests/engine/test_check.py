@@ -512,12 +512,17 @@ def test_messages_worded_once_per_distinct_row_are_those_worded_row_by_row(
     _assert_same(once, each)
 
 
-@pytest.mark.parametrize("few", [False, True])
+@pytest.mark.parametrize(("few", "distinct_above"), [(False, None), (False, 0), (True, None)])
 @pytest.mark.parametrize("lang", ["en", "ja", "ko", "th"])
 def test_messages_worded_in_one_language_are_those_of_a_check_in_every_language(
-        ygojson_db: CardDB, lang: Lang, few: bool) -> None:
+        ygojson_db: CardDB, lang: Lang, few: bool, distinct_above: int | None,
+        monkeypatch: pytest.MonkeyPatch) -> None:
     from polars.testing import assert_frame_equal
 
+    from validator.engine.rules import _context
+
+    if distinct_above is not None:  # every rule's messages worded once per distinct row
+        monkeypatch.setattr(_context, "DISTINCT_ABOVE", distinct_above)
     paths: list[object] = [*sorted(shared_path("decks").rglob("*.ydk"))]
     files = read_deck_paths(paths[:1] if few else paths)
     banlist = read_banlist(shared_path("lflist", "0TCG.lflist.conf"))
@@ -532,6 +537,21 @@ def test_messages_worded_in_one_language_are_those_of_a_check_in_every_language(
     assert every.violations.select(kept).null_count().sum_horizontal().item() == 0
     assert_frame_equal(asked.violations.drop(dropped), every.violations.drop(dropped))
     assert_frame_equal(asked.decks, every.decks)
+    assert asked.langs == (lang,)
+    assert asked.worded_in("en")
+    assert asked.worded_in(lang)
+    assert not any(asked.worded_in(other) for other in ("ja", "ko", "th") if other != lang)
+
+
+@pytest.mark.parametrize("langs", ["ja", ("xx",), ["ja"]])
+def test_languages_asked_that_are_not_a_tuple_of_languages_are_refused(
+        demo_db: CardDB, langs: Any) -> None:
+    from validator.cards.load import load
+
+    setup = load("advanced-tcg", demo_db)
+    deck = build(demo_db, "a", legal_filler(demo_db, 40))
+    with pytest.raises(ImplementationError, match="langs"):
+        check(deck, cards=demo_db, fmt=setup.fmt, banlist=setup.banlist, langs=langs)
 
 
 # -- a check of a few decks is planned whole and collected in a few passes ---------------------

@@ -127,13 +127,14 @@ def test_the_check_report_is_json_dumps_in_any_pieces(judged: Report, piece: int
     assert len(pieces) >= 3 + (judged.items.height // piece)
 
 
-@pytest.mark.parametrize("at_once", [1, 2, 3])
+@pytest.mark.parametrize(("at_once", "batches"), [(1, 1), (1, 3), (2, 2), (3, 2)])
 def test_pieces_built_side_by_side_come_in_the_decks_order(
-        judged: Report, at_once: int, monkeypatch: pytest.MonkeyPatch) -> None:
+        judged: Report, at_once: int, batches: int, monkeypatch: pytest.MonkeyPatch) -> None:
     whole = report_bytes(judged)
     monkeypatch.setattr(json_report, "_PIECE", 1)
     monkeypatch.setattr(json_report, "_AT_ONCE", at_once)
-    assert judged.items.height > 2 * at_once  # more batches than are built at once
+    monkeypatch.setattr(json_report, "_BATCHES", batches)
+    assert judged.items.height > at_once * batches  # more batches than are built at once
     assert report_bytes(judged) == whole
     assert [d["deck_id"] for d in report_dict(judged)["decks"]] == \
         judged.items["deck_id"].to_list()

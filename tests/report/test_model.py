@@ -35,6 +35,7 @@ from validator.judging.penalties import Policy, load_policy
 from validator.judging.verdicts import verdicts
 from validator.report import model
 from validator.report.model import Report, Verdict, judged_check, judged_event
+from validator.vocab import Lang
 
 
 def _verdict(report: Report, item_id: str) -> Verdict | None:
@@ -116,6 +117,24 @@ def test_from_duel_two_the_comparison_allows_siding(checked: Checked, th: Policy
     short = _verdict(report, SHORT)
     assert short is not None
     assert short.applies_to == th.applies_to("DUEL_FORFEITURE", "between-duels", "en")
+
+
+def test_a_check_is_judged_only_in_the_languages_its_messages_were_worded_in(
+        setup: Setup, inputs: tuple[Registrations, DeckFiles], th: Policy) -> None:
+    from validator.errors import ImplementationError
+    from validator.judging.checking import check_decks
+
+    korean = check_decks(inputs[1], setup, registrations=inputs[0], langs=("ko",))
+    assert korean.result.violations.height > 0
+    worded: tuple[Lang, ...] = ("en", "ko")  # English is always worded
+    for lang in worded:
+        assert judged_check(korean, th, "pre-event", lang).header.lang == lang
+    others: tuple[Lang, ...] = ("ja", "th")
+    for lang in others:
+        with pytest.raises(ImplementationError, match=f"not in {lang}"):
+            judged_check(korean, th, "pre-event", lang)
+    assert korean.lists is not None
+    assert korean.lists.langs == ("ko",)  # the lists too
 
 
 def test_decks_alone(setup: Setup, inputs: tuple[Registrations, DeckFiles],

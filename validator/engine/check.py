@@ -111,6 +111,12 @@ class CheckResult:
     banlist_reason: str = ""  # why it was chosen ("in force on 2025-06-15")
     #: cards of the decks about whose release in the format's regions no source says anything
     release_unknown: list[str] = field(default_factory=list)
+    #: the languages the messages were worded in (``message_<lang>``; English always)
+    langs: tuple[Lang, ...] = LANGS
+
+    def worded_in(self, lang: Lang) -> bool:
+        """Whether the violations' messages were worded in ``lang``."""
+        return lang == "en" or lang in self.langs
 
     def counts(self) -> dict[str, int]:
         """Violations per code, in registry order."""
@@ -203,6 +209,8 @@ def check(
     when the head judge must first settle an entry (an unresolved name, an unreadable row)
     — then the verdicts that count the whole deck or list wait (``held``) —, else ``legal``.
     """
+    if not isinstance(langs, tuple) or not set(langs) <= set(LANGS):
+        raise ImplementationError(f"langs must be a tuple of {', '.join(LANGS)}: {langs!r}")
     total = entries.height + (registered.height if registered is not None else 0)
     # a few rows: the entry columns as the engine takes them, in one pass each
     rows = entry_rows_few if total <= FEW_ROWS else entry_rows
@@ -312,6 +320,7 @@ def combine(parts: list[CheckResult], threads: int = 1) -> CheckResult:
         format=first.format, banlist=first.banlist, cards=first.cards,
         banlist_effective=first.banlist_effective, banlist_reason=first.banlist_reason,
         resolved=pl.concat([p.resolved for p in parts]),
+        langs=tuple(lang for lang in first.langs if all(lang in p.langs for p in parts)),
         warnings=evidence_warnings(
             [w for w in first.warnings if w.code not in _PER_CHUNK]
             + [w for p in parts for w in p.warnings if w.code == "CARD_DATA_MISSING"],
@@ -502,7 +511,7 @@ def _check(entries: pl.DataFrame, registered: pl.DataFrame | None, *, unread: pl
     *failing_rows, release = pl.collect_all(
         [*(item.frame for item in failing), release_plan], engine=ENGINE)
     unknown_release = sorted(release["card"].drop_nulls().to_list())
-    worded = [item.rows(rows_found, shared.langs) for item, rows_found in
+    worded = [item.rows(rows_found, langs=shared.langs) for item, rows_found in
               zip(failing, failing_rows, strict=True) if rows_found.height]
     found = pl.concat(worded) if worded else pl.DataFrame(schema=VIOLATION_SCHEMA)
     clock.lap("rules")
@@ -536,6 +545,7 @@ def _check(entries: pl.DataFrame, registered: pl.DataFrame | None, *, unread: pl
             ", ".join(str(s.get("source")) for s in cards.sources)),
         timings=clock.lap("report rows"),
         release_unknown=unknown_release,
+        langs=shared.langs,
     )
 
 
@@ -862,6 +872,7 @@ def _check_few(entries: pl.DataFrame, registered: pl.DataFrame | None, *,
             + _demo_warning(cards) + missing, fmt, unknown_release, sources),
         timings=clock.lap("report rows"),
         release_unknown=unknown_release,
+        langs=shared.langs,
     )
 
 

@@ -225,11 +225,13 @@ def _python_texts(by_key: dict[str, list[dict[str, Any]]], column: str,
 #: byte never occurs in JSON text otherwise (orjson escapes it inside strings)
 _ITEMS = orjson.Fragment(b"\x00")
 #: decks (players) written as one piece of the report's array: a piece's buffers are
-#: reused by the next, so the memory taken while writing stays that of a few pieces (as
-#: many as are built at once, one per core)
+#: reused by the next, so the memory taken while writing stays that of a few pieces (those
+#: of the batches being built and of the one being written)
 _PIECE = 500
-#: pieces built at once in a batch, and batches built side by side: one per core
+#: pieces built at once in a batch: one per core (a piece's text is built by one thread)
 _AT_ONCE = max(1, min(4, pl.thread_pool_size()))
+#: batches built side by side while the one before them is taken (written)
+_BATCHES = 2
 
 
 def _by_position(frame: pl.DataFrame, position: pl.DataFrame) -> pl.DataFrame:
@@ -331,24 +333,24 @@ def _items(table: pl.DataFrame, fields: list[tuple[str, pl.Expr]], violations: p
                                      pl.lit(2, pl.UInt8).alias("part"))]) \
             .sort("json_pos", "part", "seq").select(pl.col("text").str.join("").cast(pl.Binary))
 
-    def batch(numbers: list[int]) -> list[pl.DataFrame]:
-        first_deck = edges[numbers[0]]
-        decks = ends(first_deck, edges[numbers[-1] + 1])
-        return pl.collect_all([piece_text(n, decks, first_deck) for n in numbers],
+    def batch(pieces: list[int]) -> list[pl.DataFrame]:
+        first_deck = edges[pieces[0]]
+        decks = ends(first_deck, edges[pieces[-1] + 1])
+        return pl.collect_all([piece_text(n, decks, first_deck) for n in pieces],
                               engine=ENGINE)
 
     yield b"[\n"
-    # a few pieces at a time, one per core (a piece's text is built by one thread); as many
-    # batches side by side, built while those before are taken (written)
-    at_once = _AT_ONCE
-    numbers = list(range(len(edges) - 1))
-    batches = [numbers[at:at + at_once] for at in range(0, len(numbers), at_once)]
-    with ThreadPoolExecutor(at_once) as pool:
-        coming = deque(pool.submit(batch, numbers) for numbers in batches[:at_once])
+    # a few pieces at a time (``_AT_ONCE``), a few batches side by side (``_BATCHES``),
+    # taken in order: the next are built while one is taken
+    at_once, ahead = _AT_ONCE, _BATCHES
+    every = list(range(len(edges) - 1))
+    batches = [every[at:at + at_once] for at in range(0, len(every), at_once)]
+    with ThreadPoolExecutor(ahead) as pool:
+        coming = deque(pool.submit(batch, pieces) for pieces in batches[:ahead])
         for number in range(len(batches)):
             frames = coming.popleft().result()
-            if number + at_once < len(batches):
-                coming.append(pool.submit(batch, batches[number + at_once]))
+            if number + ahead < len(batches):
+                coming.append(pool.submit(batch, batches[number + ahead]))
             for i, frame in enumerate(frames):
                 if number or i:
                     yield b",\n"

@@ -19,6 +19,7 @@ import polars as pl
 
 from validator.cards.banlist import list_line
 from validator.engine.check import FEW_VIOLATIONS, CheckResult
+from validator.errors import ImplementationError
 from validator.judging.checking import DeckCheck
 from validator.judging.penalties import Policy
 from validator.judging.siding import exchanges_allowed
@@ -264,6 +265,15 @@ def _unresolved(lists: CheckResult | None, like: CheckResult) -> pl.DataFrame:
     return lists.resolved.filter(pl.col("status") == "unresolved")
 
 
+def _worded_in(lang: Lang, *results: CheckResult | None) -> None:
+    """Refuse to judge in a language the violations' messages were not worded in (a check
+    asked for other languages: ``engine.check.check(langs=...)``)."""
+    for result in results:
+        if result is not None and not result.worded_in(lang):
+            raise ImplementationError(f"the messages were worded in English and "
+                                      f"{', '.join(result.langs)}, not in {lang}")
+
+
 def judged_check(checked: CheckResult | DeckCheck | JudgeCheck, policy: Policy, stage: Stage,
                  lang: Lang) -> Report:
     """The judgement of decks checked alone (a check result), against their players' lists
@@ -286,6 +296,7 @@ def judged_check(checked: CheckResult | DeckCheck | JudgeCheck, policy: Policy, 
     else:  # a judge's check
         result, duel = checked.result, checked.duel
         comparison = "siding" if checked.siding else "sections"
+    _worded_in(lang, result, lists)
     violations = with_lists(result, lists)
     return Report(
         kind="check", header=_header(result, policy, stage, lang, duel, comparison),
@@ -303,6 +314,7 @@ def judged_event(result: EventResult, policy: Policy, stage: Stage, lang: Lang) 
     comparison: Comparison | None = None
     if compared:
         comparison = "siding" if result.siding else "sections"
+    _worded_in(lang, result.list_check, result.deck_check)
     return Report(
         kind="event",
         header=_header(result.list_check, policy, stage, lang, result.duel, comparison),

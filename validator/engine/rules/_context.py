@@ -296,7 +296,7 @@ class Found:
     message: Wording | Callable[[], Wording]
     columns: dict[str, pl.Expr]
 
-    def rows(self, failing: pl.DataFrame, langs: tuple[Lang, ...] = LANGS) -> pl.DataFrame:
+    def rows(self, failing: pl.DataFrame, *, langs: tuple[Lang, ...] = LANGS) -> pl.DataFrame:
         """The collected failing rows of ``frame`` as violation rows (``VIOLATION_SCHEMA``),
         the messages worded in English and ``langs`` (those of other languages null)."""
         failing, exprs = self._shaped(failing, langs=langs)
