@@ -479,3 +479,32 @@ def test_positions_of_entries_given_by_passcode_only(demo_db: CardDB) -> None:
     assert at[1] is None
     assert [ids[at[0]], ids[at[2]]] == [placed["card_id"][0], placed["card_id"][2]]
     assert placed["card_id"][0] is not None
+
+
+@pytest.mark.parametrize("positions", [False, True])
+def test_many_entries_by_passcode_only_resolve_as_beside_a_typed_name(
+        real_db: CardDB, positions: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Entries that give no name (a YDK event) are read apart from the name lookups: the
+    same rows, columns and types as when one entry beside them gives a name."""
+    from polars.testing import assert_frame_equal
+
+    import validator.engine.resolve as module
+
+    monkeypatch.setattr(module, "_FEW", 0)  # many entries, whatever their number
+    stubs = real_db.printings.group_by("passcode").len().filter(pl.col("len") > 1)
+    shared = stubs["passcode"].drop_nulls().head(1).to_list()  # two printings, one passcode
+    codes = [89631139, 12, None, 1861629, 14558127, 13243124, *shared]
+    entries = entries_frame([
+        {"deck_id": "d", "section": "side" if i == 1 else "main", "passcode": code,
+         "qty": 1, "line": i + 1, "slot": "main_or_extra" if code in (1861629, 14558127)
+         else None} for i, code in enumerate(codes)])
+    named = pl.concat([entries, entries_frame([{"deck_id": "d", "section": "main",
+                                                 "name": "Raigeki", "qty": 1}])])
+    for fmt in (load_format("advanced-tcg"), None):
+        alone = resolve(entries, real_db, fmt, positions=positions)
+        assert_frame_equal(alone, resolve(named, real_db, fmt, positions=positions)
+                           .head(entries.height))
+    statuses = alone["status"].cast(pl.Utf8).to_list()
+    assert {"ok", "unknown", "unresolved"} <= set(statuses)
+    # main and extra given as one: an Extra Deck monster goes to the extra deck
+    assert alone["section"].cast(pl.Utf8).to_list()[3:5] == ["extra", "main"]

@@ -539,6 +539,8 @@ def resolve(entries: pl.DataFrame, cards: CardDB, fmt: Format | Admits | None = 
     # lookups join only the key columns and add the results beside the entries, so the
     # entries' other (string) columns are never copied
     looked_up = [_code_ids(entries, cards)]
+    if entries.height > _FEW and entries["name"].null_count() == entries.height:
+        return split_main_extra(_by_passcodes(entries, looked_up[0], positions), cards)
     keys = entries.select("name", pl.col("slot").cast(pl.Utf8))
     if entries.height <= _FEW:  # a page's or a judge's few entries: no join to build
         looked_up.append(_names_of_rows(keys, cards, admits))
@@ -593,6 +595,25 @@ def resolve(entries: pl.DataFrame, cards: CardDB, fmt: Format | Admits | None = 
         resolved = resolved.join(_positions(cards).rename({"at": "card_at"}), on="card_id",
                                  how="left", maintain_order="left")
     return split_main_extra(resolved, cards)
+
+
+def _by_passcodes(entries: pl.DataFrame, codes: pl.DataFrame, positions: bool) -> pl.DataFrame:
+    """:func:`resolve` of many entries that give no card's name (a YDK event): each entry is
+    its passcode's card (``codes``: ``code_id``, ``code_at``), unknown when no printing has
+    the passcode, unresolved without one; the columns of the general case, in its order."""
+    code = pl.col("code_id")
+    given = pl.col("passcode").is_not_null()
+    return pl.concat([entries, codes], how="horizontal").with_columns(
+        pl.lit(False).alias("ambiguous"),
+        pl.lit(None, RESOLVED_SCHEMA["suggestions"]).alias("suggestions"),
+        code.alias("card_id"),
+        pl.when(given & code.is_null()).then(_status("unknown"))
+        .when(code.is_null()).then(_status("unresolved"))
+        .otherwise(_status("ok")).alias("status"),
+        pl.when(given).then(_how("passcode")).otherwise(pl.lit(None, RESOLVED_SCHEMA["how"]))
+        .alias("how"),
+        *([pl.col("code_at").alias("card_at")] if positions else []),
+    ).drop("code_id", "code_at")
 
 
 def _positions(cards: CardDB) -> pl.DataFrame:
