@@ -183,7 +183,7 @@ def report_bytes(report: Report, *, every_deck: bool = False) -> bytes:
         parts.append(lines.str.join("\n").cast(pl.Binary).item())
     if again is not None:
         parts.append(again.encode())
-    return b"\n".join(parts) + b"\n"
+    return b"\n".join([*parts, b""])  # each line ended, in one copy
 
 
 def report_text(report: Report, *, every_deck: bool = False) -> str:
