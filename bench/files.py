@@ -175,6 +175,9 @@ def phases(folder: Path, out: Path) -> None:
     import gc
 
     began, began_cpu = time.perf_counter(), time.process_time()
+    from validator import allocator
+
+    allocator.configure()  # as the command does, before polars is loaded
     from validator.inputs.decks import prefetch
 
     if prefetch.core_free():  # as the command does: the files read while it imports

@@ -12,6 +12,10 @@ import gc
 # check, and of the imports), so it runs rarely from the first import on
 gc.set_threshold(100_000, 50, 100)
 
+from validator import allocator
+
+allocator.configure()  # before polars is loaded
+
 import codecs
 import functools
 import os
