@@ -68,14 +68,13 @@ _AWKWARD = ["".join(map(chr, range(32))), "\x7f\u2028\u2029\ufeff", '"\\"', "\\u
             "é★☆β'\"", "", " "]
 
 
-@pytest.mark.parametrize("copies", [1, 5])  # each row escaped; each distinct value once
-def test_each_distinct_string_is_escaped_as_json_dumps_does(real_db: CardDB,
-                                                            copies: int) -> None:
+def test_each_string_is_escaped_as_json_dumps_does(real_db: CardDB) -> None:
     """Every name of every real card in every language, and awkward characters, beside
     nulls: each text what json.dumps writes."""
     names = real_db.names["name"].unique().to_list()
-    values = [*names, *_AWKWARD, None, *names[:50], *_AWKWARD, None] * copies
-    texts = json_report._escaped_values(pl.Series(values, dtype=pl.Utf8)).to_list()
+    values = [*names, *_AWKWARD, None, *names[:50], *_AWKWARD, None]
+    texts = pl.Series("v", values, dtype=pl.Utf8).to_frame().select(
+        json_report._escaped(pl.col("v"))).to_series().to_list()
     assert len(names) > 10_000
     assert texts == [json.dumps(v, ensure_ascii=False) for v in values]
 

@@ -54,18 +54,6 @@ def _escaped(value: pl.Expr) -> pl.Expr:
         .str.slice(5).str.head(-1)
 
 
-def _escaped_values(values: pl.Series) -> pl.Series:
-    """A column of strings as JSON texts (null: ``null``), as ``_escaped`` writes them, each
-    distinct value escaped once: a report's codes, card names, messages and files repeat."""
-    strings = values.cast(pl.Utf8)
-    distinct = strings.drop_nulls().unique()
-    if distinct.len() * 4 > strings.len():  # few repeat: each row's escaped
-        return strings.to_frame("v").select(_escaped(pl.col("v"))).to_series()
-    texts = distinct.to_frame("v").select(_escaped(pl.col("v"))).to_series()
-    return strings.replace_strict(distinct, texts, default=None,
-                                  return_dtype=pl.Utf8).fill_null("null")
-
-
 #: a field of fewer distinct values than a tenth of the rows is written with its repeating
 #: neighbours: once per distinct combination of their values, not once per row
 _REPEATING = 10
@@ -94,21 +82,16 @@ def _columns_object(frame: pl.DataFrame, fields: tuple[str, ...], depth: int) ->
     """An object at ``depth`` per row of ``frame``, its ``fields`` as JSON text (as
     ``_object_text`` writes it). A run of repeating fields (``_field_runs``) is written once
     per distinct combination of its values, the row's text picked by a number added to
-    ``frame`` (``json_run_N``); a string field of its own has each distinct value escaped
-    once (``_escaped_values``)."""
+    ``frame`` (``json_run_N``); a field of its own is written row by row."""
     parts: list[pl.Expr] = []
     added: list[pl.Series] = []
     at = 0
     for number, (run, repeats) in enumerate(_field_runs(frame, fields)):
         keys = [pl.lit(_key_text(field, at + i == 0, depth)) for i, field in enumerate(run)]
         at += len(run)
-        if not repeats:
-            dtype = frame.schema[run[0]]
-            if dtype in (pl.Utf8, pl.Categorical) or isinstance(dtype, pl.Enum):
-                added.append(_escaped_values(frame[run[0]]).alias(f"json_run_{number}"))
-                parts += [keys[0], pl.col(f"json_run_{number}")]
-            else:
-                parts += [keys[0], _json_text(run[0], dtype, depth + 1)]
+        if not repeats:  # each row's value written (escaping a row's string costs less
+            # than looking it up among the distinct ones escaped once, unless most repeat)
+            parts += [keys[0], _json_text(run[0], frame.schema[run[0]], depth + 1)]
             continue
         distinct, which = _distinct(frame, list(run), f"json_run_{number}")
         texts = distinct.select(pl.concat_str([
