@@ -4,6 +4,7 @@ kept, and the settings read by the jemalloc polars is built with."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -58,17 +59,37 @@ def test_nothing_is_set_once_polars_is_loaded(monkeypatch: pytest.MonkeyPatch) -
     assert allocator.VARIABLE not in os.environ
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux"),
-                    reason="polars is built with jemalloc (this variable) on Linux")
-def test_polars_jemalloc_reads_the_settings() -> None:
-    # jemalloc prints its options at exit with stats_print: the arenas are those set
-    shown = _run("import os\n"
-                 "from validator import allocator\n"
-                 "assert allocator.configure()\n"
-                 "os.environ[allocator.VARIABLE] += ',stats_print:true'\n"
+@pytest.mark.parametrize("given", ["", "background_thread:true,", " dirty_decay_ms:500 ,"])
+def test_empty_items_and_spaces_of_the_given_settings_are_dropped(
+        monkeypatch: pytest.MonkeyPatch, given: str) -> None:
+    monkeypatch.delitem(sys.modules, "polars", raising=False)  # as if not loaded yet
+    monkeypatch.setenv(allocator.VARIABLE, given)
+    assert allocator.configure() is True
+    items = os.environ[allocator.VARIABLE].split(",")
+    assert items[-1] == allocator.SETTINGS
+    assert all(item and item == item.strip() for item in items)
+
+
+def _arenas(settings: str, configured: bool) -> int | None:
+    """The arenas polars' jemalloc reports at exit (``stats_print``) for the settings given,
+    with ``configure()`` called first or not; None when it printed none (not jemalloc)."""
+    shown = _run(("from validator import allocator\nallocator.configure()\n" if configured
+                  else "") +
                  "import polars as pl\n"
-                 "pl.DataFrame({'a': [1, 2]}).sum()\n", _without_variable())
-    assert "opt.narenas: 1\n" in shown.stderr
-    default = _run("import polars as pl\npl.DataFrame({'a': [1, 2]}).sum()\n",
-                   {**_without_variable(), allocator.VARIABLE: "stats_print:true"})
-    assert "opt.narenas: 1\n" not in default.stderr
+                 "pl.DataFrame({'a': [1, 2]}).sum()\n",
+                 {**_without_variable(), allocator.VARIABLE: settings})
+    found = re.search(r"opt\.narenas: (\d+)", shown.stderr)
+    return int(found.group(1)) if found else None
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"),
+                    reason="measured and tested where polars' wheels are built with jemalloc: "
+                           "Linux")
+def test_polars_jemalloc_reads_the_settings() -> None:
+    # jemalloc prints its options at exit with stats_print: printed at all, the variable is
+    # the one it reads; its arenas are those set
+    assert _arenas("stats_print:true", configured=True) == 1
+    assert _arenas("stats_print:true,narenas:3", configured=True) == 3  # the user's kept
+    # jemalloc's default is four arenas per CPU this process may run on, one on a single CPU
+    if len(os.sched_getaffinity(0)) > 1:
+        assert _arenas("stats_print:true", configured=False) != 1

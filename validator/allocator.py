@@ -27,8 +27,9 @@ def configure() -> bool:
     allocator is set up then) or the variable sets the arenas already (a user's setting is
     kept); whether they were added. (A process started by one that loaded polars holds
     polars' own settings in the variable: those are kept, ours added after them.)"""
-    given = os.environ.get(VARIABLE, "")
-    if "polars" in sys.modules or "narenas" in {s.split(":")[0] for s in given.split(",")}:
+    # jemalloc stops reading at an empty item ("a,,b"): the given ones are kept without any
+    given = [item.strip() for item in os.environ.get(VARIABLE, "").split(",") if item.strip()]
+    if "polars" in sys.modules or "narenas" in {item.split(":")[0] for item in given}:
         return False
-    os.environ[VARIABLE] = f"{given},{SETTINGS}" if given else SETTINGS
+    os.environ[VARIABLE] = ",".join([*given, SETTINGS])
     return True

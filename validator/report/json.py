@@ -8,7 +8,8 @@ summary, the status counts and the warnings. Violations and verdicts are written
 model's tables by polars (``violations_by_deck``), a few pieces of decks side by side, the
 rest by ``orjson``: the bytes are those of ``json.dumps(..., ensure_ascii=False, indent=2)``.
 What repeats is written once: each distinct verdict, each distinct combination of a run of
-repeating violation fields (code, card, message, ...), each distinct file name.
+repeating violation fields (code, card, message, ...); a field that seldom repeats (a deck's
+file, in a check) is written row by row.
 """
 
 from __future__ import annotations
