@@ -546,27 +546,18 @@ def resolve(entries: pl.DataFrame, cards: CardDB, fmt: Format | Admits | None = 
     keys = entries.select("name", pl.col("slot").cast(pl.Utf8))
     if entries.height <= _FEW:  # a page's or a judge's few entries: no join to build
         looked_up.append(_names_of_rows(keys, cards, admits))
-        typed = None
-    else:
+    else:  # some entry gives a name (else ``_by_passcodes`` above)
         typed = _names(keys, cards, admits)
-        if positions and not typed.is_empty():  # each distinct name's card's row
+        if positions:  # each distinct name's card's row
             at = _positions(cards)
             typed = typed.join(at.rename({"card_id": "name_id", "at": "name_at"}),
                                on="name_id", how="left", maintain_order="left").join(
                 at.rename({"card_id": "fuzzy_id", "at": "fuzzy_at"}), on="fuzzy_id",
                 how="left", maintain_order="left")
-        if not typed.is_empty():
-            looked_up.append(keys.join(typed, on=["name", "slot"], how="left",
-                                       nulls_equal=True, maintain_order="left")
-                             .drop("name", "slot"))
+        looked_up.append(keys.join(typed, on=["name", "slot"], how="left",
+                                   nulls_equal=True, maintain_order="left")
+                         .drop("name", "slot"))
     keyed = pl.concat([entries, *looked_up], how="horizontal")
-    if typed is not None and typed.is_empty():  # decks given by passcode only: nothing was
-        # looked up by name
-        keyed = keyed.with_columns(
-            [pl.lit(None, dtype).alias(column) for column, dtype in _NAME_SCHEMA.items()
-             if column not in ("name", "slot")]
-            + ([pl.lit(None, pl.UInt32).alias("name_at"), pl.lit(None, pl.UInt32)
-                .alias("fuzzy_at")] if positions else []))
     # a number typed where a name goes is a passcode, unless no card has it and it is a
     # card's name ("7")
     by_passcode = pl.col("passcode").is_not_null() & (
