@@ -110,6 +110,78 @@ def test_check_exit_codes_and_json(tmp_path: Path) -> None:
     assert "ILLEGAL" in bad.output
 
 
+def test_a_report_written_again_is_exactly_the_new_one(tmp_path: Path) -> None:
+    decks = tmp_path / "decks"
+    decks.mkdir()
+    _ydk(decks / "good.ydk", _legal_main())
+    target = tmp_path / "r.json"
+    target.write_bytes(b"x" * 200_000)  # an older, longer report
+    runner = CliRunner()
+    assert runner.invoke(main, ["check", str(decks), "--json", str(target)]).exit_code == 0
+    first = target.read_bytes()
+    assert json.loads(first)["summary"]["decks"] == 1  # nothing of the old one is left
+    _ydk(decks / "bad.ydk", _legal_main()[:39], side=[55144522])
+    assert runner.invoke(main, ["check", str(decks), "--json", str(target)]).exit_code == 1
+    longer = target.read_bytes()
+    assert len(longer) > len(first)
+    assert json.loads(longer)["summary"]["decks"] == 2
+    (decks / "bad.ydk").unlink()
+    assert runner.invoke(main, ["check", str(decks), "--json", str(target)]).exit_code == 0
+    assert target.read_bytes() == first  # the shorter one again, cut to its length
+
+
+def test_a_report_is_written_over_the_old_file_not_emptied_first(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from validator import cli
+
+    target = tmp_path / "r.json"
+    target.write_bytes(b"old report " * 1000)
+    inode = target.stat().st_ino
+    flags: list[int] = []
+    real_open = os.open
+
+    def recording(path: Any, flag: int, *args: Any) -> int:
+        flags.append(flag)
+        return real_open(path, flag, *args)
+
+    monkeypatch.setattr(os, "open", recording)
+    cli._write_over(target, [b"new", b" one"])
+    assert target.read_bytes() == b"new one"
+    assert target.stat().st_ino == inode
+    assert flags
+    assert not flags[0] & os.O_TRUNC
+
+
+def test_a_report_that_fails_midway_ends_where_its_new_content_does(tmp_path: Path) -> None:
+    from validator import cli
+
+    target = tmp_path / "r.json"
+    target.write_bytes(b"o" * 100_000)
+
+    def pieces() -> Any:
+        yield b"{\n  \"a\": 1"
+        raise OSError("no space left")
+
+    with pytest.raises(OSError, match="no space"):
+        cli._write_over(target, pieces())
+    assert target.read_bytes() == b"{\n  \"a\": 1"  # as a truncating open would leave it
+
+
+@pytest.mark.skipif(not Path("/dev/null").exists(), reason="no /dev/null here")
+def test_a_report_to_a_device_or_a_new_file(tmp_path: Path) -> None:
+    decks = tmp_path / "decks"
+    decks.mkdir()
+    _ydk(decks / "good.ydk", _legal_main())
+    runner = CliRunner()
+    assert runner.invoke(main, ["check", str(decks), "--json", "/dev/null"]).exit_code == 0
+    new = tmp_path / "out" / "new.json"
+    assert runner.invoke(main, ["check", str(decks), "--json", str(new)]).exit_code == 0
+    assert json.loads(new.read_bytes())["summary"]["legal"] == 1
+    umask = os.umask(0)
+    os.umask(umask)
+    assert new.stat().st_mode & 0o777 == 0o666 & ~umask  # as a file Python opens for writing
+
+
 def test_check_stage_and_language(tmp_path: Path) -> None:
     deck = _ydk(tmp_path / "d.ydk", _legal_main()[:39])
     result = CliRunner().invoke(main, ["check", str(deck), "--json", "-", "--stage", "in-duel",

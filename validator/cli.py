@@ -20,6 +20,7 @@ import codecs
 import functools
 import os
 import re
+import stat
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -482,8 +483,23 @@ def _write_json(pieces: Iterable[bytes], target: str) -> None:
         sys.stdout.buffer.flush()
     else:
         Path(target).parent.mkdir(parents=True, exist_ok=True)
-        with open(target, "wb") as stream:
+        _write_over(Path(target), pieces)
+
+
+def _write_over(target: Path, pieces: Iterable[bytes]) -> None:
+    """``pieces`` as the content of the file ``target``, written over what it held and then
+    cut to their length. A report written again copies into the pages the file already
+    has; a truncating open first frees them all, and every byte then needs a new page
+    (``bench/results.md``). Where writing fails, the file ends where the new content does,
+    as a truncating open would have left it."""
+    fd = os.open(target, os.O_WRONLY | os.O_CREAT | getattr(os, "O_BINARY", 0), 0o666)
+    with open(fd, "wb") as stream:
+        try:
             stream.writelines(pieces)
+            stream.flush()
+        finally:
+            if stat.S_ISREG(os.fstat(fd).st_mode):  # not a pipe nor a device
+                os.ftruncate(fd, os.lseek(fd, 0, os.SEEK_CUR))
 
 
 def _write_utf8(text: bytes) -> None:
