@@ -12,7 +12,7 @@ import gc
 # check, and of the imports), so it runs rarely from the first import on
 gc.set_threshold(100_000, 50, 100)
 
-from validator import allocator
+from validator import allocator, deferred
 
 allocator.configure()  # before polars is loaded
 
@@ -26,6 +26,9 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+if Path(sys.argv[0]).name == "deckcheck":  # the program, not a library user nor a test
+    deferred.defer()  # before polars is loaded
 
 from validator.inputs.decks import prefetch
 
