@@ -218,6 +218,12 @@ _AT_ONCE = max(1, min(4, pl.thread_pool_size()))
 _BATCHES = 2
 
 
+#: the order of a piece's rows of text: (deck's place, part of its object, place in the
+#: part) packed in one number (a sort of one number column, not of three)
+_ORDER = (pl.col("json_pos").cast(pl.UInt64) * (1 << 32)
+          + pl.col("part").cast(pl.UInt64) * (1 << 28) + pl.col("seq").cast(pl.UInt64))
+
+
 def _by_position(frame: pl.DataFrame, position: pl.DataFrame) -> pl.DataFrame:
     """``frame``'s rows of the decks in ``position`` (deck → its place in the report's
     array, ``json_pos``), with that place, ordered by it (rows of one deck in their order)."""
@@ -315,7 +321,7 @@ def _items(table: pl.DataFrame, fields: list[tuple[str, pl.Expr]], violations: p
                           texts.with_columns(pl.lit(1, pl.UInt8).alias("part")),
                           own.select("json_pos", "seq", pl.col("closed").alias("text"),
                                      pl.lit(2, pl.UInt8).alias("part"))]) \
-            .sort("json_pos", "part", "seq").select(pl.col("text").str.join("").cast(pl.Binary))
+            .sort(_ORDER).select(pl.col("text").str.join("").cast(pl.Binary))
 
     def batch(pieces: list[int]) -> list[pl.DataFrame]:
         first_deck = edges[pieces[0]]

@@ -153,7 +153,11 @@ def _parts(report: Report, every_deck: bool) -> tuple[list[str], pl.Series, str 
     parts += [lines, fixes.select("at", pl.lit(5, pl.UInt8).alias("part"),
                                   pl.int_range(pl.len(), dtype=pl.UInt32).alias("seq"),
                                   "text")]
-    block = pl.concat(parts).drop_nulls("text").sort("at", "part", "seq")["text"]
+    # one number per line to order them by: (deck's place, part of its block, place in
+    # the part) packed (a sort of one number column, not of three)
+    order = (pl.col("at").cast(pl.UInt64) * (1 << 32) + pl.col("part").cast(pl.UInt64)
+             * (1 << 28) + pl.col("seq").cast(pl.UInt64))
+    block = pl.concat(parts).drop_nulls("text").sort(order)["text"]
     totals = _totals(report)
     out = [*header_lines(report), totals]
     out.extend(f"  {code}: {count}" for code, count in report.counts.items())
