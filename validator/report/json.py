@@ -219,9 +219,10 @@ _BATCHES = 2
 
 
 #: the order of a piece's rows of text: (deck's place, part of its object, place in the
-#: part) packed in one number (a sort of one number column, not of three)
-_ORDER = (pl.col("json_pos").cast(pl.UInt64) * (1 << 32)
-          + pl.col("part").cast(pl.UInt64) * (1 << 28) + pl.col("seq").cast(pl.UInt64))
+#: part) packed in one number (a sort of one number column, not of three): the place in
+#: the part is a UInt32, the part under 16, the deck's place under 2^28
+_ORDER = (pl.col("json_pos").cast(pl.UInt64) * (1 << 36)
+          + pl.col("part").cast(pl.UInt64) * (1 << 32) + pl.col("seq").cast(pl.UInt64))
 
 
 def _by_position(frame: pl.DataFrame, position: pl.DataFrame) -> pl.DataFrame:

@@ -154,9 +154,10 @@ def _parts(report: Report, every_deck: bool) -> tuple[list[str], pl.Series, str 
                                   pl.int_range(pl.len(), dtype=pl.UInt32).alias("seq"),
                                   "text")]
     # one number per line to order them by: (deck's place, part of its block, place in
-    # the part) packed (a sort of one number column, not of three)
-    order = (pl.col("at").cast(pl.UInt64) * (1 << 32) + pl.col("part").cast(pl.UInt64)
-             * (1 << 28) + pl.col("seq").cast(pl.UInt64))
+    # the part) packed (a sort of one number column, not of three): the place in the part
+    # is a UInt32, the part under 16, the deck's place under 2^28
+    order = (pl.col("at").cast(pl.UInt64) * (1 << 36) + pl.col("part").cast(pl.UInt64)
+             * (1 << 32) + pl.col("seq").cast(pl.UInt64))
     block = pl.concat(parts).drop_nulls("text").sort(order)["text"]
     totals = _totals(report)
     out = [*header_lines(report), totals]
