@@ -90,8 +90,9 @@ FEW_ROWS = 2_000
 #: the chunks of an event of decks given by passcode are checked on _WORKERS threads at
 #: once (each thread's polars and numpy work lets go of the interpreter); an event of more
 #: than PARALLEL_ABOVE entry rows (and at most CHUNK_ABOVE) is checked in one chunk per
-#: thread (an event of a few million rows gained nothing from it on two busy cores)
-PARALLEL_ABOVE = CHUNK_ABOVE
+#: thread (on two cores: 100,000 decks, 2.5 million rows, 12% faster; 60,000 decks 8%;
+#: 40,000 decks, a million rows, no faster; 20,000 decks slower: ``bench/results.md``)
+PARALLEL_ABOVE = 1_000_000
 _WORKERS = max(1, min(4, pl.thread_pool_size()))
 
 
