@@ -182,6 +182,48 @@ def test_a_report_to_a_device_or_a_new_file(tmp_path: Path) -> None:
     assert new.stat().st_mode & 0o777 == 0o666 & ~umask  # as a file Python opens for writing
 
 
+def test_a_check_to_a_pipe_tells_its_problems_and_warnings_before_the_decks(
+        tmp_path: Path) -> None:
+    """Both streams to one pipe (``2>&1 | less``): the problems and warnings come first,
+    then the decks, as ever, though the decks' text is written while the JSON is."""
+    decks = tmp_path / "decks"
+    decks.mkdir()
+    _ydk(decks / "short.ydk", _legal_main()[:39])
+    (decks / "broken.ydk").write_text("#main\nnot a passcode\n")
+    target = tmp_path / "r.json"
+    program = str(Path(sys.executable).with_name("deckcheck"))
+    done = subprocess.run([program, "check", str(decks), "--cards", "demo", "--json",
+                           str(target)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          text=True, check=False)
+    assert done.returncode == 2, done.stdout
+    lines = done.stdout.splitlines()
+    told = [at for at, line in enumerate(lines) if line.startswith(("error:", "warning:"))]
+    heads = [at for at, line in enumerate(lines) if line.startswith(("short  (", "broken  ("))]
+    assert told
+    assert len(heads) == 2
+    assert max(told) < min(heads)
+    assert json.loads(target.read_text())["summary"]["decks"] == 2
+
+
+def test_a_deck_file_without_a_card_read_keeps_its_file(tmp_path: Path) -> None:
+    """An empty deck file and one of unreadable lines only: each deck names its file in the
+    JSON report and heads its own block in the text."""
+    decks = tmp_path / "decks"
+    decks.mkdir()
+    _ydk(decks / "good.ydk", _legal_main())
+    (decks / "empty.ydk").write_bytes(b"")
+    (decks / "broken.ydk").write_text("#main\nnot a passcode\n")
+    target = tmp_path / "r.json"
+    ran = CliRunner().invoke(main, ["check", str(decks), "--cards", "demo", "--json",
+                                    str(target)])
+    assert ran.exit_code == 2, ran.output
+    sources = {d["deck_id"]: d["source"] for d in json.loads(target.read_text())["decks"]}
+    assert sources == {name: str(decks / f"{name}.ydk") for name in ("good", "empty", "broken")}
+    heads = [line for line in ran.stdout.splitlines() if line.startswith(("empty", "broken"))]
+    assert [line.split("  ")[:2] for line in heads] == [
+        ["broken", f"({decks / 'broken.ydk'})"], ["empty", f"({decks / 'empty.ydk'})"]]
+
+
 def test_check_stage_and_language(tmp_path: Path) -> None:
     deck = _ydk(tmp_path / "d.ydk", _legal_main()[:39])
     result = CliRunner().invoke(main, ["check", str(deck), "--json", "-", "--stage", "in-duel",

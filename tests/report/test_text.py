@@ -75,6 +75,17 @@ def test_each_block_gives_violations_verdict_and_remedies(judged: Report, th: Po
     assert f"  → {th.text('decision', 'en')}" in unsettled
 
 
+def test_a_deck_of_no_known_file_keeps_its_head_line(judged: Report) -> None:
+    """A deck given as a table (no file): its block still starts with its own line, not
+    its violations under the deck before it."""
+    nameless = dataclasses.replace(judged, items=judged.items.with_columns(
+        pl.lit(None, pl.Utf8).alias("source")))
+    lines = text_lines(nameless)
+    [head] = [line for line in lines if line.startswith(f"\n{SHORT}  ")]
+    assert head.startswith(f"\n{SHORT}  (no deck file)  ILLEGAL  main ")
+    assert set(_blocks(lines)) == set(_blocks(text_lines(judged)))
+
+
 def test_codes_the_regulation_has_no_clause_for(checked: Checked) -> None:
     ja = load_policy("ja")
     report = judged_check(checked(2), ja, "in-duel", "en")

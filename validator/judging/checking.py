@@ -129,7 +129,7 @@ def check_decks(files: DeckFiles, setup: Setup, *,
                        deck_ids=files.ids,
                        unreadable=unreadable_rows(files.unreadable(), on_list=False),
                        attributes=table, langs=langs)
-        return DeckCheck(result, None, [], [], duel)
+        return DeckCheck(_with_files(result, files.labels), None, [], [], duel)
     met = check_against_lists(files, registrations, setup, decisions=decisions,
                               decisions_label=decisions_label,
                               siding=exchanges_allowed(duel, stage), attributes=table,
@@ -144,5 +144,19 @@ def check_decks(files: DeckFiles, setup: Setup, *,
                       unreadable=unreadable_rows(met.files.unreadable(), on_list=False),
                       attributes=table, langs=langs)
         result = combine([result, alone])
-    return DeckCheck(result, met.lists, met.applied.problems + met.applied.unmatched
-                     + met.strays, met.applied.decisions, duel)
+    return DeckCheck(_with_files(result, met.files.labels), met.lists,
+                     met.applied.problems + met.applied.unmatched + met.strays,
+                     met.applied.decisions, duel)
+
+
+def _with_files(result: CheckResult, labels: dict[str, str]) -> CheckResult:
+    """``result`` with each deck's file (``source``) where no card of it was read (an empty
+    file, or one of unreadable lines only): the file it came from, not none (the engine
+    names the file of a deck's first entry, and such a deck has none)."""
+    decks = result.decks
+    if not labels or not decks["source"].has_nulls():
+        return result
+    read_from = pl.col("deck_id").cast(pl.Utf8).replace_strict(labels, default=None,
+                                                                return_dtype=pl.Utf8)
+    return replace(result, decks=decks.with_columns(
+        pl.coalesce(pl.col("source"), read_from.cast(decks.schema["source"])).alias("source")))

@@ -75,7 +75,8 @@ def _heads(report: Report, shown: pl.DataFrame) -> pl.DataFrame:
     if report.kind == "check":
         head = pl.concat_str(pl.lit("\n"), _format(
             lang, "{deck}  ({source})  {status}  main {main} / extra {extra} / side {side}",
-            deck=pl.col("deck_id"), source=pl.col("source"), status=status,
+            deck=pl.col("deck_id"),
+            source=pl.col("source").fill_null(pl.lit(say(lang, "no deck file"))), status=status,
             main=pl.col("main"), extra=pl.col("extra"), side=pl.col("side")))
     else:
         sizes = pl.when(pl.col("deck_main").is_not_null()).then(_format(
@@ -86,7 +87,7 @@ def _heads(report: Report, shown: pl.DataFrame) -> pl.DataFrame:
                                side=pl.col("list_side")))
         head = pl.concat_str(pl.lit("\n"), _format(
             lang, "{player} {name}  ({source})  {status}  {sizes}", player=pl.col("player_id"),
-            name=pl.col("player_name"),
+            name=pl.col("player_name").fill_null(""),
             source=pl.col("deck_source").fill_null(pl.lit(say(lang, "no deck file"))),
             status=status, sizes=sizes))
     return shown.select("deck", "status", head.alias("head"))
