@@ -62,7 +62,7 @@ if (_paths := _check_paths(sys.argv)) and prefetch.worth_it(_paths) and prefetch
 
 import click
 
-from validator.errors import SHOWN, InputError, is_failure
+from validator.errors import SHOWN, InputError, Problem, is_failure
 from validator.files.safety import MAX_UPLOAD, READ_MEMORY, READ_SECONDS
 from validator.vocab import LANGS, NAME_LANGS, STAGES
 
@@ -618,29 +618,32 @@ def check_command(decks: tuple[Path, ...], cards_spec: str | None, banlist_spec:
         # is asked for
         report = judged_check(checked, policy, stage, lang) \
             if json_target is not None or shown else None
-        text: Future[bytes] | None = None
+        text: Future[None] | None = None
+        told = False
         if report is not None and shown and _plain(out, sys.stdout):
             from validator.report.text import report_bytes
 
-            # the text for the terminal is made on another core while the JSON is written
-            text = pool.submit(report_bytes, report, every_deck=every_deck)
+            if _plain(err, sys.stderr):  # no progress shown: the problems first, as ever
+                _tell(files.problems + checked.problems, checked.result.warnings, lang)
+                told = True
+
+            def written() -> None:
+                _write_utf8(report_bytes(report, every_deck=every_deck))
+
+            # the text is made and written on another core while the JSON is written: a
+            # pipe's reader takes it meanwhile
+            text = pool.submit(written)
         if report is not None and json_target is not None:
             step("Writing the report", 0, 1)
             _write_json(report_pieces(report), json_target)
             step("Writing the report", 1, 1)
     problems = files.problems + checked.problems
-    from validator.report.text import problem_lines
-
-    _shown(problem_lines(problems, lang), "[red]error:[/red]",
-           "problems (see the JSON report)")
     result = checked.result
-    from validator.text.i18n import problem_line
-
-    _shown([problem_line(w, lang) for w in result.warnings], "warning:",
-           "warnings (see the JSON report)")
+    if not told:
+        _tell(problems, result.warnings, lang)
     if report is not None and shown:
         if text is not None:
-            _write_utf8(text.result())
+            text.result()
         else:
             from validator.report.text import print_text
 
@@ -648,6 +651,17 @@ def check_command(decks: tuple[Path, ...], cards_spec: str | None, banlist_spec:
     if problems:
         sys.exit(2)
     sys.exit(0 if bool(result.decks["legal"].all()) else 1)
+
+
+def _tell(problems: list[Problem], warnings: Sequence[Problem], lang: Lang) -> None:
+    """A check's problems and warnings on stderr (the first of each, then how many more)."""
+    from validator.report.text import problem_lines
+    from validator.text.i18n import problem_line
+
+    _shown(problem_lines(problems, lang), "[red]error:[/red]",
+           "problems (see the JSON report)")
+    _shown([problem_line(w, lang) for w in warnings], "warning:",
+           "warnings (see the JSON report)")
 
 
 @data.command("update")
