@@ -90,8 +90,8 @@ FEW_ROWS = 2_000
 #: the chunks of an event of decks given by passcode are checked on _WORKERS threads at
 #: once (each thread's polars and numpy work lets go of the interpreter); an event of more
 #: than PARALLEL_ABOVE entry rows (and at most CHUNK_ABOVE) is checked in one chunk per
-#: thread (on two cores: 100,000 decks, 2.5 million rows, 12% faster; 60,000 decks 8%;
-#: 40,000 decks, a million rows, no faster; 20,000 decks slower: ``bench/results.md``)
+#: thread (on two cores, legality read included: 100,000 decks, 2.5 million rows, 6-7%
+#: faster; 40,000-60,000 decks within a few per cent: ``bench/results.md``, 2026-12-06)
 PARALLEL_ABOVE = 1_000_000
 _WORKERS = max(1, min(4, pl.thread_pool_size()))
 
