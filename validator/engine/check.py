@@ -90,8 +90,9 @@ FEW_ROWS = 2_000
 #: the chunks of an event of decks given by passcode are checked on _WORKERS threads at
 #: once (each thread's polars and numpy work lets go of the interpreter); an event of more
 #: than PARALLEL_ABOVE entry rows (and at most CHUNK_ABOVE) is checked in one chunk per
-#: thread (on two cores, legality read included: 100,000 decks, 2.5 million rows, 6-7%
-#: faster; 40,000-60,000 decks within a few per cent: ``bench/results.md``, 2026-12-06)
+#: thread (on two cores, read included: legality of 100,000 decks, 2.5 million rows, 6-7%
+#: faster, of 40,000-60,000 decks 2-7%; with lists within the noise: ``bench/results.md``,
+#: 2026-12-06)
 PARALLEL_ABOVE = 1_000_000
 _WORKERS = max(1, min(4, pl.thread_pool_size()))
 
